@@ -1,0 +1,1 @@
+"""Game rules, pure and synchronous: the generic interface and each game served."""

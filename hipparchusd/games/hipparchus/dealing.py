@@ -1,0 +1,42 @@
+"""Dealing a round: 30 cards shuffled, 14 to each seat, 2 face down (RULINGS H12).
+
+By default the shuffle draws on the operating system's randomness (:class:`random.SystemRandom`),
+so nobody, the server's operator included, can predict a deal. A seed gives reproducible deals
+for tests, puzzles and analysis; such games are marked as fixed in every view (RULINGS H13).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .model import CARDS_PER_SUIT, FACE_DOWN_SIZE, HAND_SIZE, SUITS, Deal, Hand
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def shuffled_deal(rng: random.Random) -> Deal:
+    """Shuffle the 30 cards with ``rng`` and deal them: cards 1-14 to seat 0, 15-28 to seat 1,
+    the last 2 face down."""
+    deck = [suit for suit in SUITS for _ in range(CARDS_PER_SUIT)]
+    rng.shuffle(deck)
+    return Deal(
+        hands=(
+            Hand.from_cards(deck[:HAND_SIZE]),
+            Hand.from_cards(deck[HAND_SIZE : 2 * HAND_SIZE]),
+        ),
+        face_down=tuple(deck[2 * HAND_SIZE : 2 * HAND_SIZE + FACE_DOWN_SIZE]),
+    )
+
+
+def system_deal() -> Deal:
+    """A deal from the operating system's randomness."""
+    return shuffled_deal(_SYSTEM_RANDOM)
+
+
+def seeded_deal(seed: int, round_number: int) -> Deal:
+    """The reproducible deal of round ``round_number`` (1-based) of a game created with ``seed``.
+
+    Each round's deal depends only on (seed, round number), so it can be recomputed at any time
+    without keeping a generator's state.
+    """
+    return shuffled_deal(random.Random(f"hipparchus/{seed}/{round_number}"))

@@ -1,0 +1,291 @@
+"""Hipparchus behind the daemon's game interface (:class:`hipparchusd.games.base.Game`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from ..base import EVERYONE, Event, GameFinished, IllegalMove, NotYourTurn, Outcome
+from .dealing import seeded_deal, system_deal
+from .model import SEATS, Deal, Play
+from .notation import NotationError, format_play, parse_play
+from .rules import GameOver, IllegalPlay, MatchState
+from .views import (
+    HandDealt,
+    MatchOver,
+    NoFollow,
+    Played,
+    Revealed,
+    RoundOver,
+    RoundStarted,
+    TrickWon,
+    Turn,
+    View,
+    build_view,
+)
+
+
+@attrs.frozen(slots=True)
+class RoundRecord:
+    """One round as played: its deal, who led first, and every play in order."""
+
+    deal: Deal
+    leader: int
+    plays: tuple[Play, ...]
+
+
+@attrs.frozen(slots=True)
+class MatchRecord:
+    """A whole match for exact replay (:func:`replay`): the first leader, each round's record,
+    how it ended, and whether its deals were fixed at creation."""
+
+    first_leader: int
+    rounds: tuple[RoundRecord, ...]
+    winner: int | None
+    resigned: int | None
+    fixed_deal: bool
+
+
+def replay(record: MatchRecord) -> MatchState:
+    """Replay ``record`` through the rules and return the final match state.
+
+    Raises:
+        IllegalPlay, GameOver: the record does not follow the rules.
+    """
+    state: MatchState | None = None
+    for round_record in record.rounds:
+        if state is None:
+            state = MatchState.start(round_record.deal, record.first_leader)
+        else:
+            state = state.next_round(round_record.deal)
+        if state.round.leader != round_record.leader:
+            raise IllegalPlay("recorded leader differs from the rules' leader")
+        for play in round_record.plays:
+            state = state.play(play)
+    if state is None:
+        raise ValueError("a record with no rounds")
+    return state
+
+
+class HipparchusGame:
+    """A Hipparchus match for two seats, with its dealer.
+
+    Args:
+        first_leader: the seat that leads the first round; drawn at random when ``None``
+            (RULINGS H12).
+        seed: deal every round reproducibly from this seed (marks the game fixed, H13).
+        deals: explicit deals for the first rounds, in order (marks the game fixed); later rounds
+            use ``seed`` if given, else the system's randomness.
+
+    Raises:
+        ValueError: a bad ``first_leader`` or an impossible deal.
+    """
+
+    kind: ClassVar[str] = "hipparchus"
+
+    def __init__(
+        self,
+        *,
+        first_leader: int | None = None,
+        seed: int | None = None,
+        deals: Sequence[Deal] = (),
+    ) -> None:
+        self._seed = seed
+        self._deals = tuple(d.validated() for d in deals)
+        if first_leader is None:
+            chooser = random.Random(f"hipparchus/{seed}/leader") if seed is not None else None
+            first_leader = (chooser or random.SystemRandom()).randrange(SEATS)
+        if first_leader not in (0, 1):
+            raise ValueError(f"first leader must be seat 0 or 1, not {first_leader!r}")
+        self._current_deal = self._deal(1)
+        self._state = MatchState.start(self._current_deal, first_leader)
+        self._rounds: list[RoundRecord] = []
+        self._plays: list[Play] = []
+        self._resigned: int | None = None
+
+    def _deal(self, round_number: int) -> Deal:
+        if round_number <= len(self._deals):
+            return self._deals[round_number - 1]
+        if self._seed is not None:
+            return seeded_deal(self._seed, round_number)
+        return system_deal()
+
+    @property
+    def state(self) -> MatchState:
+        """The full match state (every card: never send it to a seat)."""
+        return self._state
+
+    @property
+    def seat_count(self) -> int:
+        """Always 2."""
+        return SEATS
+
+    @property
+    def fixed_deal(self) -> bool:
+        """True when a seed or explicit deals were given."""
+        return self._seed is not None or bool(self._deals)
+
+    def start(self) -> list[Event]:
+        """Events for the first round's deal and first turn."""
+        return self._round_started()
+
+    def _round_started(self) -> list[Event]:
+        state = self._state
+        round_ = state.round
+        events = [
+            Event(EVERYONE, RoundStarted(state.round_number, round_.leader, state.round_wins))
+        ]
+        events += [
+            Event(seat, HandDealt(state.round_number, seat, round_.hands[seat]))
+            for seat in range(SEATS)
+        ]
+        events.append(Event(EVERYONE, Turn(round_.leader, None)))
+        return events
+
+    def seats_to_move(self) -> frozenset[int]:
+        """The one seat that must play, or none when the match is over."""
+        if self.outcome is not None:
+            return frozenset()
+        seat = self._state.round.to_move
+        return frozenset() if seat is None else frozenset((seat,))
+
+    def legal_moves(self, seat: int) -> tuple[Play, ...]:
+        """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
+        if seat not in self.seats_to_move():
+            return ()
+        return self._state.round.legal_plays()
+
+    def parse_move(self, seat: int, text: str) -> Play:
+        """Parse ``text`` as a play from ``seat``'s hand, canonical position.
+
+        Raises:
+            IllegalMove: bad notation, or a position that does not fit the seat's hand.
+        """
+        try:
+            return parse_play(text, self._state.round.hands[seat])
+        except NotationError as error:
+            raise IllegalMove(str(error)) from None
+
+    def format_move(self, move: Play) -> str:
+        """Canonical play notation, e.g. ``2E@5``."""
+        return format_play(move)
+
+    def describe_move(self, move: Play) -> dict[str, Any]:
+        """The play with its suit letter, count and the 1-based hand positions of its clump."""
+        hand = self._state.round.hands[self._state.round.to_move or 0]
+        index, start = hand.clump_index_at(move.position)
+        size = hand.clumps[index].size
+        return {
+            "move": format_play(move),
+            "suit": move.suit.letter,
+            "count": move.count,
+            "position": move.position,
+            "clump": list(range(start, start + size)),
+        }
+
+    def play(self, seat: int, move: Play) -> list[Event]:
+        """Make ``seat``'s play; return the events: the play, a finished trick, a finished round
+        (and the next deal) or match, and the next turn.
+
+        Raises:
+            GameFinished: the match is over.
+            NotYourTurn: the other seat must play.
+            IllegalMove: ``move`` breaks RULINGS H2-H5.
+        """
+        if self.outcome is not None:
+            raise GameFinished("the match is over")
+        if seat not in self.seats_to_move():
+            raise NotYourTurn("it is not your turn")
+        before = self._state
+        try:
+            after = before.play(move)
+        except (IllegalPlay, GameOver) as error:
+            raise IllegalMove(str(error)) from None
+        self._state = after
+        self._plays.append(move)
+        round_ = after.round
+        events = [Event(EVERYONE, Played(seat, move, round_.hands[seat].size))]
+        if len(round_.tricks) > len(before.round.tricks):
+            number = len(round_.tricks)
+            trick = round_.tricks[-1]
+            if trick.winner is None:
+                events.append(Event(EVERYONE, NoFollow(number, trick, round_.set_aside)))
+            else:
+                events.append(Event(EVERYONE, TrickWon(number, trick, round_.won)))
+        if round_.result is not None:
+            events.extend(self._end_round())
+        else:
+            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=round_.lead)))
+        return events
+
+    def _end_round(self) -> list[Event]:
+        state = self._state
+        round_ = state.round
+        assert round_.result is not None
+        self._rounds.append(self._current_round_record())
+        self._plays = []
+        events = [
+            Event(
+                EVERYONE,
+                RoundOver(
+                    state.round_number,
+                    round_.result,
+                    round_.won,
+                    state.round_wins,
+                    Revealed(round_.hands, round_.face_down),
+                ),
+            )
+        ]
+        if state.winner is not None:
+            events.append(Event(EVERYONE, MatchOver(state.winner, state.round_wins, None)))
+            return events
+        self._current_deal = self._deal(state.round_number + 1)
+        self._state = state.next_round(self._current_deal)
+        return events + self._round_started()
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` resigns the match; the other seat wins it.
+
+        Raises:
+            GameFinished: the match is over.
+        """
+        if self.outcome is not None:
+            raise GameFinished("the match is over")
+        self._resigned = seat
+        state = self._state
+        return [Event(EVERYONE, MatchOver(1 - seat, state.round_wins, seat))]
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (``None``: a spectator) may see now (RULINGS H13)."""
+        return build_view(self._state, seat, fixed_deal=self.fixed_deal, resigned=self._resigned)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winner once the match is over (two round wins, or a resignation)."""
+        if self._resigned is not None:
+            return Outcome((1 - self._resigned,), self._resigned)
+        if self._state.winner is not None:
+            return Outcome((self._state.winner,))
+        return None
+
+    def record(self) -> MatchRecord:
+        """Every deal and play so far, for exact replay. Reveals every card."""
+        rounds = list(self._rounds)
+        if self._plays or not self._state.round.over:
+            rounds.append(self._current_round_record())
+        outcome = self.outcome
+        return MatchRecord(
+            first_leader=self._state.first_leader,
+            rounds=tuple(rounds),
+            winner=outcome.winners[0] if outcome else None,
+            resigned=self._resigned,
+            fixed_deal=self.fixed_deal,
+        )
+
+    def _current_round_record(self) -> RoundRecord:
+        first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None
+        leader = self._state.round.leader if first_lead is None else first_lead
+        return RoundRecord(self._current_deal, leader, tuple(self._plays))
