@@ -11,9 +11,9 @@ The bot contract (every bot in ``clients/<language>/`` follows it, so one harnes
   game. ``--seed N`` makes the run reproducible: it seeds the bot's own random choices and, with
   ``--create``, the game's deal (``new hipparchus seed=N``).
 - Standard output: as soon as the bot holds its seat it prints (and flushes) one line
-  ``game=<id> seat=<n>``; when the match is over it prints one line ``winner=<n> round_wins=<a>,<b>``
-  (seat numbers as in the protocol) and exits 0. Other lines are free, but must not start
-  with ``game=`` or ``winner=``.
+  ``game=<id> seat=<n>``; when the match is over it prints one line
+  ``winner=<n> round_wins=<a>,<b>`` (seat numbers as in the protocol) and exits 0. Other
+  lines are free, but must not start with ``game=`` or ``winner=``.
 - On any protocol error or lost connection it prints the reason to standard error and exits
   non-zero.
 
