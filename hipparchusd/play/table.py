@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -105,15 +106,14 @@ def pick_move(answer: str, legal: Sequence[dict[str, Any]]) -> str | None:
     return None
 
 
-def legal_text(moves: Sequence[str], style: Style) -> Text:
-    """The legal plays, numbered from 1 for choosing: ``[1] 1S@1 ☉  [2] 2S@1 ☉☉``."""
-    text = Text()
-    for number, move in enumerate(moves, start=1):
-        if number > 1:
-            text.append("  ")
-        text.append(f"[{number}] ", "bold")
-        text.append_text(style.play(move))
-    return text
+def legal_columns(moves: Sequence[str], style: Style) -> Columns:
+    """The legal plays, numbered from 1 for choosing (``[1] 1S@1 ☉``), laid out in columns
+    that wrap between plays, never inside one."""
+    items = [
+        Text.assemble((f"[{number}] ", "bold"), style.play(move))
+        for number, move in enumerate(moves, start=1)
+    ]
+    return Columns(items, padding=(0, 3))
 
 
 def names_of(players: Sequence[Any], seat: int) -> tuple[str, str]:
@@ -183,7 +183,8 @@ def table_view(
         won_table(view, players, style),
         trick_line(view, players, style),
         Text.assemble(("Hand: ", "bold"), hand_text(str(view.get("hand") or ""), style)),
-        Text.assemble(("Legal plays: ", "bold"), legal_text(moves, style)),
+        Text("Legal plays:", "bold"),
+        legal_columns(moves, style),
     )
 
 
