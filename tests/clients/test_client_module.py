@@ -220,3 +220,15 @@ def test_server_event() -> None:
         "shutdown",
         {"grace": "10"},
     )
+
+
+def test_answer_without_id_is_the_answer_to_the_waiting_request(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    # e.g. `? line-too-long`: the server could not read the id of a line it discarded.
+    client_end, server_end = pair
+    server_end.sendall(HELLO + b"? line-too-long the line exceeded 4096 bytes\n\n")
+    with pytest.raises(ServerError) as caught:
+        Client(client_end).request("name")
+    assert caught.value.code == "line-too-long"
+    assert caught.value.request_id is None
