@@ -242,6 +242,13 @@ def start(args: argparse.Namespace, client: Client, console: Console) -> tuple[s
     return game, seat
 
 
+def seated_players(client: Client, game: str) -> list[Any]:
+    """The names at the table now (``-`` or ``None`` for a free seat), from ``state``: a seat
+    taken before we followed the game sent its ``joined`` event before we could see it."""
+    players = client.request_json("state", game).get("players")
+    return list(players) if players else ["-", "-"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``hipparchus-play``; returns the exit status (0 once the match is over)."""
     args = parse_args(argv)
@@ -251,7 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Client.connect(args.host, args.port, json=True) as client:
             game, seat = start(args, client, console)
             session = Session(client, console, style, game, seat)
-            if game is not None and args.game is None:
+            session.players = seated_players(client, game)
+            if any(name in (None, "-") for name in session.players):
                 console.print("Waiting for an opponent...")
             return session.run()
     except (ClientError, OSError) as exc:

@@ -201,6 +201,11 @@ def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> 
     )
     if result.get("by_tie_break"):
         text.append(" (tie broken by the last follower, RULINGS H11)")
+    scores = result.get("scores")
+    if scores and len(scores) == 2:
+        text.append(". Points by suit (S M E): ")
+        text.append(f"{mine} {' '.join(map(str, scores[my_seat]))}, ")
+        text.append(f"{theirs} {' '.join(map(str, scores[1 - my_seat]))}")
     wins = data.get("round_wins")
     if wins:
         text.append(f". Round wins: {mine} {wins[my_seat]} - {wins[1 - my_seat]} {theirs}")

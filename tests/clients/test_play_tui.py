@@ -69,19 +69,32 @@ def test_console_script_is_installed_with_the_package() -> None:
     )
 
 
-@pytest.mark.parametrize("ascii_mode", [True, False], ids=["ascii", "symbols"])
-def test_whole_match_against_bot(daemon: Endpoint, ascii_mode: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("ascii_mode", "tui_creates"), [(True, True), (False, False)], ids=["ascii", "symbols"]
+)
+def test_whole_match_against_bot(
+    daemon: Endpoint, ascii_mode: bool, tui_creates: bool, tmp_path: Path
+) -> None:
+    """One match with letters, the terminal client creating the game (and fixing the leader);
+    one with suit symbols, joining a game the bot created."""
     rng = random.Random(5)
-    args = ["--host", daemon.host, "--port", str(daemon.port), "--name", "human"]
-    args += ["--seed", "31", "--leader", "0"] + (["--ascii"] if ascii_mode else [])
-    env = {
-        **os.environ,
-        "TERM": "dumb",
-        "COLUMNS": "100",
-        "LINES": "60",
-        "LANG": "C.UTF-8",
-        "NO_COLOR": "1",
-    }
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    bot_args = [*python_bot(), *where, "--name", "botty", "--seed", "3"]
+    args = [*where, "--name", "human"] + (["--ascii"] if ascii_mode else [])
+    bot = None
+    if tui_creates:
+        args += ["--seed", "31", "--leader", "0"]
+    else:
+        bot = subprocess.Popen(
+            [*bot_args, "--create"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert bot.stdout is not None
+        first_line = bot.stdout.readline()
+        seated = re.match(r"game=(\S+) seat=\d", first_line)
+        assert seated, first_line
+        args += ["--game", seated.group(1)]
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "100", "LINES": "60", "LANG": "C.UTF-8"}
+    env["NO_COLOR"] = "1"
     env.pop("LC_ALL", None)
     command = tui_command()
     log = (tmp_path / "tui.log").open("w", encoding="utf-8")
@@ -95,30 +108,20 @@ def test_whole_match_against_bot(daemon: Endpoint, ascii_mode: bool, tmp_path: P
         cwd=str(REPO),
     )
     child.logfile_read = log
-    bot = None
     try:
-        child.expect(r"Created game (\S+)\.")
-        game = ANSI.sub("", child.match.group(1))
-        child.expect(r"You sit at seat (\d)")
+        if tui_creates:
+            child.expect(r"Created game (\S+)\.")
+            game = ANSI.sub("", child.match.group(1))
+        child.expect(r"You sit at seat (\d) of game (\S+)\.")
         seat = int(child.match.group(1))
-        bot = subprocess.Popen(
-            [
-                *python_bot(),
-                "--host",
-                daemon.host,
-                "--port",
-                str(daemon.port),
-                "--game",
-                game,
-                "--name",
-                "botty",
-                "--seed",
-                "3",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        game = ANSI.sub("", child.match.group(2))
+        if bot is None:
+            bot = subprocess.Popen(
+                [*bot_args, "--game", game],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         shown: list[tuple[str, list[str]]] = []
         chosen: list[str] = []
         transcript = ""
