@@ -68,7 +68,9 @@ class ServerError(ClientError):
 
     code = ""
 
-    def __init__(self, message: str, code: str | None = None, request_id: int | None = None):
+    def __init__(
+        self, message: str, code: str | None = None, request_id: int | None = None
+    ) -> None:
         if code is not None:
             self.code = code
         super().__init__(f"{self.code}: {message}")

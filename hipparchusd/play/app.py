@@ -67,7 +67,9 @@ def wants_symbols(console: Console, force_ascii: bool) -> bool:
 class Session:
     """One seat at one game: the connection, what we know of the table, and the console."""
 
-    def __init__(self, client: Client, console: Console, style: Style, game: str, seat: int):
+    def __init__(
+        self, client: Client, console: Console, style: Style, game: str, seat: int
+    ) -> None:
         self.client = client
         self.console = console
         self.style = style

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot
+from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
 
 # language -> (the program it needs on PATH, the bot's command line)
 BOTS: dict[str, tuple[str | None, list[str]]] = {
@@ -57,3 +57,12 @@ def test_bot_against_itself(daemon: Endpoint, language: str) -> None:
 def test_python_bots_on_a_random_deal(daemon: Endpoint) -> None:
     """Without --seed the deal is the server's random one (no fixed_deal game)."""
     check_match(play_match(daemon, python_bot(), python_bot()))
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "shell"])
+def test_bot_reports_a_refusal_and_exits_non_zero(daemon: Endpoint, language: str) -> None:
+    """The contract's error path: joining a game that does not exist."""
+    run = run_bot(bot(language), daemon, game="g999999", timeout=30)
+    assert run.returncode not in (0, None), run.describe()
+    assert "unknown-game" in run.stderr, run.describe()
+    assert run.game_id is None and run.winner is None, run.describe()
