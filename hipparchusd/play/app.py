@@ -76,6 +76,7 @@ class Session:
         self.game = game
         self.seat = seat
         self.players: list[Any] = ["-", "-"]
+        self.past_rounds: list[dict[str, Any]] = []  # round-over data, for the score
 
     def label(self, seat: Any) -> str:
         """``you`` or the opponent's name."""
@@ -153,6 +154,7 @@ class Session:
 
     def show_round_over(self, data: dict[str, Any]) -> None:
         """The round's result, and the hands it reveals (RULINGS H13)."""
+        self.past_rounds.append(data)
         self.console.print(round_result(data, self.seat, self.players))
         revealed = data.get("revealed") or {}
         hands = revealed.get("hands") or []
@@ -190,14 +192,18 @@ class Session:
         if not legal:
             return
         moves = [str(move["move"]) for move in legal]
-        self.console.print(table_view(state["view"], self.players, moves, self.style))
+        self.console.print(
+            table_view(state["view"], self.players, moves, self.style, self.past_rounds)
+        )
         while True:
             answer = self.console.input("[bold]Your play[/] (number or notation, ? for help): ")
             answer = answer.strip()
             if answer in ("?", "help"):
                 self.console.print(HELP)
             elif answer == "table":
-                self.console.print(table_view(state["view"], self.players, moves, self.style))
+                self.console.print(
+                    table_view(state["view"], self.players, moves, self.style, self.past_rounds)
+                )
             elif answer == "resign":
                 sure = self.console.input("Resign the whole match? [y/N] ").strip().lower()
                 if sure in ("y", "yes"):

@@ -146,15 +146,27 @@ def won_table(view: dict[str, Any], players: Sequence[Any], style: Style) -> Tab
     return table
 
 
-def score_line(view: dict[str, Any], players: Sequence[Any]) -> Text:
-    """``Round 2 | round wins: you 1 - 0 bob (first to 2)``."""
+def score_line(
+    view: dict[str, Any], players: Sequence[Any], past_rounds: Sequence[dict[str, Any]] = ()
+) -> Text:
+    """``Round 2 | round wins: you 1 - 0 bob (first to 2) | round 1: you 4 - 3 bob``.
+
+    ``past_rounds`` are the ``round-over`` events' data of the rounds played so far.
+    """
     seat = int(view["seat"])
     wins = view.get("round_wins") or [0, 0]
     mine, theirs = names_of(players, seat)
-    return Text.assemble(
+    text = Text.assemble(
         (f"Round {view.get('round_number', '?')}", "bold"),
         f" | round wins: {mine} {wins[seat]} - {wins[1 - seat]} {theirs} (first to 2)",
     )
+    for data in past_rounds:
+        totals = (data.get("result") or {}).get("totals") or [0, 0]
+        text.append(
+            f" | round {data.get('round_number')}: "
+            f"{mine} {totals[seat]} - {totals[1 - seat]} {theirs}"
+        )
+    return text
 
 
 def trick_line(view: dict[str, Any], players: Sequence[Any], style: Style) -> Text:
@@ -170,15 +182,20 @@ def trick_line(view: dict[str, Any], players: Sequence[Any], style: Style) -> Te
 
 
 def table_view(
-    view: dict[str, Any], players: Sequence[Any], moves: Sequence[str], style: Style
+    view: dict[str, Any],
+    players: Sequence[Any],
+    moves: Sequence[str],
+    style: Style,
+    past_rounds: Sequence[dict[str, Any]] = (),
 ) -> RenderableType:
-    """Everything a seat sees at its turn (RULINGS H13): score, opponent's hand size, won
-    piles, the trick on the table, its own hand (clumps grouped) and the numbered legal plays."""
+    """Everything a seat sees at its turn (RULINGS H13): the score (round wins and the past
+    rounds' totals), the opponent's hand size, both won piles, the trick on the table, its own
+    hand (clumps grouped) and the numbered legal plays."""
     seat = int(view["seat"])
     sizes = view.get("hand_sizes") or [0, 0]
     _, theirs = names_of(players, seat)
     return Group(
-        score_line(view, players),
+        score_line(view, players, past_rounds),
         Text(f"{theirs} holds {sizes[1 - seat]} cards"),
         won_table(view, players, style),
         trick_line(view, players, style),

@@ -69,8 +69,9 @@ def test_table_view_shows_what_the_seat_may_see() -> None:
         "round_number": 2,
         "round_wins": [1, 0],
     }
-    text = render(table_view(view, ["alice", "bob"], ["1E@6"], Style(symbols=False)))
-    assert "Round 2 | round wins: you 0 - 1 alice" in text
+    past = [{"round_number": 1, "result": {"totals": [4, 3], "winner": 0}}]
+    text = render(table_view(view, ["alice", "bob"], ["1E@6"], Style(symbols=False), past))
+    assert "Round 2 | round wins: you 0 - 1 alice (first to 2) | round 1: you 3 - 4 alice" in text
     assert "alice holds 5 cards" in text
     assert "Trick: alice led 2E@4 EE" in text
     assert "Hand: 1[S] 2[MMMM] 6[E]" in text
