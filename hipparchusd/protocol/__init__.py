@@ -5,7 +5,7 @@ Nothing here knows sockets or trio; the server feeds bytes in and writes bytes o
 
 from .errors import ErrorCode, ProtocolError
 from .formatting import Mode, failure, flatten, game_event, lines, server_event, success, words
-from .lines import LineError, LineSplitter
+from .framing import LineError, LineSplitter
 from .requests import Request, parse_request
 
 __all__ = [

@@ -63,7 +63,13 @@ async def run_async(
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store and serve until SIGINT or SIGTERM, then shut down gracefully."""
+    """Open the store and serve until SIGINT or SIGTERM, then shut down gracefully.
+
+    Raises:
+        OSError: the address cannot be bound (raised as such, before anything starts).
+    """
+    if listeners is None:
+        listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
     store = open_store(settings)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
