@@ -3,6 +3,7 @@ splits what comes back into responses and events, keeping every byte received.""
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from collections.abc import Sequence
@@ -48,7 +49,11 @@ class Reply:
 
 
 def event_fields(line: str) -> tuple[str, int, str, dict[str, str]]:
-    """Parse a text event ``* g1 5 played seat=0 ...`` into (game, seq, kind, fields)."""
+    """Parse an event ``* g1 5 played seat=0 ...`` into (game, seq, kind, fields); a JSON event
+    gives its ``data`` as the fields (values not flattened)."""
+    if line.startswith("* {"):
+        event = json.loads(line[2:])
+        return event["game"], event.get("seq", 0), event["kind"], event["data"]
     parts = line.split(" ")
     assert parts[0] == "*", line
     if parts[1] == "server":
@@ -57,13 +62,14 @@ def event_fields(line: str) -> tuple[str, int, str, dict[str, str]]:
 
 
 class Client:
-    """A protocol connection. ``events`` collects event lines as they arrive; ``received``
-    every byte."""
+    """A protocol connection. ``events`` collects every event line as it arrives, ``unread``
+    those not yet returned by :meth:`next_event`; ``received`` holds every byte."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.buffer = bytearray()
         self.events: list[str] = []
+        self.unread: collections.deque[str] = collections.deque()
         self.received = bytearray()
         self.closed = False
 
@@ -105,6 +111,7 @@ class Client:
             line = await self.read_line()
             if line.startswith("*"):
                 self.events.append(line)
+                self.unread.append(line)
                 continue
             assert line[:1] in ("=", "?"), f"unexpected line {line!r}"
             head, _, rest = line.partition(" ")
@@ -134,7 +141,10 @@ class Client:
         return reply
 
     async def next_event(self, timeout: float = 5.0) -> str:
-        """The next event line (waiting up to ``timeout`` seconds)."""
+        """The next event line not yet returned (waiting up to ``timeout`` seconds); events
+        read while waiting for a response come first."""
+        if self.unread:
+            return self.unread.popleft()
         with trio.fail_after(timeout):
             line = await self.read_line()
         assert line.startswith("*"), line
