@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -221,20 +220,21 @@ class Server:
         settings = self.settings
         splitter = LineSplitter(settings.max_line_bytes)
         session = conn.session
-        last_input = trio.current_time()
+        deadline = trio.current_time() + settings.idle_timeout
         while True:
-            idle = self.lobby.is_idle(session)
-            deadline = last_input + settings.idle_timeout if idle else math.inf
             with trio.move_on_at(deadline) as waiting:
                 try:
                     data = await conn.stream.receive_some(_RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return "connection lost"
             if waiting.cancelled_caught:
+                # A connection following a game in progress may stay silent: look again
+                # later, since its games may end meanwhile.
                 if self.lobby.is_idle(session):
                     return "idle timeout"
+                deadline = trio.current_time() + settings.idle_timeout
                 continue
-            last_input = trio.current_time()
+            deadline = trio.current_time() + settings.idle_timeout
             for item in splitter.feed(data) if data else splitter.close():
                 if await self._answer(conn, item):
                     return "quit"
