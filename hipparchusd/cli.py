@@ -68,8 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=d.idle_timeout,
         metavar="SECONDS",
-        help=f"close a silent connection that follows no game in progress after this long "
-        f"(default {d.idle_timeout:g})",
+        help=f"close a silent connection that follows no game in progress after this long; "
+        f"0 never does (default {d.idle_timeout:g})",
     )
     add(
         "--outbound-queue",

@@ -128,10 +128,11 @@ class EventMessage:
 @attrs.frozen(slots=True)
 class Response:
     """The answer to one request: a success with its JSON ``data`` and text ``text`` lines, or
-    an ``error``."""
+    an ``error``. ``data`` may be a function that makes it, called only for a JSON-mode
+    connection; it must then be encoded before the game can change (no store call between)."""
 
     request_id: str | None
-    data: Mapping[str, Any] = attrs.field(factory=dict)
+    data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)
     text: Sequence[str] = ()
     error: ProtocolError | None = None
 
@@ -144,7 +145,12 @@ class Response:
         """The response's bytes in ``mode``, closing empty line included."""
         if self.error is not None:
             return fmt.failure(self.request_id, mode, self.error.code, self.error.message)
-        return fmt.success(self.request_id, mode, self.data, self.text)
+        data = self.data
+        if callable(data) and mode is Mode.JSON:
+            data = data()
+        return fmt.success(
+            self.request_id, mode, data if isinstance(data, Mapping) else {}, self.text
+        )
 
 
 @attrs.frozen(slots=True)
@@ -679,8 +685,14 @@ class Lobby:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
         game = table.game
         moves = game.legal_moves(seat)
-        data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
-        return self._ok(r, data, [" ".join(game.format_move(m) for m in moves)])
+
+        def data() -> dict[str, Any]:
+            return {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
+
+        # No store call and no game in the result: the server encodes it at once, so ``data``
+        # describes the moves in the position they were listed for.
+        texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
+        return Result(Response(r.id, data, texts))
 
     def _playable(self, s: Session, table: Table) -> int:
         seat = self._seat(s, table)

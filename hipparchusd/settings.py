@@ -71,7 +71,7 @@ class Settings:
         max_connections: open connections at once; the next gets ``? limit`` and is closed.
         max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
         idle_timeout: seconds after which a silent connection following no game in progress
-            is closed.
+            is closed (0: never).
         outbound_queue: messages (responses, events) queued for one connection; a connection
             whose queue fills is closed.
         log_level: one of debug, info, warning, error, critical.

@@ -34,8 +34,11 @@ def scalar_text(value: Any) -> str:
     return str(value)
 
 
+_SCALARS = (str, int, float, type(None))
+
+
 def _is_scalar(value: Any) -> bool:
-    return not isinstance(value, Mapping | list | tuple)
+    return isinstance(value, _SCALARS)
 
 
 def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
@@ -46,12 +49,18 @@ def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]
     """
     pairs: list[tuple[str, str]] = []
     for key, item in value.items():
-        _flatten_into(pairs, f"{prefix}{key}", item)
+        _flatten_into(pairs, prefix + key, item)
     return pairs
 
 
 def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
-    if isinstance(value, Mapping):
+    # Events are flattened on the hot path: scalars (the common case) are tested first.
+    kind = type(value)
+    if kind is str:
+        pairs.append((key, value))
+    elif kind is int:
+        pairs.append((key, str(value)))
+    elif isinstance(value, Mapping):
         if value:
             pairs.extend(flatten(value, key + "."))
         else:
@@ -60,9 +69,9 @@ def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
         if not value:
             pairs.append((key, "-"))
         elif all(_is_scalar(v) for v in value):
-            pairs.append((key, ",".join(scalar_text(v) for v in value)))
-        elif all(isinstance(v, list | tuple) and all(_is_scalar(x) for x in v) for v in value):
-            pairs.append((key, "/".join(",".join(scalar_text(x) for x in v) or "-" for v in value)))
+            pairs.append((key, ",".join(map(scalar_text, value))))
+        elif all(isinstance(v, list | tuple) and all(map(_is_scalar, v)) for v in value):
+            pairs.append((key, "/".join(",".join(map(scalar_text, v)) or "-" for v in value)))
         else:
             for number, item in enumerate(value, 1):
                 _flatten_into(pairs, f"{key}.{number}", item)

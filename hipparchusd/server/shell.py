@@ -11,8 +11,10 @@ sees a game's events in ``seq`` order even while a store call is in flight.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,28 +65,95 @@ class Sequencer:
 
 
 class Connection:
-    """One client connection: its stream, its lobby session and its bounded outbound queue."""
+    """One client connection: its stream, its lobby session and its bounded outbound queue.
 
-    def __init__(self, stream: trio.SocketStream, session: Session, queue_size: int) -> None:
+    What the server sends is gathered per connection while a request is carried out and then
+    flushed as one write (:meth:`flush`). When nothing is waiting, that write is attempted at
+    once on the non-blocking socket, so most answers need no hand-over to the writer task;
+    whatever the socket does not take waits in the backlog for :meth:`write_backlog`. At most
+    ``queue_size`` messages (responses and events) may wait: one more closes the connection
+    (PROTOCOL.md section 7), so a client that stops reading never blocks anyone else.
+    """
+
+    def __init__(
+        self, stream: trio.SocketStream, session: Session, queue_size: int, dirty: list[Connection]
+    ) -> None:
         self.stream = stream
         self.session = session
-        self.send_channel, self.receive_channel = trio.open_memory_channel[bytes](queue_size)
+        self.queue_size = queue_size
         self.cancel_scope = trio.CancelScope()
         self.overflowed = False
+        self.timed_out = False
+        self.closing = False
+        #: When the connection last sent something (trio clock), for the idle timeout.
+        self.last_input = trio.current_time()
+        self._fileno = stream.socket.fileno()
+        self._dirty = dirty
+        self._pending: list[bytes] = []
+        self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
+        self._waiting = 0  # messages in _pending and _backlog
+        self._writing = False
+        self._wakeup = trio.Event()
 
     def enqueue(self, data: bytes) -> None:
-        """Queue ``data`` for sending; if the queue is full, close the connection instead
-        (PROTOCOL.md section 7): a slow reader never blocks anyone else."""
-        if self.overflowed:
+        """Queue one message; if the queue is full, close the connection instead."""
+        if self.overflowed or self.closing:
             return
-        try:
-            self.send_channel.send_nowait(data)
-        except trio.WouldBlock:
+        if self._waiting >= self.queue_size:
             self.overflowed = True
             log.info("connection %d: outbound queue full, closing", self.session.id)
             self.cancel_scope.cancel()
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            return
+        if not self._pending:
+            self._dirty.append(self)
+        self._pending.append(data)
+        self._waiting += 1
+
+    def flush(self) -> None:
+        """Send what was queued since the last flush, or hand it to the writer task."""
+        if not self._pending or self.overflowed:
+            return
+        data = b"".join(self._pending)
+        count = len(self._pending)
+        self._pending.clear()
+        if not self._backlog and not self._writing:
+            try:
+                sent = os.write(self._fileno, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                sent = 0  # the writer meets the same error and closes the connection
+            if sent == len(data):
+                self._waiting -= count
+                return
+            data = data[sent:]
+        self._backlog.append((data, count))
+        self._wakeup.set()
+
+    def close(self) -> None:
+        """Accept no more messages; the writer stops once the backlog is sent."""
+        self.closing = True
+        self._wakeup.set()
+
+    async def write_backlog(self) -> None:
+        """The writer task: send the backlog whenever there is one, until :meth:`close`."""
+        while True:
+            while not self._backlog:
+                if self.closing and not self._pending:
+                    return
+                self._wakeup = trio.Event()
+                await self._wakeup.wait()
+            items = list(self._backlog)
+            self._backlog.clear()
+            self._writing = True
+            try:
+                await self.stream.send_all(b"".join(data for data, _ in items))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.cancel_scope.cancel()
+                return
+            finally:
+                self._writing = False
+            self._waiting -= sum(count for _, count in items)
 
 
 class Server:
@@ -101,6 +170,7 @@ class Server:
         self.connections: dict[int, Connection] = {}
         self.ports: list[int] = []
         self.sequencer = Sequencer()
+        self._dirty: list[Connection] = []
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -139,12 +209,15 @@ class Server:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
                         acceptors.start_soon(self._accept, listener, connections)
+                    if self.settings.idle_timeout > 0:
+                        acceptors.start_soon(self._close_idle)
                     task_status.started(self)
                     await self._shutdown.wait()
                     acceptors.cancel_scope.cancel()
                 grace = self.settings.grace_period
                 log.info("shutting down: %s; closing in %g s", self.status(), grace)
                 self._dispatch(self.lobby.begin_shutdown(grace))
+                self._flush()
                 with trio.move_on_after(grace):
                     await self._all_closed.wait()
                 connections.cancel_scope.cancel()
@@ -156,6 +229,20 @@ class Server:
                 await self.store.aclose()
             log.info("stopped")
             self.stopped.set()
+
+    async def _close_idle(self) -> None:
+        """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
+        game in progress (PROTOCOL.md section 7). One sweep for all connections keeps the
+        per-request path free of timers."""
+        timeout = self.settings.idle_timeout
+        interval = min(1.0, timeout / 4)
+        while True:
+            await trio.sleep(interval)
+            now = trio.current_time()
+            for conn in list(self.connections.values()):
+                if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+                    conn.timed_out = True
+                    conn.cancel_scope.cancel()
 
     async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
         while True:
@@ -179,7 +266,7 @@ class Server:
             await trio.aclose_forcefully(stream)
             return
         session = self.lobby.connect(peer)
-        conn = Connection(stream, session, self.settings.outbound_queue)
+        conn = Connection(stream, session, self.settings.outbound_queue, self._dirty)
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
         log.info("connection %d opened from %s", session.id, peer)
@@ -187,13 +274,16 @@ class Server:
         try:
             with conn.cancel_scope:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._write, conn)
+                    nursery.start_soon(conn.write_backlog)
                     conn.enqueue(self.lobby.greeting().encode(session.mode))
+                    self._flush()
                     reason = await self._read(conn)
                     await self._finish(conn)
                     nursery.cancel_scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
             if conn.overflowed:
                 reason = "outbound queue full"
+            elif conn.timed_out:
+                reason = "idle timeout"
         except Exception:
             reason = "internal error"
             log.exception("connection %d failed", session.id)
@@ -212,31 +302,22 @@ class Server:
         once what is queued is sent."""
         if conn.session.id in self.lobby.sessions:
             await self._carry_out(self.lobby.disconnect(conn.session), None)
-        conn.send_channel.close()
+        conn.close()
 
     async def _read(self, conn: Connection) -> str:
-        """Read and answer requests until the peer closes, ``quit``, or the idle timeout.
-        Returns why it stopped."""
-        settings = self.settings
-        splitter = LineSplitter(settings.max_line_bytes)
-        session = conn.session
-        deadline = trio.current_time() + settings.idle_timeout
+        """Read and answer requests until the peer closes or sends ``quit``. Returns why it
+        stopped."""
+        splitter = LineSplitter(self.settings.max_line_bytes)
         while True:
-            with trio.move_on_at(deadline) as waiting:
-                try:
-                    data = await conn.stream.receive_some(_RECEIVE_SIZE)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return "connection lost"
-            if waiting.cancelled_caught:
-                # A connection following a game in progress may stay silent: look again
-                # later, since its games may end meanwhile.
-                if self.lobby.is_idle(session):
-                    return "idle timeout"
-                deadline = trio.current_time() + settings.idle_timeout
-                continue
-            deadline = trio.current_time() + settings.idle_timeout
+            try:
+                data = await conn.stream.receive_some(_RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return "connection lost"
+            conn.last_input = trio.current_time()
             for item in splitter.feed(data) if data else splitter.close():
-                if await self._answer(conn, item):
+                close = await self._answer(conn, item)
+                self._flush()
+                if close:
                     return "quit"
             if not data:
                 return "closed by peer"
@@ -295,6 +376,7 @@ class Server:
             self._dispatch(result)
         finally:
             self.sequencer.release(result.games, done)
+            self._flush()
 
     def _dispatch(self, result: Result) -> None:
         connections = self.connections
@@ -305,21 +387,12 @@ class Server:
                 if target is not None:
                     target.enqueue(message.encode(session.mode))
 
-    async def _write(self, conn: Connection) -> None:
-        """Send what is queued, batching what is already waiting into one write."""
-        receive = conn.receive_channel
-        stream = conn.stream
-        try:
-            async for data in receive:
-                chunks = [data]
-                while True:
-                    try:
-                        chunks.append(receive.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                await stream.send_all(b"".join(chunks) if len(chunks) > 1 else data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            conn.cancel_scope.cancel()
+    def _flush(self) -> None:
+        """Send what the last result queued, one write per connection."""
+        dirty = self._dirty
+        for conn in dirty:
+            conn.flush()
+        dirty.clear()
 
 
 def _peer(stream: trio.SocketStream) -> str:
