@@ -96,6 +96,13 @@ field() {
     done
 }
 
+# reply_field KEY: print the value of KEY=value in the last answer's payload.
+reply_field() {
+    local -a words
+    read -r -a words <<<"${reply[*]}"
+    field "$1" "${words[@]}"
+}
+
 # choose MOVE...: the bot's whole strategy, one of the legal moves at random, into $choice.
 # (Not printed for $(...): RANDOM in a subshell would not advance the seeded sequence.)
 choose() {
@@ -105,10 +112,10 @@ choose() {
 
 if ((create)); then
     if [[ -n $seed ]]; then request new hipparchus "seed=$seed"; else request new hipparchus; fi
-    game=$(field game ${reply[*]})
+    game=$(reply_field game)
 fi
 request join "$game" "name=$name"
-seat=$(field seat ${reply[*]})
+seat=$(reply_field seat)
 echo "game=$game seat=$seat"
 
 while next_event; do
