@@ -41,7 +41,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="server port (7460)")
-    parser.add_argument("--game", help="join this game id (default: create a new game)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--game", help="join this game id (default: create a new game)")
+    which.add_argument(
+        "--resume", metavar="TOKEN", help="take your seat back (the token printed on joining)"
+    )
     parser.add_argument("--name", default="player", help="your name at the table")
     parser.add_argument("--seed", type=int, help="new game only: deal reproducibly from this seed")
     parser.add_argument(
@@ -257,6 +261,30 @@ def seated_players(client: Client, game: str) -> list[Any]:
     return list(players) if players else ["-", "-"]
 
 
+def resume(token: str, client: Client, console: Console, style: Style) -> int:
+    """Take a seat back with its token (``resume``) and play on from the snapshot: if it is
+    our turn, the ``turn`` event went to the old connection, so we ask for a play at once."""
+    snapshot = client.request_json("resume", token)
+    game = str(snapshot["game"])
+    view = snapshot.get("view") or {}
+    seat = int(view["seat"])
+    session = Session(client, console, style, game, seat)
+    session.players = list(snapshot.get("players") or session.players)
+    console.print(f"You are back at seat {seat} of game {game}.")
+    if view.get("winner") is not None:
+        session.show_match_over(
+            {
+                "winner": view["winner"],
+                "round_wins": view.get("round_wins"),
+                "resigned": view.get("resigned"),
+            }
+        )
+        return 0
+    if view.get("to_move") == seat:
+        session.my_turn()
+    return session.run()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``hipparchus-play``; returns the exit status (0 once the match is over)."""
     args = parse_args(argv)
@@ -264,6 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     style = Style(symbols=wants_symbols(console, args.ascii))
     try:
         with Client.connect(args.host, args.port, json=True) as client:
+            if args.resume is not None:
+                return resume(args.resume, client, console, style)
             game, seat = start(args, client, console)
             session = Session(client, console, style, game, seat)
             session.players = seated_players(client, game)

@@ -69,6 +69,53 @@ def test_console_script_is_installed_with_the_package() -> None:
     )
 
 
+def spawn_tui(args: list[str], log_path: Path) -> pexpect.spawn:
+    """hipparchus-play in a 100x60 pseudo-terminal, without colour, logging to ``log_path``."""
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "100", "LINES": "60", "LANG": "C.UTF-8"}
+    env["NO_COLOR"] = "1"
+    env.pop("LC_ALL", None)
+    command = tui_command()
+    child = pexpect.spawn(
+        command[0],
+        [*command[1:], *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(60, 100),
+        timeout=30,
+        cwd=str(REPO),
+    )
+    child.logfile_read = log_path.open("a", encoding="utf-8")
+    return child
+
+
+def next_turn(child: pexpect.spawn) -> tuple[str, str, list[str]] | None:
+    """Wait for the next prompt: (the text shown since the last one, the hand shown, the legal
+    plays shown, in their numbered order), or ``None`` when the match is over instead (then
+    ``child.match`` holds the result line)."""
+    if child.expect([PROMPT, MATCH_OVER]) == 1:
+        return None
+    before = ANSI.sub("", child.before)
+    hand_line = re.search(r"^Hand: (.*)$", before, re.MULTILINE)
+    assert hand_line and "Legal plays:" in before, before
+    legal_block = before.split("Legal plays:", 1)[1]
+    legal = re.findall(r"\[(\d+)\] (\d[SME]@\d+)", legal_block)
+    assert [int(n) for n, _ in legal] == list(range(1, len(legal) + 1)), legal_block
+    return before, shown_hand(hand_line.group(1)), [move for _, move in legal]
+
+
+def answer(child: pexpect.spawn, moves: list[str], rng: random.Random) -> str:
+    """Choose a random legal play, by its number or (lower-case) notation; return it."""
+    index = rng.randrange(len(moves))
+    child.sendline(str(index + 1) if rng.random() < 0.5 else moves[index].lower())
+    return moves[index]
+
+
+def result_line(child: pexpect.spawn) -> tuple[int, tuple[int, int]]:
+    """(winner, round wins) from the ``Match over`` line just matched."""
+    match = child.match
+    return int(match.group(1)), (int(match.group(2)), int(match.group(3)))
+
+
 @pytest.mark.parametrize(
     ("ascii_mode", "tui_creates"), [(True, True), (False, False)], ids=["ascii", "symbols"]
 )
@@ -93,25 +140,8 @@ def test_whole_match_against_bot(
         seated = re.match(r"game=(\S+) seat=\d", first_line)
         assert seated, first_line
         args += ["--game", seated.group(1)]
-    env = {**os.environ, "TERM": "dumb", "COLUMNS": "100", "LINES": "60", "LANG": "C.UTF-8"}
-    env["NO_COLOR"] = "1"
-    env.pop("LC_ALL", None)
-    command = tui_command()
-    log = (tmp_path / "tui.log").open("w", encoding="utf-8")
-    child = pexpect.spawn(
-        command[0],
-        [*command[1:], *args],
-        env=env,
-        encoding="utf-8",
-        dimensions=(60, 100),
-        timeout=30,
-        cwd=str(REPO),
-    )
-    child.logfile_read = log
+    child = spawn_tui(args, tmp_path / "tui.log")
     try:
-        if tui_creates:
-            child.expect(r"Created game (\S+)\.")
-            game = ANSI.sub("", child.match.group(1))
         child.expect(r"You sit at seat (\d) of game (\S+)\.")
         seat = int(child.match.group(1))
         game = ANSI.sub("", child.match.group(2))
@@ -125,16 +155,9 @@ def test_whole_match_against_bot(
         shown: list[tuple[str, list[str]]] = []
         chosen: list[str] = []
         transcript = ""
-        while child.expect([PROMPT, MATCH_OVER]) == 0:
-            before = ANSI.sub("", child.before)
+        while (turn := next_turn(child)) is not None:
+            before, hand, moves = turn
             transcript += before
-            hand_line = re.search(r"^Hand: (.*)$", before, re.MULTILINE)
-            assert hand_line and "Legal plays:" in before, before
-            hand = shown_hand(hand_line.group(1))
-            legal_block = before.split("Legal plays:", 1)[1]
-            legal = re.findall(r"\[(\d+)\] (\d[SME]@\d+)", legal_block)
-            assert [int(n) for n, _ in legal] == list(range(1, len(legal) + 1)), legal_block
-            moves = [move for _, move in legal]
             shown.append((hand, moves))
             if len(shown) == 1:
                 # A wrong answer is refused and asked again; nothing is played.
@@ -142,14 +165,9 @@ def test_whole_match_against_bot(
                 child.expect("is not one of the legal plays")
                 child.expect(PROMPT)
                 assert "Hand:" not in child.before
-            index = rng.randrange(len(moves))
-            chosen.append(moves[index])
-            child.sendline(str(index + 1) if rng.random() < 0.5 else moves[index].lower())
+            chosen.append(answer(child, moves, rng))
         transcript += ANSI.sub("", child.before)
-        winner, wins = (
-            int(child.match.group(1)),
-            (int(child.match.group(2)), int(child.match.group(3))),
-        )
+        winner, wins = result_line(child)
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
@@ -157,7 +175,7 @@ def test_whole_match_against_bot(
         assert bot.returncode == 0, bot_err
     finally:
         child.close(force=True)
-        log.close()
+        child.logfile_read.close()
         if bot is not None and bot.poll() is None:
             bot.kill()
 
@@ -183,3 +201,60 @@ def test_whole_match_against_bot(
                 expected_opponent.append(format_play(play))
             state = state.play(play)
     assert opponent_plays == expected_opponent
+
+
+def test_resume_after_a_dropped_connection(daemon: Endpoint, tmp_path: Path) -> None:
+    """The terminal client is killed at its 4th turn; ``--resume <token>`` in a new one shows
+    the same position again and plays the match to its end."""
+    rng = random.Random(8)
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    first = spawn_tui([*where, "--ascii", "--seed", "41", "--leader", "0"], tmp_path / "a.log")
+    bot = None
+    second = None
+    try:
+        first.expect(r"You sit at seat (\d) of game (\S+)\. Your seat's token .* is (\w+)\.")
+        seat, game, token = int(first.match.group(1)), first.match.group(2), first.match.group(3)
+        bot = subprocess.Popen(
+            [*python_bot(), *where, "--game", game, "--seed", "4"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        shown: list[tuple[str, list[str]]] = []
+        chosen: list[str] = []
+        for _ in range(3):
+            turn = next_turn(first)
+            assert turn is not None
+            shown.append(turn[1:])
+            chosen.append(answer(first, turn[2], rng))
+        pending = next_turn(first)
+        assert pending is not None
+        first.close(force=True)  # the connection drops with a turn to play
+
+        second = spawn_tui([*where, "--ascii", "--resume", token], tmp_path / "b.log")
+        second.expect(f"You are back at seat {seat} of game {game}")
+        turn = next_turn(second)
+        assert turn is not None and turn[1:] == pending[1:]
+        while turn is not None:
+            shown.append(turn[1:])
+            chosen.append(answer(second, turn[2], rng))
+            turn = next_turn(second)
+        result = result_line(second)
+        second.expect(pexpect.EOF)
+        second.close()
+        assert second.exitstatus == 0
+        _, bot_err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, bot_err
+    finally:
+        for tui in (first, second):
+            if tui is not None:
+                tui.close(force=True)
+                tui.logfile_read.close()
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+
+    record = fetch_record(daemon, game)
+    turns = expected_turns(record, seat)
+    assert [(hand, legal) for hand, legal, _ in turns] == shown
+    assert [play for _, _, play in turns] == chosen
+    assert result == replay_outcome(record)
