@@ -5,6 +5,7 @@ against the server's record replayed through the rules (issue 4, "Tests")."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
@@ -66,3 +67,14 @@ def test_bot_reports_a_refusal_and_exits_non_zero(daemon: Endpoint, language: st
     assert run.returncode not in (0, None), run.describe()
     assert "unknown-game" in run.stderr, run.describe()
     assert run.game_id is None and run.winner is None, run.describe()
+
+
+def test_javascript_client_module_unit_tests() -> None:
+    """clients/javascript/test_client.mjs (node's own test runner, scripted server)."""
+    node = bot("javascript")[0]
+    test_file = CLIENTS / "javascript" / "test_client.mjs"
+    run = subprocess.run(
+        [node, "--test", str(test_file)], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "# pass 3" in run.stdout and "# fail 0" in run.stdout, run.stdout
