@@ -74,7 +74,10 @@ def test_javascript_client_module_unit_tests() -> None:
     node = bot("javascript")[0]
     test_file = CLIENTS / "javascript" / "test_client.mjs"
     run = subprocess.run(
-        [node, "--test", str(test_file)], capture_output=True, text=True, timeout=60
+        [node, "--test", "--test-reporter=tap", str(test_file)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "# pass 3" in run.stdout and "# fail 0" in run.stdout, run.stdout
