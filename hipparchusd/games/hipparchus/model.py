@@ -91,6 +91,60 @@ class Play:
         return f"{self.count}{self.suit.letter}@{self.position}"
 
 
+# Shared instances of the small values the rules create all the time. Clumps and plays are
+# immutable values compared by value, so sharing them is invisible to callers; it saves the
+# constructor calls that dominate the cost of a random round (bench/bench_rules.py), and makes
+# ``play in legal_plays`` an identity hit for plays the rules listed.
+_MAX_POSITION = CARDS_PER_SUIT * 3
+_CLUMPS: tuple[tuple[Clump, ...], ...] = tuple(
+    tuple(Clump(suit, size) for size in range(CARDS_PER_SUIT * 3 + 1)) for suit in SUITS
+)
+_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Play(count, suit, position) for position in range(_MAX_POSITION + 1))
+        for count in range(MAX_PLAY + 1)
+    )
+    for suit in SUITS
+)
+# _CLUMP_PLAYS[suit][min(size, 4)][position]: the H2 plays of one clump starting at position.
+_CLUMP_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            (_PLAYS[suit][size][position],)
+            if size <= MAX_PLAY
+            else tuple(_PLAYS[suit][n][position] for n in range(1, MAX_PLAY + 1))
+            for position in range(_MAX_POSITION + 1)
+        )
+        if size
+        else ()
+        for size in range(MAX_PLAY + 2)
+    )
+    for suit in SUITS
+)
+
+
+def clump_of(suit: Suit, size: int) -> Clump:
+    """``Clump(suit, size)``, shared when possible (equal by value to a new one)."""
+    if 0 <= size <= CARDS_PER_SUIT * 3:
+        return _CLUMPS[suit][size]
+    return Clump(suit, size)
+
+
+def play_of(count: int, suit: Suit, position: int) -> Play:
+    """``Play(count, suit, position)``, shared when possible (equal by value to a new one)."""
+    if 0 <= count <= MAX_PLAY and 0 <= position <= _MAX_POSITION:
+        return _PLAYS[suit][count][position]
+    return Play(count, suit, position)
+
+
+def _clump_plays(suit: Suit, size: int, position: int) -> tuple[Play, ...]:
+    if position <= _MAX_POSITION:
+        return _CLUMP_PLAYS[suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
+    if size <= MAX_PLAY:
+        return (Play(size, suit, position),)
+    return tuple(Play(n, suit, position) for n in range(1, MAX_PLAY + 1))
+
+
 @attrs.frozen(slots=True, weakref_slot=False)
 class Hand:
     """An ordered hand (RULINGS H1), as its clumps from left to right.
@@ -100,16 +154,30 @@ class Hand:
     """
 
     clumps: tuple[Clump, ...]
+    # Lazily computed, private caches (not part of the value: no eq, hash or repr). Plain
+    # slots rather than cached_property: the rules read them several times per play.
+    _plays: tuple[Play, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
+    _follows: dict[int, tuple[Play, ...]] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def from_cards(cls, cards: Iterable[Suit]) -> Hand:
         """Build the hand whose cards, left to right, are ``cards``."""
         clumps: list[Clump] = []
+        run_suit: Suit | None = None
+        run = 0
         for suit in cards:
-            if clumps and clumps[-1].suit is suit:
-                clumps[-1] = Clump(suit, clumps[-1].size + 1)
+            if suit is run_suit:
+                run += 1
             else:
-                clumps.append(Clump(suit, 1))
+                if run_suit is not None:
+                    clumps.append(clump_of(run_suit, run))
+                run_suit, run = suit, 1
+        if run_suit is not None:
+            clumps.append(clump_of(run_suit, run))
         return cls(tuple(clumps))
 
     def validated(self) -> Hand:
@@ -145,19 +213,52 @@ class Hand:
             counts[c.suit] += c.size
         return (counts[0], counts[1], counts[2])
 
-    @cached_property
+    @property
     def plays(self) -> tuple[Play, ...]:
         """Every play allowed by RULINGS H2 (what a leader may play, H4), left to right,
         fewest cards first within a clump."""
-        plays: list[Play] = []
-        position = 1
-        for c in self.clumps:
-            if c.size <= MAX_PLAY:
-                plays.append(Play(c.size, c.suit, position))
-            else:
-                plays.extend(Play(n, c.suit, position) for n in range(1, MAX_PLAY + 1))
-            position += c.size
-        return tuple(plays)
+        plays = self._plays
+        if plays is None:
+            found: list[Play] = []
+            position = 1
+            table = _CLUMP_PLAYS
+            try:
+                for c in self.clumps:
+                    size = c.size
+                    found += table[c.suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
+                    position += size
+            except IndexError:  # a hand longer than this deck allows: no shared plays
+                found, position = [], 1
+                for c in self.clumps:
+                    found += _clump_plays(c.suit, c.size, position)
+                    position += c.size
+            plays = tuple(found)
+            object.__setattr__(self, "_plays", plays)
+        return plays
+
+    def follow_plays(self, suit: Suit, count: int) -> tuple[Play, ...]:
+        """The plays of this hand that may follow a lead of ``count`` cards of ``suit``
+        (RULINGS H5), left to right.
+
+        The H2 plays of ``suit`` whose count differs from ``count`` if there is any; otherwise
+        every H2 play of the other suits (never a play of ``suit``, even of another count: there
+        is none then). Empty when there is no legal follow (RULINGS H6).
+        """
+        # A round asks for the same follow list up to three times (the H6 check after the
+        # lead, the follower's legal plays, the check of the follow): compute it once.
+        key = suit * 4 + count
+        cache = self._follows
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_follows", cache)
+        found = cache.get(key)
+        if found is None:
+            plays = self.plays
+            found = tuple(p for p in plays if p.suit is suit and p.count != count)
+            if not found:
+                found = tuple(p for p in plays if p.suit is not suit)
+            cache[key] = found
+        return found
 
     def clump_index_at(self, position: int) -> tuple[int, int]:
         """The clump holding the card at 1-based ``position``: (clump index, its first position).
@@ -180,13 +281,22 @@ class Hand:
         ``play`` must be one of :attr:`plays` (not checked here: the rules check it).
         """
         clumps = self.clumps
-        index, _ = self.clump_index_at(play.position)
+        position = play.position
+        index = 0
+        start = 1
+        for c in clumps:
+            if position < start + c.size:
+                break
+            start += c.size
+            index += 1
+        if index == len(clumps) or position < 1:
+            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
         rest = clumps[index].size - play.count
         if rest:
-            return Hand((*clumps[:index], Clump(play.suit, rest), *clumps[index + 1 :]))
+            return Hand((*clumps[:index], clump_of(play.suit, rest), *clumps[index + 1 :]))
         left, right = clumps[:index], clumps[index + 1 :]
         if left and right and left[-1].suit is right[0].suit:
-            merged = Clump(left[-1].suit, left[-1].size + right[0].size)
+            merged = clump_of(left[-1].suit, left[-1].size + right[0].size)
             return Hand((*left[:-1], merged, *right[1:]))
         return Hand(left + right)
 
