@@ -199,8 +199,9 @@ class _Fields:
                     f"unexpected text after the {len(names)} fields of a position", text, offset
                 )
             if not part:
+                label = names[index].replace("_", " ")
                 raise NotationError(
-                    f"empty {names[index].replace('_', ' ')} field (fields are separated by one space)",
+                    f"empty {label} field (fields are separated by one space)",
                     text,
                     offset,
                 )
@@ -208,8 +209,9 @@ class _Fields:
             self.offsets[names[index]] = offset
             offset += len(part) + 1
         if len(parts) < len(names):
+            label = names[len(parts)].replace("_", " ")
             raise NotationError(
-                f"missing the {names[len(parts)].replace('_', ' ')} field ({len(names)} fields expected)",
+                f"missing the {label} field ({len(names)} fields expected)",
                 text,
                 len(text),
             )

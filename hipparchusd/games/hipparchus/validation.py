@@ -35,9 +35,15 @@ class InvalidState(ValueError):
     message starts with it.
     """
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
         self.field = field
+        self.reason = reason
+
+    def within(self, prefix: str) -> InvalidState:
+        """The same error with ``prefix`` put before its field (``prefix.field``)."""
+        field = f"{prefix}.{self.field}" if self.field and prefix else self.field or prefix
+        return type(self)(field, self.reason)
 
 
 def _int(value: object, field: str, low: int, high: int | None = None) -> int:
@@ -74,7 +80,7 @@ def _suit(value: object, field: str) -> Suit:
 def _counts(value: object, field: str) -> tuple[int, int, int]:
     items = _tuple(value, field, 3)
     for suit in SUITS:
-        _int(items[suit], f"{field}[{suit.letter}]", 0, CARDS_PER_SUIT)
+        _int(items[suit], f"{field}[{int(suit)}]", 0, CARDS_PER_SUIT)
     return (items[0], items[1], items[2])
 
 
