@@ -97,7 +97,13 @@ def test_h1_hand_keeps_dealt_order_and_closes_up() -> None:
 
 def test_h2_small_clumps_only_whole_big_clumps_give_one_to_three() -> None:
     h = hand("SSSSSMEE")
-    assert set(h.plays) == {Play(1, S, 1), Play(2, S, 1), Play(3, S, 1), Play(1, M, 6), Play(2, E, 7)}
+    assert set(h.plays) == {
+        Play(1, S, 1),
+        Play(2, S, 1),
+        Play(3, S, 1),
+        Play(1, M, 6),
+        Play(2, E, 7),
+    }
     rest = h.without(Play(2, S, 1))
     assert rest.clumps == (Clump(S, 3), Clump(M, 1), Clump(E, 2))
     assert {(p.count, p.suit) for p in rest.plays} == {(3, S), (1, M), (2, E)}
