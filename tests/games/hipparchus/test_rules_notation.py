@@ -144,7 +144,7 @@ def test_position_syntax_errors_say_what_and_where(case: tuple[str, int], what: 
         # 1S@1 would tear the clump of 2 Suns of the leader's hand before it, SSM (H2).
         ("SSS/SM EE 3,9,4/2,0,4 0,0,0 1 1S@1 1 2 1/0 0", "not a play of the leader"),
         # A lead that the follower cannot answer: H6 would have ended the round.
-        ("SS/SSM EE 3,9,4/3,0,4 0,0,0 1 2S@1 1 2 1/0 0", "H6"),
+        ("SS/M EE 3,9,4/3,0,4 0,0,0 1 2S@1 1 2 1/0 0", "H6"),
         # Won cards but no last follower.
         ("SSS/M EE 3,9,4/2,0,4 0,0,0 1 2S@1 - 2 1/0 0", "last_follower"),
         # Round wins do not count the finished rounds.
