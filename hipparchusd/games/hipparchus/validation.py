@@ -101,13 +101,18 @@ def validate_hand(hand: object, field: str, max_size: int = HAND_SIZE) -> Hand:
         if not isinstance(clump, Clump):
             raise InvalidState(where, f"expected a clump, not {type(clump).__name__}")
         suit = _suit(clump.suit, f"{where}.suit")
-        size = _int(clump.size, f"{where}.size", 1, CARDS_PER_SUIT)
+        size = _int(clump.size, f"{where}.size", 1)
         if suit is previous:
             raise InvalidState(where, "two neighbouring clumps of one suit (RULINGS H3)")
         previous = suit
         total += size
     if total > max_size:
         raise InvalidState(field, f"{total} cards, more than {max_size}")
+    for suit in SUITS:
+        if hand.counts[suit] > CARDS_PER_SUIT:
+            raise InvalidState(
+                field, f"{hand.counts[suit]} cards of {suit.name.title()}: there are 10"
+            )
     return hand
 
 
