@@ -160,6 +160,16 @@ def test_h6_no_legal_follow_ends_round_and_sets_lead_aside() -> None:
         after.play(Play(2, S, 1))
 
 
+def test_h6_applies_when_the_leader_leads_its_last_cards_and_no_follow_exists() -> None:
+    # Decision (noted on the issue): H9 would complete the trick in which the leader emptied
+    # its hand, but the follower cannot play, so H6 ends the round at once; the lead goes aside.
+    state = parse_round_position("MMM/MMM EE 5,2,4/5,2,4 0,0,0 1 - 0")
+    after = state.play(Play(3, M, 1))
+    assert after.over and after.hands == (hand("MMM"), Hand(()))
+    assert after.set_aside == (0, 3, 0)
+    assert after.result is not None and after.result.winner == 0  # 0-0, last follower seat 0
+
+
 def test_h6_follower_with_only_lead_suit_of_other_count_still_follows() -> None:
     state = parse_round_position("S/SSM EE 5,9,4/2,0,4 0,0,0 1 - 1")
     after = state.play(Play(2, S, 1))
