@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from hipparchusd.games.base import GameFinished, IllegalMove, NotYourTurn
-from hipparchusd.games.hipparchus import Deal, HipparchusGame, Play, Suit, replay
-from hipparchusd.games.hipparchus import dealing
+from hipparchusd.games.hipparchus import Deal, HipparchusGame, Play, Suit, dealing, replay
 from hipparchusd.games.hipparchus.dealing import seeded_deal, shuffled_deal, system_deal
 from hipparchusd.games.hipparchus.model import Hand
 from hipparchusd.games.hipparchus.views import HandDealt, RoundOver

@@ -154,7 +154,7 @@ def test_position_syntax_errors_say_what_and_where(case: tuple[str, int], what: 
     ],
 )
 def test_impossible_positions_are_refused(text: str, what: str) -> None:
-    with pytest.raises(NotationError, match="impossible position|cards|round wins") as caught:
+    with pytest.raises(NotationError, match=r"impossible position|cards|round wins") as caught:
         parse_position(text)
     assert what in str(caught.value)
 

@@ -146,7 +146,7 @@ def test_card_total_must_be_thirty() -> None:
     document = state_document()
     won = document["data"]["round"]["won"][0]
     won[0] += 1
-    with pytest.raises(InvalidState, match="cards of Sun .* there are 10"):
+    with pytest.raises(InvalidState, match=r"cards of Sun .* there are 10"):
         ser.load_state(document)
 
 
