@@ -154,12 +154,9 @@ class Hand:
     """
 
     clumps: tuple[Clump, ...]
-    # Lazily computed, private caches (not part of the value: no eq, hash or repr). Plain
-    # slots rather than cached_property: the rules read them several times per play.
+    # Lazily computed, private cache (not part of the value: no eq, hash or repr). A plain
+    # slot rather than a cached_property: the rules read it several times per play.
     _plays: tuple[Play, ...] | None = attrs.field(
-        default=None, init=False, eq=False, hash=False, repr=False
-    )
-    _follows: dict[int, tuple[Play, ...]] | None = attrs.field(
         default=None, init=False, eq=False, hash=False, repr=False
     )
 
@@ -244,20 +241,10 @@ class Hand:
         every H2 play of the other suits (never a play of ``suit``, even of another count: there
         is none then). Empty when there is no legal follow (RULINGS H6).
         """
-        # A round asks for the same follow list up to three times (the H6 check after the
-        # lead, the follower's legal plays, the check of the follow): compute it once.
-        key = suit * 4 + count
-        cache = self._follows
-        if cache is None:
-            cache = {}
-            object.__setattr__(self, "_follows", cache)
-        found = cache.get(key)
-        if found is None:
-            plays = self.plays
-            found = tuple(p for p in plays if p.suit is suit and p.count != count)
-            if not found:
-                found = tuple(p for p in plays if p.suit is not suit)
-            cache[key] = found
+        plays = self.plays
+        found = tuple(p for p in plays if p.suit is suit and p.count != count)
+        if not found:
+            found = tuple(p for p in plays if p.suit is not suit)
         return found
 
     def clump_index_at(self, position: int) -> tuple[int, int]:

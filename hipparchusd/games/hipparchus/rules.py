@@ -131,6 +131,11 @@ class RoundState:
     set_aside: SuitCounts = NO_CARDS
     last_follower: int | None = None
     result: RoundResult | None = None
+    # The legal plays, computed once (not part of the value: no init, eq, hash or repr; cattrs
+    # and attrs.evolve leave it out). The rules fill it in when they already know it.
+    _legal: tuple[Play, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def start(cls, deal: Deal, leader: int) -> RoundState:
@@ -155,12 +160,17 @@ class RoundState:
         """The plays of the seat to move (H4 for the leader, H5 for the follower); empty when
         the round is over. Never empty for a round in progress (an H6 position ends the round
         at once, so it is never a state waiting for a move)."""
-        if self.result is not None:
-            return ()
-        lead = self.lead
-        if lead is None:
-            return self.hands[self.leader].plays
-        return self.hands[1 - self.leader].follow_plays(lead.suit, lead.count)
+        legal = self._legal
+        if legal is None:
+            lead = self.lead
+            if self.result is not None:
+                legal = ()
+            elif lead is None:
+                legal = self.hands[self.leader].plays
+            else:
+                legal = self.hands[1 - self.leader].follow_plays(lead.suit, lead.count)
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def play(self, play: Play) -> RoundState:
         """The state after the seat to move makes ``play``.
@@ -175,14 +185,14 @@ class RoundState:
         if self.result is not None:
             raise GameOver("the round is over")
         legal = self.legal_plays()
-        if type(play) is Play:
-            # Listed plays are shared instances (model.play_of): an identity scan finds this
-            # one without calling Play.__eq__ on every play listed before it.
+        # Listed plays are shared instances (model.play_of): an identity scan finds a listed
+        # play without calling Play.__eq__ on every play listed before it.
+        if not any(map(is_, legal, repeat(play))):
+            if type(play) is not Play:
+                raise IllegalPlay(f"{play!r} is not a play")
             play = play_of(play.count, play.suit, play.position)
             if not any(map(is_, legal, repeat(play))) and play not in legal:
                 raise IllegalPlay(f"{play} is not a legal play here")
-        else:
-            raise IllegalPlay(f"{play!r} is not a play")
         if self.lead is None:
             return self._after_lead(play)
         return self._after_follow(play)
@@ -191,8 +201,9 @@ class RoundState:
         leader = self.leader
         hand = self.hands[leader].without(lead)
         hands = (hand, self.hands[1]) if leader == 0 else (self.hands[0], hand)
-        if hands[1 - leader].follow_plays(lead.suit, lead.count):
-            return RoundState(
+        follows = hands[1 - leader].follow_plays(lead.suit, lead.count)
+        if follows:
+            state = RoundState(
                 hands,
                 self.face_down,
                 leader,
@@ -203,6 +214,8 @@ class RoundState:
                 self.last_follower,
                 None,
             )
+            object.__setattr__(state, "_legal", follows)
+            return state
         # RULINGS H6: no legal follow; the led cards go aside and the round ends now.
         aside = list(self.set_aside)
         aside[lead.suit] += lead.count
