@@ -269,23 +269,29 @@ class Hand:
         """
         clumps = self.clumps
         position = play.position
-        index = 0
-        start = 1
-        for c in clumps:
-            if position < start + c.size:
-                break
-            start += c.size
-            index += 1
-        if index == len(clumps) or position < 1:
+        if position < 1:
             raise ValueError(f"position {position} is outside a hand of {self.size} cards")
-        rest = clumps[index].size - play.count
+        index = 0
+        end = 1  # one past the last position of the clumps before ``index``
+        for c in clumps:
+            end += c.size
+            if position < end:
+                break
+            index += 1
+        else:
+            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+        clump = clumps[index]
+        rest = clump.size - play.count
         if rest:
-            return Hand((*clumps[:index], clump_of(play.suit, rest), *clumps[index + 1 :]))
-        left, right = clumps[:index], clumps[index + 1 :]
-        if left and right and left[-1].suit is right[0].suit:
-            merged = clump_of(left[-1].suit, left[-1].size + right[0].size)
-            return Hand((*left[:-1], merged, *right[1:]))
-        return Hand(left + right)
+            new = list(clumps)
+            new[index] = clump_of(clump.suit, rest)
+            return Hand(tuple(new))
+        if 0 < index < len(clumps) - 1:
+            before, after = clumps[index - 1], clumps[index + 1]
+            if before.suit is after.suit:  # RULINGS H3
+                merged = clump_of(before.suit, before.size + after.size)
+                return Hand((*clumps[: index - 1], merged, *clumps[index + 2 :]))
+        return Hand(clumps[:index] + clumps[index + 1 :])
 
     def __str__(self) -> str:
         return "".join(c.suit.letter * c.size for c in self.clumps)
