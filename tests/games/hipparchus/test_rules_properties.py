@@ -316,3 +316,20 @@ def test_legal_plays_equal_naive_enumeration_on_any_hand(
         assert after.cards == tuple(rest)
         assert after == Hand.from_cards(rest)  # clumps merged (H3)
         assert after.validated() is after
+
+
+@ENGINE
+@given(
+    cards=st.permutations([s for s in SUITS for _ in range(10)]),
+    lead_count=st.integers(1, 3),
+    lead_suit=st.sampled_from(SUITS),
+)
+def test_h11_any_dealt_hand_can_follow_any_lead(
+    cards: list[Suit], lead_count: int, lead_suit: Suit
+) -> None:
+    # Why H6 cannot end trick 1 (so a last follower always exists for H11): 14 cards hold at
+    # least two suits, and the H5 fall-back offers every clump of the other suits.
+    hand = Hand.from_cards(cards[:14])
+    assert len(set(hand.cards)) >= 2
+    assert hand.follow_plays(lead_suit, lead_count)
+    assert naive_follow_plays(list(hand.cards), (lead_count, lead_suit, 1))
