@@ -1,0 +1,1 @@
+"""Where games live between moves: the store interface and its backends."""

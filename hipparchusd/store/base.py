@@ -1,0 +1,106 @@
+"""The interface between the daemon and a game store (in memory, or SQLite on disk).
+
+The daemon calls these coroutines from the trio thread; an implementation that blocks does its
+work off that thread. :meth:`GameStore.add_move` returns only once the move is durable, so the
+daemon can acknowledge a ``play`` only after it returns.
+
+Data crosses this interface already unstructured by the project's cattrs converter (plain dicts,
+lists, strings and ints), so a store knows nothing of any game's classes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import attrs
+
+
+@attrs.frozen
+class StoredSeat:
+    """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token
+    (the token itself is never stored)."""
+
+    seat: int
+    name: str
+    token_hash: bytes
+
+
+@attrs.frozen
+class StoredGame:
+    """Everything needed to bring a game back after a restart.
+
+    ``options`` are the creation options as given to ``new`` (key to value text); ``snapshot`` is
+    the latest unstructured game record (deals and moves up to when it was taken); ``moves`` are
+    the (seat, canonical move text) pairs made after that snapshot, in order.
+    """
+
+    game_id: str
+    kind: str
+    options: dict[str, str]
+    created_at: float
+    seats: tuple[StoredSeat, ...]
+    snapshot: Any
+    moves: tuple[tuple[int, str], ...]
+    finished: bool
+
+
+class GameStore(Protocol):
+    """A place to keep games. Every method may raise ``OSError`` (or a subclass) on failure."""
+
+    async def load_unfinished(self) -> list[StoredGame]:
+        """Every game not yet finished, oldest first."""
+        ...
+
+    async def create_game(
+        self, game_id: str, kind: str, options: dict[str, str], created_at: float
+    ) -> None:
+        """Record a new game."""
+        ...
+
+    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+        """Record that a seat was taken."""
+        ...
+
+    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+        """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
+        ...
+
+    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+        """Record a move; return only once it is durable."""
+        ...
+
+    async def finish(self, game_id: str, record: Any) -> None:
+        """Record the finished game's full record (kept per the retention setting)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Flush and close."""
+        ...
+
+
+class MemoryStore:
+    """A store that keeps nothing: for throwaway servers and tests (``--state-dir none``)."""
+
+    async def load_unfinished(self) -> list[StoredGame]:
+        """Always empty."""
+        return []
+
+    async def create_game(
+        self, game_id: str, kind: str, options: dict[str, str], created_at: float
+    ) -> None:
+        """Nothing to do."""
+
+    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+        """Nothing to do."""
+
+    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+        """Nothing to do."""
+
+    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+        """Nothing to do."""
+
+    async def finish(self, game_id: str, record: Any) -> None:
+        """Nothing to do."""
+
+    async def aclose(self) -> None:
+        """Nothing to do."""
