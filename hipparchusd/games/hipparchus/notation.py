@@ -17,7 +17,17 @@ from __future__ import annotations
 
 import re
 
-from .model import FACE_DOWN_SIZE, MAX_PLAY, Hand, Play, Suit, SuitCounts, play_of
+from .model import (
+    FACE_DOWN_SIZE,
+    HAND_SIZE,
+    MAX_PLAY,
+    Deal,
+    Hand,
+    Play,
+    Suit,
+    SuitCounts,
+    play_of,
+)
 from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
 from .validation import InvalidState, validate_match, validate_round
 
@@ -133,6 +143,43 @@ def parse_hand(text: str) -> Hand:
         except ValueError:
             raise NotationError(f"unknown suit {ch!r} (S, M or E)", text, i) from None
     return Hand.from_cards(cards)
+
+
+def format_deal(deal: Deal) -> str:
+    """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME``
+    (the ``deal=`` option of ``new`` in protocol/PROTOCOL.md)."""
+    face_down = "".join(card.letter for card in deal.face_down)
+    return f"{format_hand(deal.hands[0])}/{format_hand(deal.hands[1])}/{face_down}"
+
+
+def parse_deal(text: str) -> Deal:
+    """Parse ``<hand0>/<hand1>/<face-down>`` (suit letters, either case) into a possible deal:
+    14, 14 and 2 cards, 10 of each suit in all (RULINGS H12).
+
+    Raises:
+        NotationError: bad syntax, or a deal that cannot occur, with the character position of
+            the offending part.
+    """
+    parts = text.split("/")
+    if len(parts) != 3:
+        raise NotationError("expected <hand0>/<hand1>/<face-down>", text, 0)
+    sizes = (HAND_SIZE, HAND_SIZE, FACE_DOWN_SIZE)
+    names = ("seat 0's hand", "seat 1's hand", "the face-down cards")
+    offset = 0
+    cards: list[tuple[Suit, ...]] = []
+    for part, size, name in zip(parts, sizes, names, strict=True):
+        for i, ch in enumerate(part):
+            if ch.upper() not in "SME":
+                raise NotationError(f"{ch!r} is not a suit (S, M or E)", text, offset + i)
+        if len(part) != size:
+            raise NotationError(f"{name} has {len(part)} cards, not {size}", text, offset)
+        cards.append(tuple(Suit.from_letter(ch) for ch in part))
+        offset += len(part) + 1
+    deal = Deal((Hand.from_cards(cards[0]), Hand.from_cards(cards[1])), cards[2])
+    try:
+        return deal.validated()
+    except ValueError as error:
+        raise NotationError(f"impossible deal: {error}", text, 0) from None
 
 
 # Positions (FEN-like). Grammar in docs/rules.md, "Position notation".

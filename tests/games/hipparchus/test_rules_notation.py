@@ -7,10 +7,12 @@ import pytest
 from hipparchusd.games.hipparchus import Hand, MatchState, Play, RoundState, Suit
 from hipparchusd.games.hipparchus.notation import (
     NotationError,
+    format_deal,
     format_hand,
     format_play,
     format_position,
     format_round_position,
+    parse_deal,
     parse_hand,
     parse_play,
     parse_play_text,
@@ -184,3 +186,30 @@ def test_position_keeps_no_history_but_play_restarts_identically() -> None:
 def test_round_state_start_is_what_the_start_position_says() -> None:
     state = parse_position(START)
     assert state == MatchState(RoundState(state.round.hands, (S, M), 0))
+
+
+def test_deal_notation_round_trips() -> None:
+    text = "SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME"
+    deal = parse_deal(text)
+    assert deal.hands[0].counts == (5, 5, 4) and deal.face_down == (M, E)
+    assert format_deal(deal) == text
+    assert parse_deal(text.lower()) == deal
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE", 0, "expected <hand0>/<hand1>/<face-down>"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME", 28, "'X' is not a suit"),
+        ("SSSSSMMMMMEEE/SSSSSMMMMMEEEE/MEE", 0, "seat 0's hand has 13 cards"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/MEE", 30, "face-down cards has 3"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/SS", 0, "impossible deal: 12 cards of Sun"),
+        # The example of protocol/PROTOCOL.md (version 1) has 11 Moons.
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME", 0, "impossible deal: 11 cards of Moon"),
+    ],
+)
+def test_deal_errors_say_what_and_where(text: str, where: int, what: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_deal(text)
+    assert what in str(caught.value)
+    assert caught.value.position == where
