@@ -39,7 +39,9 @@ from .games.hipparchus.validation import (
     InvalidState,
     validate_deal,
     validate_match,
+    validate_payload,
     validate_round,
+    validate_view,
 )
 from .games.hipparchus.views import (
     HandDealt,
@@ -431,13 +433,23 @@ def load_payload(data: Any) -> Any:
     if cls is None:
         raise InvalidState("$.kind", f"unknown event kind {kind!r}")
     fields = {key: value for key, value in data.items() if key != "kind"}
-    return structure(fields, cls)
+    payload = structure(fields, cls)
+    try:
+        return validate_payload(payload)
+    except InvalidState as error:
+        raise error.within("$") from None
 
 
 def load_view(data: Any) -> View:
-    """A view from unstructured ``data`` (strict JSON types), as a client would read it.
+    """A view from unstructured ``data`` (strict JSON types, then
+    :func:`~hipparchusd.games.hipparchus.validation.validate_view`), as a client would read it.
 
     Raises:
         InvalidState: naming the offending field.
     """
-    return structure(data, View)
+    view = structure(data, View)
+    try:
+        validate_view(view)
+    except InvalidState as error:
+        raise error.within("$") from None
+    return view

@@ -9,7 +9,9 @@ can see what to fix.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+import attrs
 
 from .model import (
     CARDS_PER_SUIT,
@@ -26,6 +28,7 @@ from .model import (
     Trick,
 )
 from .rules import ROUNDS_TO_WIN, MatchState, RoundResult, RoundState, score_round, trick_winner
+from .views import View
 
 
 class InvalidState(ValueError):
@@ -344,3 +347,100 @@ def validate_match(state: object, field: str = "") -> MatchState:
     if number == 1 and round_.tricks and round_.tricks[0].leader != first:
         raise InvalidState(f"{prefix}first_leader", "the first trick was led by the other seat")
     return state
+
+
+def validate_view(view: object, field: str = "") -> Any:
+    """Check that ``view`` (a :class:`~hipparchusd.games.hipparchus.views.View`) is consistent:
+    seats 0/1 (``seat`` may be ``None``: a spectator, who has no hand, RULINGS H13), the own
+    hand's size in ``hand_sizes``, hands of at most 14 cards, counts 0-10 with at most 10 of a
+    suit won in all, round number 1-3 and round wins 0-2.
+
+    Raises:
+        InvalidState: naming the offending field.
+    """
+    prefix = f"{field}." if field else ""
+    if not isinstance(view, View):
+        raise InvalidState(field, f"expected a view, not {type(view).__name__}")
+    seat = _optional_seat(view.seat, f"{prefix}seat")
+    sizes = _tuple(view.hand_sizes, f"{prefix}hand_sizes", SEATS)
+    for index, size in enumerate(sizes):
+        _int(size, f"{prefix}hand_sizes[{index}]", 0, HAND_SIZE)
+    if seat is None:
+        if view.hand is not None:
+            raise InvalidState(f"{prefix}hand", "a spectator has no hand (RULINGS H13)")
+    else:
+        hand = validate_hand(view.hand, f"{prefix}hand")
+        if hand.size != sizes[seat]:
+            raise InvalidState(
+                f"{prefix}hand", f"{hand.size} cards, but hand_sizes says {sizes[seat]}"
+            )
+    won = _tuple(view.won, f"{prefix}won", SEATS)
+    for index in range(SEATS):
+        _counts(won[index], f"{prefix}won[{index}]")
+    aside = _counts(view.set_aside, f"{prefix}set_aside")
+    for suit in SUITS:
+        if won[0][suit] + won[1][suit] + aside[suit] > CARDS_PER_SUIT:
+            raise InvalidState(f"{prefix}won", f"more than 10 cards of {suit.name.title()}")
+    _seat(view.leader, f"{prefix}leader")
+    if view.lead is not None:
+        validate_play(view.lead, f"{prefix}lead")
+    _optional_seat(view.to_move, f"{prefix}to_move")
+    _int(view.round_number, f"{prefix}round_number", 1, 2 * ROUNDS_TO_WIN - 1)
+    wins = _tuple(view.round_wins, f"{prefix}round_wins", SEATS)
+    for index in range(SEATS):
+        _int(wins[index], f"{prefix}round_wins[{index}]", 0, ROUNDS_TO_WIN)
+    _optional_seat(view.winner, f"{prefix}winner")
+    _optional_seat(view.resigned, f"{prefix}resigned")
+    if view.revealed is not None:
+        for index, hand in enumerate(_tuple(view.revealed.hands, f"{prefix}revealed.hands", 2)):
+            validate_hand(hand, f"{prefix}revealed.hands[{index}]")
+    for number, trick in enumerate(_tuple(view.tricks, f"{prefix}tricks")):
+        where = f"{prefix}tricks[{number}]"
+        _seat(trick.leader, f"{where}.leader")
+        validate_play(trick.lead, f"{where}.lead")
+        if trick.follow is not None:
+            validate_play(trick.follow, f"{where}.follow")
+        _optional_seat(trick.winner, f"{where}.winner")
+    return view
+
+
+#: Payload fields that hold a seat, and their ranges for the other integer fields.
+_SEAT_FIELDS = frozenset({"seat", "leader", "winner", "resigned"})
+_RANGES = {
+    "round_number": (1, 2 * ROUNDS_TO_WIN - 1),
+    "hand_size": (0, HAND_SIZE),
+    "number": (1, 28),
+}
+
+
+def validate_payload(payload: object) -> Any:
+    """Check the fields of an event payload (:mod:`~hipparchusd.games.hipparchus.views`):
+    seats 0/1 (or ``None`` where allowed), hand sizes 0-14, round numbers 1-3, trick numbers
+    1-28, per-suit counts 0-10, round wins 0-2, hands and plays as in :func:`validate_hand` and
+    :func:`validate_play`.
+
+    Raises:
+        InvalidState: naming the offending field.
+    """
+    if not attrs.has(type(payload)):
+        raise InvalidState("", f"expected an event payload, not {type(payload).__name__}")
+    for attribute in attrs.fields(cast(Any, type(payload))):
+        name = attribute.name
+        value = getattr(payload, name)
+        if name in _SEAT_FIELDS:
+            _optional_seat(value, name)
+        elif name in _RANGES:
+            _int(value, name, *_RANGES[name])
+        elif name in ("won",):
+            for index, counts in enumerate(_tuple(value, name, SEATS)):
+                _counts(counts, f"{name}[{index}]")
+        elif name == "set_aside":
+            _counts(value, name)
+        elif name == "round_wins":
+            for index, wins in enumerate(_tuple(value, name, SEATS)):
+                _int(wins, f"{name}[{index}]", 0, ROUNDS_TO_WIN)
+        elif name == "hand":
+            validate_hand(value, name)
+        elif name in ("play", "lead") and value is not None:
+            validate_play(value, name)
+    return payload

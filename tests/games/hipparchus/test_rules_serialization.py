@@ -242,3 +242,51 @@ def test_round_state_defaults_are_not_used_for_missing_wire_fields() -> None:
     with pytest.raises(InvalidState, match="without tricks"):
         ser.load_round(data)
     assert isinstance(ser.load_round(through_json(ser.unstructure(STATES[0].round))), RoundState)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [
+        ("seat", 2, "$.seat"),
+        ("hand", None, "$.hand"),
+        ("hand_sizes", [3, 14], "$.hand"),
+        ("won", [[0, 11, 0], [0, 0, 0]], "$.won[0][1]"),
+        ("won", [[0, 6, 0], [0, 5, 0]], "$.won"),
+        ("round_number", 0, "$.round_number"),
+        ("round_wins", [3, 0], "$.round_wins[0]"),
+        ("to_move", -1, "$.to_move"),
+    ],
+)
+def test_bad_views_are_refused(key: str, value: Any, field: str) -> None:
+    data = through_json(ser.unstructure(GAME.view(0)))
+    data[key] = value
+    with pytest.raises(InvalidState) as caught:
+        ser.load_view(data)
+    assert caught.value.field == field
+
+
+def test_spectator_view_with_a_hand_is_refused() -> None:
+    data = through_json(ser.unstructure(GAME.view(None)))
+    data["hand"] = "SSM"
+    with pytest.raises(InvalidState, match="spectator has no hand"):
+        ser.load_view(data)
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "field"),
+    [
+        ("played", "seat", 2, "$.seat"),
+        ("played", "hand_size", 15, "$.hand_size"),
+        ("played", "play", "4S@1", "$.play"),
+        ("round-started", "round_number", 0, "$.round_number"),
+        ("trick", "won", [[0, 0, 0], [0, 0, -1]], "$.won[1][2]"),
+        ("hand", "hand", "S" * 11, "$.hand"),
+    ],
+)
+def test_bad_payloads_are_refused(kind: str, key: str, value: Any, field: str) -> None:
+    payload = next(p for p in PAYLOADS if type(p).kind == kind)
+    data = through_json(ser.dump_payload(payload))
+    data[key] = value
+    with pytest.raises(InvalidState) as caught:
+        ser.load_payload(data)
+    assert caught.value.field == field
