@@ -213,3 +213,17 @@ def test_round_over_reveals_and_next_round_is_led_by_the_round_winner() -> None:
     if game.outcome is None:
         assert game.state.round_number == 2
         assert game.state.round.leader == round_over.result.winner
+
+
+def test_impossible_seats_are_refused_without_change() -> None:
+    game = HipparchusGame(deals=[DEAL], first_leader=0)
+    game.start()
+    for seat in (2, -1):
+        with pytest.raises(IllegalMove, match="no seat"):
+            game.parse_move(seat, "1S@1")
+        with pytest.raises(IllegalMove, match="no seat"):
+            game.resign(seat)
+        with pytest.raises(NotYourTurn):
+            game.play(seat, Play(2, S, 1))
+        assert game.legal_moves(seat) == ()
+    assert game.outcome is None
