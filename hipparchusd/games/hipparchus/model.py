@@ -88,7 +88,9 @@ class Play:
     position: int
 
     def __str__(self) -> str:
-        return f"{self.count}{self.suit.letter}@{self.position}"
+        # Tolerates a malformed play (it may come from a client), for error messages.
+        suit = self.suit.letter if isinstance(self.suit, Suit) else str(self.suit)
+        return f"{self.count}{suit}@{self.position}"
 
 
 # Shared instances of the small values the rules create all the time. Clumps and plays are
@@ -131,8 +133,15 @@ def clump_of(suit: Suit, size: int) -> Clump:
 
 
 def play_of(count: int, suit: Suit, position: int) -> Play:
-    """``Play(count, suit, position)``, shared when possible (equal by value to a new one)."""
-    if 0 <= count <= MAX_PLAY and 0 <= position <= _MAX_POSITION:
+    """``Play(count, suit, position)``, shared when possible (equal by value to a new one).
+    Never raises: values outside the table (or of other types) give a new, unshared Play."""
+    if (
+        type(count) is int
+        and type(position) is int
+        and isinstance(suit, Suit)
+        and 0 <= count <= MAX_PLAY
+        and 0 <= position <= _MAX_POSITION
+    ):
         return _PLAYS[suit][count][position]
     return Play(count, suit, position)
 

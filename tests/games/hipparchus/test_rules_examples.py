@@ -333,3 +333,10 @@ def test_illegal_play_leaves_state_unchanged() -> None:
         with pytest.raises(IllegalPlay):
             state.play(bad)
     assert (state.hands, state.won, state.lead, state.tricks) == before
+
+
+def test_malformed_plays_are_illegal_not_crashes() -> None:
+    state = RoundState.start(deal("SSMMMEEEEESSSS", "MEMSSSMMEEMEME", "SM"), leader=0)
+    for bad in (Play("2", S, 1), Play(2, "S", 1), Play(2, S, "1"), Play(2, S, 99), "2S@1", None):  # type: ignore[arg-type]
+        with pytest.raises(IllegalPlay):
+            state.play(bad)  # type: ignore[arg-type]
