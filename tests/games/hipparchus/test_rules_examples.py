@@ -340,3 +340,14 @@ def test_malformed_plays_are_illegal_not_crashes() -> None:
     for bad in (Play("2", S, 1), Play(2, "S", 1), Play(2, S, "1"), Play(2, S, 99), "2S@1", None):  # type: ignore[arg-type]
         with pytest.raises(IllegalPlay):
             state.play(bad)  # type: ignore[arg-type]
+
+
+def test_hands_longer_than_the_shared_tables_still_list_their_plays() -> None:
+    # Not a hand of this deck (40 cards), but the model must not depend on the tables' size.
+    long = hand("SM" * 16 + "EEEE" + "MMMM")
+    assert long.size == 40
+    assert set(long.plays) >= {Play(1, E, 33), Play(3, M, 37)}
+    assert set(long.follow_plays(E, 2)) == {Play(1, E, 33), Play(3, E, 33)}
+    assert long.without(Play(3, M, 37)).size == 37
+    with pytest.raises(ValueError, match="1 to 3 cards"):
+        long.follow_plays(E, 0)

@@ -294,7 +294,8 @@ def test_serialization_and_notation_round_trip(seed: int, choices: random.Random
 
 @ENGINE
 @given(
-    cards=st.lists(st.sampled_from(SUITS), min_size=0, max_size=14),
+    # Up to 40 cards: beyond any real hand, so the engine's fall-back paths are checked too.
+    cards=st.lists(st.sampled_from(SUITS), min_size=0, max_size=40),
     lead_count=st.integers(1, 3),
     lead_suit=st.sampled_from(SUITS),
 )
