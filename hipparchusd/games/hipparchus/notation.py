@@ -204,6 +204,7 @@ def format_round_position(state: RoundState) -> str:
 
     It holds everything play depends on (hands, face-down cards, won counts, set-aside cards,
     leader, the lead in progress, the last follower for RULINGS H11), not the finished tricks.
+    It shows every card: never send it to a seat or spectator while the round is on (H13).
     """
     return " ".join(
         (
