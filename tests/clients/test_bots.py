@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 
 import pytest
 from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
@@ -81,3 +82,10 @@ def test_javascript_client_module_unit_tests() -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "# pass 3" in run.stdout and "# fail 0" in run.stdout, run.stdout
+
+
+def test_python_bot_needs_only_the_standard_library(daemon: Endpoint) -> None:
+    """With no site-packages at all (``-I -S``), the bot still plays: the client module it
+    imports from the checkout uses the standard library only."""
+    isolated = [sys.executable, "-I", "-S", str(CLIENTS / "python" / "bot.py")]
+    check_match(play_match(daemon, isolated, python_bot(), seed=5))
