@@ -85,7 +85,7 @@ def test_javascript_client_module_unit_tests() -> None:
 
 
 def test_python_bot_needs_only_the_standard_library(daemon: Endpoint) -> None:
-    """With no site-packages at all (``-I -S``), the bot still plays: the client module it
+    """With no site-packages at all (``-S -s -E``), the bot still plays: the client module it
     imports from the checkout uses the standard library only."""
-    isolated = [sys.executable, "-I", "-S", str(CLIENTS / "python" / "bot.py")]
+    isolated = [sys.executable, "-S", "-s", "-E", str(CLIENTS / "python" / "bot.py")]
     check_match(play_match(daemon, isolated, python_bot(), seed=5))
