@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..client import DEFAULT_PORT, Client, ClientError, Event, ServerError
 from .table import (
@@ -209,7 +210,7 @@ class Session:
                     table_view(state["view"], self.players, moves, self.style, self.past_rounds)
                 )
             elif answer == "resign":
-                sure = self.console.input("Resign the whole match? [y/N] ").strip().lower()
+                sure = self.console.input(r"Resign the whole match? \[y/N] ").strip().lower()
                 if sure in ("y", "yes"):
                     self.client.request_json("resign", self.game)
                     return
@@ -217,14 +218,14 @@ class Session:
                 move = pick_move(answer, legal)
                 if move is None:
                     self.console.print(
-                        f"[red]{answer!r} is not one of the legal plays[/] (1-{len(moves)}, "
-                        "or notation such as " + moves[0] + "; ? for help)."
+                        f"[red]{escape(repr(answer))} is not one of the legal plays[/] "
+                        f"(1-{len(moves)}, or notation such as {moves[0]}; ? for help)."
                     )
                     continue
                 try:
                     played = self.client.request_json("play", self.game, move)["move"]
                 except ServerError as exc:  # e.g. the game ended meanwhile
-                    self.console.print(f"[red]Refused: {exc}[/]")
+                    self.console.print(f"[red]Refused: {escape(str(exc))}[/]")
                     continue
                 self.console.print("You played ", self.style.play(str(played)), sep="")
                 return
@@ -241,7 +242,7 @@ def start(args: argparse.Namespace, client: Client, console: Console) -> tuple[s
             options.append(f"leader={args.leader}")
         game = str(client.request_json("new", "hipparchus", *options)["game"])
         console.print(
-            f"Created game [bold]{game}[/]. An opponent joins with "
+            f"Created game [bold]{escape(game)}[/]. An opponent joins with "
             f"'hipparchus-play --game {game}', or a bot with "
             f"'python3 clients/python/bot.py --port {args.port} --game {game}'."
         )
@@ -301,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 console.print("Waiting for an opponent...")
             return session.run()
     except (ClientError, OSError) as exc:
-        console.print(f"[bold red]hipparchus-play: {exc}[/]")
+        console.print(f"[bold red]hipparchus-play: {escape(str(exc))}[/]")
         return 1
     except (KeyboardInterrupt, EOFError):
         console.print("\nLeft the game (your seat stays reserved for its token).")

@@ -161,7 +161,7 @@ def test_whole_match_against_bot(
             shown.append((hand, moves))
             if len(shown) == 1:
                 # A wrong answer is refused and asked again; nothing is played.
-                child.sendline("9Z@99")
+                child.sendline("[/]9Z@99")  # rich markup in it must be shown, not parsed
                 child.expect("is not one of the legal plays")
                 child.expect(PROMPT)
                 assert "Hand:" not in child.before
@@ -258,3 +258,45 @@ def test_resume_after_a_dropped_connection(daemon: Endpoint, tmp_path: Path) -> 
     assert [(hand, legal) for hand, legal, _ in turns] == shown
     assert [play for _, _, play in turns] == chosen
     assert result == replay_outcome(record)
+
+
+def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) -> None:
+    """'resign' asks for confirmation; 'n' keeps playing, 'y' ends the match: the bot wins, and
+    the record says who resigned."""
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    child = spawn_tui([*where, "--ascii", "--seed", "52"], tmp_path / "tui.log")
+    bot = None
+    try:
+        child.expect(r"You sit at seat (\d) of game (\S+)\.")
+        seat, game = int(child.match.group(1)), child.match.group(2)
+        bot = subprocess.Popen(
+            [*python_bot(), *where, "--game", game],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        turn = next_turn(child)
+        assert turn is not None
+        child.sendline("resign")
+        child.expect(r"Resign the whole match\? \[y/N\] ")
+        child.sendline("n")
+        child.expect(PROMPT)
+        child.sendline("resign")
+        child.expect(r"Resign the whole match\? \[y/N\] ")
+        child.sendline("y")
+        child.expect(MATCH_OVER)
+        winner, _ = result_line(child)
+        child.expect(pexpect.EOF)
+        assert "(you resigned)" in child.before
+        bot_out, bot_err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, bot_err
+    finally:
+        child.close(force=True)
+        child.logfile_read.close()
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+    assert winner == 1 - seat
+    record = fetch_record(daemon, game)
+    assert record["record"]["resigned"] == seat
+    assert replay_outcome(record)[0] == winner
+    assert f"winner={winner} " in bot_out
