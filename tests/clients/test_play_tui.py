@@ -9,6 +9,7 @@ import importlib.metadata
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -300,3 +301,21 @@ def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) 
     assert record["record"]["resigned"] == seat
     assert replay_outcome(record)[0] == winner
     assert f"winner={winner} " in bot_out
+
+
+def test_refusals_and_unreachable_servers_exit_1_with_the_reason(
+    daemon: Endpoint, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hipparchusd.play.app import main
+
+    with socket.socket() as probe:  # a port with nobody listening
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+
+    where = ["--host", daemon.host, "--port", str(daemon.port), "--ascii"]
+    assert main([*where, "--game", "g999999"]) == 1
+    assert "unknown-game" in capsys.readouterr().out
+    assert main([*where, "--resume", "not-a-token"]) == 1
+    assert "bad-token" in capsys.readouterr().out
+    assert main(["--host", "127.0.0.1", "--port", str(dead_port), "--ascii"]) == 1
+    assert "hipparchus-play:" in capsys.readouterr().out
