@@ -1,0 +1,223 @@
+/*
+ * bot.c - a Hipparchus bot that plays uniformly random legal moves.
+ *
+ *   hipparchus-bot [--host H] [--port P] [--game ID] [--name NAME] [--verbose]
+ *
+ * Without --game it creates a game ("new hipparchus") and takes a seat in it; with --game
+ * it takes a seat in that game. It prints "joined game=<id> seat=<n> name=<name>", plays
+ * until the match is over, prints "result game=<id> winner=<seat> you=<seat>" and exits 0.
+ * The protocol is handled by hipparchus.c; the decision is choose_move() below.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "hipparchus.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct options {
+    const char *host;
+    const char *port;
+    const char *game; /* NULL: create one */
+    const char *name;
+    int verbose;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] [--game ID] [--name NAME]"
+                 " [--verbose]\n");
+}
+
+static int parse_args(int argc, char **argv, struct options *opt)
+{
+    int i;
+    opt->host = "127.0.0.1";
+    opt->port = "7460";
+    opt->game = NULL;
+    opt->name = "cbot";
+    opt->verbose = 0;
+    for (i = 1; i < argc; i++) {
+        const char **target = NULL;
+        if (strcmp(argv[i], "--host") == 0) {
+            target = &opt->host;
+        } else if (strcmp(argv[i], "--port") == 0) {
+            target = &opt->port;
+        } else if (strcmp(argv[i], "--game") == 0) {
+            target = &opt->game;
+        } else if (strcmp(argv[i], "--name") == 0) {
+            target = &opt->name;
+        } else if (strcmp(argv[i], "--verbose") == 0) {
+            opt->verbose = 1;
+            continue;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        } else {
+            fprintf(stderr, "unknown argument: %s\n", argv[i]);
+            return -1;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "%s needs a value\n", argv[i]);
+            return -1;
+        }
+        *target = argv[++i];
+    }
+    return 0;
+}
+
+/* A uniform integer in [0, n), n > 0: rand() % n would favour small values, so draws from
+ * the incomplete top range are thrown back. */
+static size_t random_below(size_t n)
+{
+    unsigned long range = (unsigned long)RAND_MAX + 1UL;
+    unsigned long limit = range - range % n;
+    unsigned long r;
+    do {
+        r = (unsigned long)rand();
+    } while (r >= limit);
+    return (size_t)(r % n);
+}
+
+/* The bot's whole strategy: pick one of the legal moves. Make it play well here. */
+static const char *choose_move(char *const *moves, size_t count)
+{
+    return moves[random_below(count)];
+}
+
+static void die(const char *what, const char *detail)
+{
+    fprintf(stderr, "hipparchus-bot: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    exit(1);
+}
+
+static void die_response(const char *request, const hp_response *resp)
+{
+    fprintf(stderr, "hipparchus-bot: %s: %s %s\n", request, resp->code, resp->message);
+    exit(1);
+}
+
+/* Our seat is to move: ask for the legal moves, choose one, play it. */
+static void play_turn(hp_client *c, const char *game)
+{
+    hp_response legal, played;
+    char **moves = NULL, *word, *save = NULL;
+    size_t count = 0, cap = 0;
+
+    if (hp_command(c, &legal, "legal %s", game) < 0) {
+        die("legal", hp_last_error(c));
+    }
+    if (!legal.ok) {
+        die_response("legal", &legal);
+    }
+    for (word = strtok_r(legal.payload, " \n", &save); word != NULL;
+         word = strtok_r(NULL, " \n", &save)) {
+        if (count == cap) {
+            cap = cap ? cap * 2 : 16;
+            moves = realloc(moves, cap * sizeof *moves);
+            if (moves == NULL) {
+                die("out of memory", NULL);
+            }
+        }
+        moves[count++] = word;
+    }
+    if (count > 0) { /* none: the turn event was stale, we need not move */
+        const char *move = choose_move(moves, count);
+        if (hp_command(c, &played, "play %s %s", game, move) < 0) {
+            die("play", hp_last_error(c));
+        }
+        /* Losing a race with the end of the game is not an error; anything else is. */
+        if (!played.ok && played.error != HP_ERR_NOT_YOUR_TURN && played.error != HP_ERR_GAME_OVER) {
+            die_response("play", &played);
+        }
+        hp_response_free(&played);
+    }
+    free(moves);
+    hp_response_free(&legal);
+}
+
+int main(int argc, char **argv)
+{
+    struct options opt;
+    hp_client *c;
+    hp_response resp;
+    hp_event ev;
+    char err[256], game[64], seat[16], value[64];
+    int done = 0;
+
+    if (parse_args(argc, argv, &opt) < 0) {
+        usage(stderr);
+        return 2;
+    }
+    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 8));
+    c = hp_connect(opt.host, opt.port, err, sizeof err);
+    if (c == NULL) {
+        die("connect", err);
+    }
+    if (opt.verbose) {
+        hp_set_trace(c, stderr);
+    }
+
+    /* The greeting: "* server hello name=hipparchusd version=... protocol=1". */
+    if (hp_next_event(c, &ev) < 0) {
+        die("greeting", hp_last_error(c));
+    }
+    if (strcmp(ev.game, "server") != 0 || strcmp(ev.kind, "hello") != 0
+        || !hp_field(ev.fields, "protocol", value, sizeof value) || strcmp(value, "1") != 0) {
+        die("not a hipparchusd protocol 1 server", NULL);
+    }
+    hp_event_free(&ev);
+
+    if (opt.game == NULL) {
+        if (hp_command(c, &resp, "new hipparchus") < 0) {
+            die("new", hp_last_error(c));
+        }
+        if (!resp.ok) {
+            die_response("new", &resp);
+        }
+        hp_field(resp.payload, "game", game, sizeof game);
+        hp_response_free(&resp);
+    } else {
+        snprintf(game, sizeof game, "%s", opt.game);
+    }
+    if (hp_command(c, &resp, "join %s name=%s", game, opt.name) < 0) {
+        die("join", hp_last_error(c));
+    }
+    if (!resp.ok) {
+        die_response("join", &resp);
+    }
+    hp_field(resp.payload, "seat", seat, sizeof seat);
+    hp_response_free(&resp);
+    printf("joined game=%s seat=%s name=%s\n", game, seat, opt.name);
+    fflush(stdout);
+
+    while (!done) {
+        if (hp_next_event(c, &ev) < 0) {
+            die("before the match was over", hp_last_error(c));
+        }
+        if (strcmp(ev.game, "server") == 0 && strcmp(ev.kind, "shutdown") == 0) {
+            die("the server is shutting down", NULL);
+        }
+        if (strcmp(ev.game, game) == 0) {
+            if (strcmp(ev.kind, "turn") == 0 && hp_field(ev.fields, "seat", value, sizeof value)
+                && strcmp(value, seat) == 0) {
+                play_turn(c, game);
+            } else if (strcmp(ev.kind, "match-over") == 0) {
+                hp_field(ev.fields, "winner", value, sizeof value);
+                printf("result game=%s winner=%s you=%s\n", game, value, seat);
+                fflush(stdout);
+                done = 1;
+            }
+        }
+        hp_event_free(&ev);
+    }
+
+    if (hp_command(c, &resp, "quit") == 0) {
+        hp_response_free(&resp);
+    }
+    hp_close(c);
+    return 0;
+}
