@@ -1,0 +1,173 @@
+//! A Hipparchus bot that plays uniformly random legal moves.
+//!
+//! ```text
+//! hipparchus-bot [--host H] [--port P] [--game ID] [--name NAME] [--verbose]
+//! ```
+//!
+//! Without `--game` it creates a game (`new hipparchus`) and takes a seat in it; with `--game`
+//! it takes a seat in that game. It prints `joined game=<id> seat=<n> name=<name>`, plays until
+//! the match is over, prints `result game=<id> winner=<seat> you=<seat>` and exits 0. The
+//! protocol is handled by the library (src/lib.rs); the decision is `choose_move` below.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::process::ExitCode;
+
+use hipparchus_client::{Client, Error, ErrorCode};
+
+struct Options {
+    host: String,
+    port: u16,
+    game: Option<String>,
+    name: String,
+    verbose: bool,
+}
+
+const USAGE: &str =
+    "usage: hipparchus-bot [--host HOST] [--port PORT] [--game ID] [--name NAME] [--verbose]";
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut opt = Options {
+        host: "127.0.0.1".into(),
+        port: 7460,
+        game: None,
+        name: "rustbot".into(),
+        verbose: false,
+    };
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--host" => opt.host = value()?,
+            "--port" => opt.port = value()?.parse().map_err(|_| "--port needs a number")?,
+            "--game" => opt.game = Some(value()?),
+            "--name" => opt.name = value()?,
+            "--verbose" => opt.verbose = true,
+            _ => return Err(format!("unknown argument: {arg}")),
+        }
+    }
+    Ok(opt)
+}
+
+/// xorshift64*, seeded from std's per-process random hash keys: enough to pick moves without
+/// a crate.
+struct Rng(u64);
+
+impl Rng {
+    fn new() -> Rng {
+        let mut hasher = RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        Rng(hasher.finish() | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A uniform integer in `0..n` (`n > 0`): draws from the incomplete top range are thrown
+    /// back, since `next() % n` would favour small values.
+    fn below(&mut self, n: usize) -> usize {
+        let n = n as u64;
+        let limit = u64::MAX - u64::MAX % n;
+        loop {
+            let r = self.next();
+            if r < limit {
+                return (r % n) as usize;
+            }
+        }
+    }
+}
+
+/// The bot's whole strategy: pick one of the legal moves. Make it play well here.
+fn choose_move<'a>(moves: &[&'a str], rng: &mut Rng) -> &'a str {
+    moves[rng.below(moves.len())]
+}
+
+/// Our seat is to move: ask for the legal moves, choose one, play it.
+fn play_turn(client: &mut Client, game: &str, rng: &mut Rng) -> Result<(), Error> {
+    let legal = client.command(&format!("legal {game}"))?;
+    let moves: Vec<&str> = legal.words().collect();
+    if moves.is_empty() {
+        return Ok(()); // the turn event was stale: we need not move
+    }
+    let choice = choose_move(&moves, rng);
+    match client.command(&format!("play {game} {choice}")) {
+        // Losing a race with the end of the game is not an error.
+        Err(Error::Server {
+            code: ErrorCode::NotYourTurn | ErrorCode::GameOver,
+            ..
+        }) => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+fn run(opt: &Options) -> Result<(), Error> {
+    let mut client = Client::connect((opt.host.as_str(), opt.port))?;
+    client.set_trace(opt.verbose);
+    let hello = client.next_event()?;
+    if hello.game != "server" || hello.kind != "hello" || hello.field("protocol") != Some("1") {
+        return Err(Error::Protocol(
+            "not a hipparchusd protocol 1 server".into(),
+        ));
+    }
+
+    let game = match &opt.game {
+        Some(game) => game.clone(),
+        None => {
+            let created = client.command("new hipparchus")?;
+            let game = created
+                .field("game")
+                .ok_or(Error::Protocol("new: no game=".into()))?;
+            game.to_string()
+        }
+    };
+    let joined = client.command(&format!("join {game} name={}", opt.name))?;
+    let seat = joined
+        .field("seat")
+        .ok_or(Error::Protocol("join: no seat=".into()))?
+        .to_string();
+    println!("joined game={game} seat={seat} name={}", opt.name);
+
+    let mut rng = Rng::new();
+    loop {
+        let event = client.next_event()?;
+        if event.game == "server" && event.kind == "shutdown" {
+            return Err(Error::Protocol("the server is shutting down".into()));
+        }
+        if event.game != game {
+            continue;
+        }
+        match event.kind.as_str() {
+            "turn" if event.field("seat") == Some(seat.as_str()) => {
+                play_turn(&mut client, &game, &mut rng)?;
+            }
+            "match-over" => {
+                let winner = event.field("winner").unwrap_or("-");
+                println!("result game={game} winner={winner} you={seat}");
+                break;
+            }
+            _ => {}
+        }
+    }
+    client.command("quit")?;
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let opt = match parse_args(std::env::args().skip(1)) {
+        Ok(opt) => opt,
+        Err(why) => {
+            eprintln!("{why}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&opt) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hipparchus-bot: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
