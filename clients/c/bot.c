@@ -1,11 +1,14 @@
 /*
  * bot.c - a Hipparchus bot that plays uniformly random legal moves.
  *
- *   hipparchus-bot [--host H] [--port P] [--game ID] [--name NAME] [--verbose]
+ *   hipparchus-bot [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N]
+ *                  [--verbose]
  *
- * Without --game it creates a game ("new hipparchus") and takes a seat in it; with --game
- * it takes a seat in that game. It prints "joined game=<id> seat=<n> name=<name>", plays
- * until the match is over, prints "result game=<id> winner=<seat> you=<seat>" and exits 0.
+ * --create makes a game ("new hipparchus", with seed=N if --seed is given) and takes a seat in
+ * it; --game takes a seat in that game. Once seated it prints "game=<id> seat=<n>"; it plays
+ * until the match is over, prints "winner=<n> round_wins=<a>,<b>" and exits 0 (the contract
+ * shared by every bot in clients/, see tests/clients/harness.py). --seed also makes its own
+ * choices reproducible; --verbose traces the protocol on stderr.
  * The protocol is handled by hipparchus.c; the decision is choose_move() below.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,15 +24,17 @@
 struct options {
     const char *host;
     const char *port;
-    const char *game; /* NULL: create one */
+    const char *game; /* NULL with --create */
     const char *name;
+    const char *seed; /* NULL: unseeded */
+    int create;
     int verbose;
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] [--game ID] [--name NAME]"
-                 " [--verbose]\n");
+    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID)"
+                 " [--name NAME] [--seed N] [--verbose]\n");
 }
 
 static int parse_args(int argc, char **argv, struct options *opt)
@@ -39,6 +44,8 @@ static int parse_args(int argc, char **argv, struct options *opt)
     opt->port = "7460";
     opt->game = NULL;
     opt->name = "cbot";
+    opt->seed = NULL;
+    opt->create = 0;
     opt->verbose = 0;
     for (i = 1; i < argc; i++) {
         const char **target = NULL;
@@ -50,6 +57,11 @@ static int parse_args(int argc, char **argv, struct options *opt)
             target = &opt->game;
         } else if (strcmp(argv[i], "--name") == 0) {
             target = &opt->name;
+        } else if (strcmp(argv[i], "--seed") == 0) {
+            target = &opt->seed;
+        } else if (strcmp(argv[i], "--create") == 0) {
+            opt->create = 1;
+            continue;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             opt->verbose = 1;
             continue;
@@ -65,6 +77,18 @@ static int parse_args(int argc, char **argv, struct options *opt)
             return -1;
         }
         *target = argv[++i];
+    }
+    if (opt->create == (opt->game != NULL)) {
+        fprintf(stderr, "give exactly one of --create and --game\n");
+        return -1;
+    }
+    if (opt->seed != NULL) {
+        char *end;
+        strtol(opt->seed, &end, 10);
+        if (*opt->seed == '\0' || *end != '\0') {
+            fprintf(stderr, "--seed takes an integer\n");
+            return -1;
+        }
     }
     return 0;
 }
@@ -152,7 +176,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 8));
+    if (opt.seed != NULL) {
+        srand((unsigned)strtol(opt.seed, NULL, 10));
+    } else {
+        srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 8));
+    }
     c = hp_connect(opt.host, opt.port, err, sizeof err);
     if (c == NULL) {
         die("connect", err);
@@ -171,8 +199,11 @@ int main(int argc, char **argv)
     }
     hp_event_free(&ev);
 
-    if (opt.game == NULL) {
-        if (hp_command(c, &resp, "new hipparchus") < 0) {
+    if (opt.create) {
+        /* With a seed the deal is reproducible too (the game is then marked fixed_deal). */
+        if (hp_command(c, &resp, "new hipparchus%s%s", opt.seed ? " seed=" : "",
+                       opt.seed ? opt.seed : "")
+            < 0) {
             die("new", hp_last_error(c));
         }
         if (!resp.ok) {
@@ -191,7 +222,7 @@ int main(int argc, char **argv)
     }
     hp_field(resp.payload, "seat", seat, sizeof seat);
     hp_response_free(&resp);
-    printf("joined game=%s seat=%s name=%s\n", game, seat, opt.name);
+    printf("game=%s seat=%s\n", game, seat);
     fflush(stdout);
 
     while (!done) {
@@ -205,12 +236,24 @@ int main(int argc, char **argv)
             if (strcmp(ev.kind, "turn") == 0 && hp_field(ev.fields, "seat", value, sizeof value)
                 && strcmp(value, seat) == 0) {
                 play_turn(c, game);
+            } else if (strcmp(ev.kind, "played") == 0 && hp_field(ev.fields, "seat", value, sizeof value)
+                       && strcmp(value, seat) != 0) {
+                hp_field(ev.fields, "play", value, sizeof value);
+                printf("opponent played %s\n", value);
+            } else if (strcmp(ev.kind, "round-over") == 0) {
+                char number[16], winner[16], totals[32];
+                hp_field(ev.fields, "round_number", number, sizeof number);
+                hp_field(ev.fields, "result.winner", winner, sizeof winner);
+                hp_field(ev.fields, "result.totals", totals, sizeof totals);
+                printf("round %s won by seat %s (scores %s)\n", number, winner, totals);
             } else if (strcmp(ev.kind, "match-over") == 0) {
+                char wins[32];
                 hp_field(ev.fields, "winner", value, sizeof value);
-                printf("result game=%s winner=%s you=%s\n", game, value, seat);
-                fflush(stdout);
+                hp_field(ev.fields, "round_wins", wins, sizeof wins);
+                printf("winner=%s round_wins=%s\n", value, wins);
                 done = 1;
             }
+            fflush(stdout);
         }
         hp_event_free(&ev);
     }

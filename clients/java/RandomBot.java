@@ -5,19 +5,26 @@ import java.util.Random;
 /**
  * A Hipparchus bot that plays uniformly random legal moves.
  *
- * <pre>java -cp out RandomBot [--host H] [--port P] [--game ID] [--name NAME] [--verbose]</pre>
+ * <pre>java -cp out RandomBot [--host H] [--port P] (--create | --game ID) [--name NAME]
+ *                           [--seed N] [--verbose]</pre>
  *
- * <p>Without --game it creates a game ({@code new hipparchus}) and takes a seat in it; with
- * --game it takes a seat in that game. It prints {@code joined game=<id> seat=<n> name=<name>},
- * plays until the match is over, prints {@code result game=<id> winner=<seat> you=<seat>} and
- * exits 0. The protocol is handled by {@link HipparchusClient}; the decision is
- * {@link #chooseMove}.
+ * <p>--create makes a game ({@code new hipparchus}, with {@code seed=N} if --seed is given) and
+ * takes a seat in it; --game takes a seat in that game. Once seated it prints
+ * {@code game=<id> seat=<n>}; it plays until the match is over, prints
+ * {@code winner=<n> round_wins=<a>,<b>} and exits 0 (the contract shared by every bot in
+ * clients/, see tests/clients/harness.py). --seed also makes its own choices reproducible;
+ * --verbose traces the protocol on stderr. The protocol is handled by {@link HipparchusClient};
+ * the decision is {@link #chooseMove}.
  */
 public final class RandomBot {
-    private static final String USAGE =
-            "usage: RandomBot [--host HOST] [--port PORT] [--game ID] [--name NAME] [--verbose]";
+    private static final String USAGE = "usage: RandomBot [--host HOST] [--port PORT]"
+            + " (--create | --game ID) [--name NAME] [--seed N] [--verbose]";
 
-    private final Random random = new Random();
+    private final Random random;
+
+    RandomBot(Long seed) {
+        random = seed == null ? new Random() : new Random(seed);
+    }
 
     /** The bot's whole strategy: pick one of the legal moves. Make it play well here. */
     String chooseMove(List<String> moves) {
@@ -41,7 +48,9 @@ public final class RandomBot {
         }
     }
 
-    void run(String host, int port, String gameToJoin, String name, boolean verbose) throws IOException {
+    /** Play one match; gameToJoin null means create a game (seeded with seed, if not null). */
+    void run(String host, int port, String gameToJoin, String name, Long seed, boolean verbose)
+            throws IOException {
         try (HipparchusClient client = new HipparchusClient(host, port)) {
             client.setTrace(verbose);
             HipparchusClient.Event hello = client.nextEvent();
@@ -50,11 +59,12 @@ public final class RandomBot {
                 throw new IOException("not a hipparchusd protocol 1 server");
             }
             String game = gameToJoin != null ? gameToJoin
-                    : client.command("new hipparchus").field("game")
+                    // With a seed the deal is reproducible too (the game is marked fixed_deal).
+                    : client.command("new hipparchus" + (seed == null ? "" : " seed=" + seed)).field("game")
                             .orElseThrow(() -> new IOException("new: no game="));
             String seat = client.command("join " + game + " name=" + name).field("seat")
                     .orElseThrow(() -> new IOException("join: no seat="));
-            System.out.println("joined game=" + game + " seat=" + seat + " name=" + name);
+            System.out.println("game=" + game + " seat=" + seat);
 
             while (true) {
                 HipparchusClient.Event event = client.nextEvent();
@@ -66,9 +76,15 @@ public final class RandomBot {
                 }
                 if (event.kind().equals("turn") && event.field("seat").orElse("").equals(seat)) {
                     playTurn(client, game);
+                } else if (event.kind().equals("played") && !event.field("seat").orElse("").equals(seat)) {
+                    System.out.println("opponent played " + event.field("play").orElse("?"));
+                } else if (event.kind().equals("round-over")) {
+                    System.out.println("round " + event.field("round_number").orElse("?")
+                            + " won by seat " + event.field("result.winner").orElse("?")
+                            + " (scores " + event.field("result.totals").orElse("?") + ")");
                 } else if (event.kind().equals("match-over")) {
-                    String winner = event.field("winner").orElse("-");
-                    System.out.println("result game=" + game + " winner=" + winner + " you=" + seat);
+                    System.out.println("winner=" + event.field("winner").orElse("?")
+                            + " round_wins=" + event.field("round_wins").orElse("?"));
                     break;
                 }
             }
@@ -79,7 +95,8 @@ public final class RandomBot {
     public static void main(String[] args) {
         String host = "127.0.0.1", game = null, name = "javabot";
         int port = 7460;
-        boolean verbose = false;
+        boolean verbose = false, create = false;
+        Long seed = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -87,9 +104,14 @@ public final class RandomBot {
                     case "--port" -> port = Integer.parseInt(args[++i]);
                     case "--game" -> game = args[++i];
                     case "--name" -> name = args[++i];
+                    case "--seed" -> seed = Long.parseLong(args[++i]);
+                    case "--create" -> create = true;
                     case "--verbose" -> verbose = true;
                     default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
                 }
+            }
+            if (create == (game != null)) {
+                throw new IllegalArgumentException("give exactly one of --create and --game");
             }
         } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
             System.err.println((e instanceof ArrayIndexOutOfBoundsException ? "missing value" : e.getMessage())
@@ -97,7 +119,7 @@ public final class RandomBot {
             System.exit(2);
         }
         try {
-            new RandomBot().run(host, port, game, name, verbose);
+            new RandomBot(seed).run(host, port, game, name, seed, verbose);
         } catch (IOException e) {
             System.err.println("RandomBot: " + e.getMessage());
             System.exit(1);

@@ -1,13 +1,15 @@
 //! A Hipparchus bot that plays uniformly random legal moves.
 //!
 //! ```text
-//! hipparchus-bot [--host H] [--port P] [--game ID] [--name NAME] [--verbose]
+//! hipparchus-bot [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N] [--verbose]
 //! ```
 //!
-//! Without `--game` it creates a game (`new hipparchus`) and takes a seat in it; with `--game`
-//! it takes a seat in that game. It prints `joined game=<id> seat=<n> name=<name>`, plays until
-//! the match is over, prints `result game=<id> winner=<seat> you=<seat>` and exits 0. The
-//! protocol is handled by the library (src/lib.rs); the decision is `choose_move` below.
+//! `--create` makes a game (`new hipparchus`, with `seed=N` if `--seed` is given) and takes a
+//! seat in it; `--game` takes a seat in that game. Once seated it prints `game=<id> seat=<n>`; it
+//! plays until the match is over, prints `winner=<n> round_wins=<a>,<b>` and exits 0 (the
+//! contract shared by every bot in clients/, see tests/clients/harness.py). `--seed` also makes
+//! its own choices reproducible; `--verbose` traces the protocol on stderr. The protocol is
+//! handled by the library (src/lib.rs); the decision is `choose_move` below.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -18,13 +20,14 @@ use hipparchus_client::{Client, Error, ErrorCode};
 struct Options {
     host: String,
     port: u16,
-    game: Option<String>,
+    game: Option<String>, // None with --create
     name: String,
+    seed: Option<i64>,
     verbose: bool,
 }
 
-const USAGE: &str =
-    "usage: hipparchus-bot [--host HOST] [--port PORT] [--game ID] [--name NAME] [--verbose]";
+const USAGE: &str = "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID) \
+                     [--name NAME] [--seed N] [--verbose]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut opt = Options {
@@ -32,8 +35,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         port: 7460,
         game: None,
         name: "rustbot".into(),
+        seed: None,
         verbose: false,
     };
+    let mut create = false;
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
@@ -41,22 +46,34 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--port" => opt.port = value()?.parse().map_err(|_| "--port needs a number")?,
             "--game" => opt.game = Some(value()?),
             "--name" => opt.name = value()?,
+            "--seed" => opt.seed = Some(value()?.parse().map_err(|_| "--seed needs an integer")?),
+            "--create" => create = true,
             "--verbose" => opt.verbose = true,
             _ => return Err(format!("unknown argument: {arg}")),
         }
     }
+    if create == opt.game.is_some() {
+        return Err("give exactly one of --create and --game".into());
+    }
     Ok(opt)
 }
 
-/// xorshift64*, seeded from std's per-process random hash keys: enough to pick moves without
-/// a crate.
+/// xorshift64*, seeded from `--seed` or from std's per-process random hash keys: enough to pick
+/// moves without a crate.
 struct Rng(u64);
 
 impl Rng {
-    fn new() -> Rng {
-        let mut hasher = RandomState::new().build_hasher();
-        hasher.write_u32(std::process::id());
-        Rng(hasher.finish() | 1)
+    fn new(seed: Option<i64>) -> Rng {
+        let state = match seed {
+            // Spread the seed's bits (Fibonacci hashing): small seeds would start xorshift weakly.
+            Some(seed) => (seed as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            None => {
+                let mut hasher = RandomState::new().build_hasher();
+                hasher.write_u32(std::process::id());
+                hasher.finish()
+            }
+        };
+        Rng(state | 1) // xorshift must not start at 0
     }
 
     fn next(&mut self) -> u64 {
@@ -116,7 +133,12 @@ fn run(opt: &Options) -> Result<(), Error> {
     let game = match &opt.game {
         Some(game) => game.clone(),
         None => {
-            let created = client.command("new hipparchus")?;
+            // With a seed the deal is reproducible too (the game is then marked fixed_deal).
+            let options = opt
+                .seed
+                .map(|seed| format!(" seed={seed}"))
+                .unwrap_or_default();
+            let created = client.command(&format!("new hipparchus{options}"))?;
             let game = created
                 .field("game")
                 .ok_or(Error::Protocol("new: no game=".into()))?;
@@ -128,9 +150,9 @@ fn run(opt: &Options) -> Result<(), Error> {
         .field("seat")
         .ok_or(Error::Protocol("join: no seat=".into()))?
         .to_string();
-    println!("joined game={game} seat={seat} name={}", opt.name);
+    println!("game={game} seat={seat}");
 
-    let mut rng = Rng::new();
+    let mut rng = Rng::new(opt.seed);
     loop {
         let event = client.next_event()?;
         if event.game == "server" && event.kind == "shutdown" {
@@ -143,9 +165,25 @@ fn run(opt: &Options) -> Result<(), Error> {
             "turn" if event.field("seat") == Some(seat.as_str()) => {
                 play_turn(&mut client, &game, &mut rng)?;
             }
+            "played" if event.field("seat") != Some(seat.as_str()) => {
+                println!("opponent played {}", event.field("play").unwrap_or("?"));
+            }
+            "round-over" => {
+                let field = |key| event.field(key).unwrap_or("?");
+                println!(
+                    "round {} won by seat {} (scores {})",
+                    field("round_number"),
+                    field("result.winner"),
+                    field("result.totals")
+                );
+            }
             "match-over" => {
-                let winner = event.field("winner").unwrap_or("-");
-                println!("result game={game} winner={winner} you={seat}");
+                let field = |key| event.field(key).unwrap_or("?");
+                println!(
+                    "winner={} round_wins={}",
+                    field("winner"),
+                    field("round_wins")
+                );
                 break;
             }
             _ => {}
