@@ -209,7 +209,9 @@ int main(int argc, char **argv)
         if (!resp.ok) {
             die_response("new", &resp);
         }
-        hp_field(resp.payload, "game", game, sizeof game);
+        if (!hp_field(resp.payload, "game", game, sizeof game)) {
+            die("new: no game= in the answer", resp.payload);
+        }
         hp_response_free(&resp);
     } else {
         snprintf(game, sizeof game, "%s", opt.game);
@@ -220,7 +222,9 @@ int main(int argc, char **argv)
     if (!resp.ok) {
         die_response("join", &resp);
     }
-    hp_field(resp.payload, "seat", seat, sizeof seat);
+    if (!hp_field(resp.payload, "seat", seat, sizeof seat)) {
+        die("join: no seat= in the answer", resp.payload);
+    }
     hp_response_free(&resp);
     printf("game=%s seat=%s\n", game, seat);
     fflush(stdout);
