@@ -228,8 +228,9 @@ public final class HipparchusClient implements AutoCloseable {
         while (end < first.length() && Character.isDigit(first.charAt(end))) {
             end++;
         }
-        // No id at all is accepted: the server cannot echo an id it could not parse.
-        if (end > 1 && !first.substring(1, end).equals(Long.toString(id))) {
+        // No id at all is accepted: the server cannot echo an id it could not parse. The id is
+        // echoed as sent, so compare numbers ("007" answers 7), not text.
+        if (end > 1 && (end > 19 || Long.parseLong(first.substring(1, end)) != id)) {
             throw new ProtocolException("response to another request: " + first);
         }
         String rest = first.substring(end).startsWith(" ") ? first.substring(end + 1) : first.substring(end);
