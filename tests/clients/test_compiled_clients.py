@@ -244,7 +244,8 @@ SCRIPT = [
         "* g7 8 played seat=1 play={0} hand_size=11\n"
         "* g7 9 turn seat=1 lead=-\n",  # a stale turn: legal will say there is nothing to do
     ),
-    (r"legal g7", "={id}\n\n* g7 10 match-over winner=1 round_wins=0,2 resigned=-\n"),
+    # An empty answer, its id echoed with leading zeros (PROTOCOL.md: ids are echoed as sent).
+    (r"legal g7", "=00{id}\n\n* g7 10 match-over winner=1 round_wins=0,2 resigned=-\n"),
     (r"quit", "={id}\n\n"),
 ]
 
