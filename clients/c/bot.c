@@ -163,6 +163,44 @@ static void play_turn(hp_client *c, const char *game)
     hp_response_free(&legal);
 }
 
+/* React to one event of any game; returns 1 once our match is over. */
+static int handle_event(hp_client *c, const char *game, const char *seat, const hp_event *ev)
+{
+    char value[64];
+
+    if (strcmp(ev->game, "server") == 0 && strcmp(ev->kind, "shutdown") == 0) {
+        die("the server is shutting down", NULL);
+    }
+    if (strcmp(ev->game, game) != 0) {
+        return 0; /* another game, or another server event */
+    }
+    if (strcmp(ev->kind, "turn") == 0) {
+        if (hp_field(ev->fields, "seat", value, sizeof value) && strcmp(value, seat) == 0) {
+            play_turn(c, game);
+        }
+    } else if (strcmp(ev->kind, "played") == 0) {
+        if (hp_field(ev->fields, "seat", value, sizeof value) && strcmp(value, seat) != 0) {
+            hp_field(ev->fields, "play", value, sizeof value);
+            printf("opponent played %s\n", value);
+        }
+    } else if (strcmp(ev->kind, "round-over") == 0) {
+        char number[16], winner[16], totals[32];
+        hp_field(ev->fields, "round_number", number, sizeof number);
+        hp_field(ev->fields, "result.winner", winner, sizeof winner);
+        hp_field(ev->fields, "result.totals", totals, sizeof totals);
+        printf("round %s won by seat %s (scores %s)\n", number, winner, totals);
+    } else if (strcmp(ev->kind, "match-over") == 0) {
+        char wins[32];
+        hp_field(ev->fields, "winner", value, sizeof value);
+        hp_field(ev->fields, "round_wins", wins, sizeof wins);
+        printf("winner=%s round_wins=%s\n", value, wins);
+        fflush(stdout);
+        return 1;
+    }
+    fflush(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options opt;
@@ -233,32 +271,7 @@ int main(int argc, char **argv)
         if (hp_next_event(c, &ev) < 0) {
             die("before the match was over", hp_last_error(c));
         }
-        if (strcmp(ev.game, "server") == 0 && strcmp(ev.kind, "shutdown") == 0) {
-            die("the server is shutting down", NULL);
-        }
-        if (strcmp(ev.game, game) == 0) {
-            if (strcmp(ev.kind, "turn") == 0 && hp_field(ev.fields, "seat", value, sizeof value)
-                && strcmp(value, seat) == 0) {
-                play_turn(c, game);
-            } else if (strcmp(ev.kind, "played") == 0 && hp_field(ev.fields, "seat", value, sizeof value)
-                       && strcmp(value, seat) != 0) {
-                hp_field(ev.fields, "play", value, sizeof value);
-                printf("opponent played %s\n", value);
-            } else if (strcmp(ev.kind, "round-over") == 0) {
-                char number[16], winner[16], totals[32];
-                hp_field(ev.fields, "round_number", number, sizeof number);
-                hp_field(ev.fields, "result.winner", winner, sizeof winner);
-                hp_field(ev.fields, "result.totals", totals, sizeof totals);
-                printf("round %s won by seat %s (scores %s)\n", number, winner, totals);
-            } else if (strcmp(ev.kind, "match-over") == 0) {
-                char wins[32];
-                hp_field(ev.fields, "winner", value, sizeof value);
-                hp_field(ev.fields, "round_wins", wins, sizeof wins);
-                printf("winner=%s round_wins=%s\n", value, wins);
-                done = 1;
-            }
-            fflush(stdout);
-        }
+        done = handle_event(c, game, seat, &ev);
         hp_event_free(&ev);
     }
 

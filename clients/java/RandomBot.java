@@ -48,6 +48,40 @@ public final class RandomBot {
         }
     }
 
+    /** React to one event of any game; returns true once our match is over. */
+    boolean handleEvent(HipparchusClient client, String game, String seat, HipparchusClient.Event event)
+            throws IOException {
+        if (event.game().equals("server") && event.kind().equals("shutdown")) {
+            throw new IOException("the server is shutting down");
+        }
+        if (!event.game().equals(game)) {
+            return false; // another game, or another server event
+        }
+        boolean ours = event.field("seat").orElse("").equals(seat);
+        switch (event.kind()) {
+            case "turn" -> {
+                if (ours) {
+                    playTurn(client, game);
+                }
+            }
+            case "played" -> {
+                if (!ours) {
+                    System.out.println("opponent played " + event.field("play").orElse("?"));
+                }
+            }
+            case "round-over" -> System.out.println("round " + event.field("round_number").orElse("?")
+                    + " won by seat " + event.field("result.winner").orElse("?")
+                    + " (scores " + event.field("result.totals").orElse("?") + ")");
+            case "match-over" -> {
+                System.out.println("winner=" + event.field("winner").orElse("?")
+                        + " round_wins=" + event.field("round_wins").orElse("?"));
+                return true;
+            }
+            default -> { }
+        }
+        return false;
+    }
+
     /** Play one match; gameToJoin null means create a game (seeded with seed, if not null). */
     void run(String host, int port, String gameToJoin, String name, Long seed, boolean verbose)
             throws IOException {
@@ -58,35 +92,19 @@ public final class RandomBot {
                     || !hello.field("protocol").orElse("").equals("1")) {
                 throw new IOException("not a hipparchusd protocol 1 server");
             }
-            String game = gameToJoin != null ? gameToJoin
-                    // With a seed the deal is reproducible too (the game is marked fixed_deal).
-                    : client.command("new hipparchus" + (seed == null ? "" : " seed=" + seed)).field("game")
-                            .orElseThrow(() -> new IOException("new: no game="));
+            String game = gameToJoin;
+            if (game == null) {
+                // With a seed the deal is reproducible too (the game is marked fixed_deal).
+                String options = seed == null ? "" : " seed=" + seed;
+                game = client.command("new hipparchus" + options).field("game")
+                        .orElseThrow(() -> new IOException("new: no game="));
+            }
             String seat = client.command("join " + game + " name=" + name).field("seat")
                     .orElseThrow(() -> new IOException("join: no seat="));
             System.out.println("game=" + game + " seat=" + seat);
 
-            while (true) {
-                HipparchusClient.Event event = client.nextEvent();
-                if (event.game().equals("server") && event.kind().equals("shutdown")) {
-                    throw new IOException("the server is shutting down");
-                }
-                if (!event.game().equals(game)) {
-                    continue;
-                }
-                if (event.kind().equals("turn") && event.field("seat").orElse("").equals(seat)) {
-                    playTurn(client, game);
-                } else if (event.kind().equals("played") && !event.field("seat").orElse("").equals(seat)) {
-                    System.out.println("opponent played " + event.field("play").orElse("?"));
-                } else if (event.kind().equals("round-over")) {
-                    System.out.println("round " + event.field("round_number").orElse("?")
-                            + " won by seat " + event.field("result.winner").orElse("?")
-                            + " (scores " + event.field("result.totals").orElse("?") + ")");
-                } else if (event.kind().equals("match-over")) {
-                    System.out.println("winner=" + event.field("winner").orElse("?")
-                            + " round_wins=" + event.field("round_wins").orElse("?"));
-                    break;
-                }
+            while (!handleEvent(client, game, seat, client.nextEvent())) {
+                // until the match is over
             }
             client.command("quit");
         }
