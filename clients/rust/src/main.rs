@@ -15,7 +15,7 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::process::ExitCode;
 
-use hipparchus_client::{Client, Error, ErrorCode};
+use hipparchus_client::{Client, Error, ErrorCode, Event};
 
 struct Options {
     host: String,
@@ -120,6 +120,44 @@ fn play_turn(client: &mut Client, game: &str, rng: &mut Rng) -> Result<(), Error
     }
 }
 
+/// React to one event of any game; `Ok(true)` once our match is over.
+fn handle_event(
+    client: &mut Client,
+    game: &str,
+    seat: &str,
+    event: &Event,
+    rng: &mut Rng,
+) -> Result<bool, Error> {
+    if event.game == "server" && event.kind == "shutdown" {
+        return Err(Error::Protocol("the server is shutting down".into()));
+    }
+    if event.game != game {
+        return Ok(false); // another game, or another server event
+    }
+    let field = |key| event.field(key).unwrap_or("?");
+    let ours = event.field("seat") == Some(seat);
+    match event.kind.as_str() {
+        "turn" if ours => play_turn(client, game, rng)?,
+        "played" if !ours => println!("opponent played {}", field("play")),
+        "round-over" => println!(
+            "round {} won by seat {} (scores {})",
+            field("round_number"),
+            field("result.winner"),
+            field("result.totals")
+        ),
+        "match-over" => {
+            println!(
+                "winner={} round_wins={}",
+                field("winner"),
+                field("round_wins")
+            );
+            return Ok(true);
+        }
+        _ => {}
+    }
+    Ok(false)
+}
+
 fn run(opt: &Options) -> Result<(), Error> {
     let mut client = Client::connect((opt.host.as_str(), opt.port))?;
     client.set_trace(opt.verbose);
@@ -155,38 +193,8 @@ fn run(opt: &Options) -> Result<(), Error> {
     let mut rng = Rng::new(opt.seed);
     loop {
         let event = client.next_event()?;
-        if event.game == "server" && event.kind == "shutdown" {
-            return Err(Error::Protocol("the server is shutting down".into()));
-        }
-        if event.game != game {
-            continue;
-        }
-        match event.kind.as_str() {
-            "turn" if event.field("seat") == Some(seat.as_str()) => {
-                play_turn(&mut client, &game, &mut rng)?;
-            }
-            "played" if event.field("seat") != Some(seat.as_str()) => {
-                println!("opponent played {}", event.field("play").unwrap_or("?"));
-            }
-            "round-over" => {
-                let field = |key| event.field(key).unwrap_or("?");
-                println!(
-                    "round {} won by seat {} (scores {})",
-                    field("round_number"),
-                    field("result.winner"),
-                    field("result.totals")
-                );
-            }
-            "match-over" => {
-                let field = |key| event.field(key).unwrap_or("?");
-                println!(
-                    "winner={} round_wins={}",
-                    field("winner"),
-                    field("round_wins")
-                );
-                break;
-            }
-            _ => {}
+        if handle_event(&mut client, &game, &seat, &event, &mut rng)? {
+            break;
         }
     }
     client.command("quit")?;
