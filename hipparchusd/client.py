@@ -68,7 +68,9 @@ class ServerError(ClientError):
 
     code = ""
 
-    def __init__(self, message: str, code: str | None = None, request_id: int | None = None):
+    def __init__(
+        self, message: str, code: str | None = None, request_id: int | None = None
+    ) -> None:
         if code is not None:
             self.code = code
         super().__init__(f"{self.code}: {message}")
@@ -432,7 +434,9 @@ class Client:
         lines = [payload] if payload else []
         while (line := self._read_line()) != "":
             lines.append(line)
-        if got_id != request_id:
+        # An answer without an id is the server's answer to a line whose id it could not read
+        # (e.g. `line-too-long`); answers come in request order, so it is still ours.
+        if got_id is not None and got_id != request_id:
             raise ProtocolViolation(f"answer for id {got_id}, expected {request_id}: {first!r}")
         if head.startswith("?"):
             raise self._failure(" ".join(lines), got_id)

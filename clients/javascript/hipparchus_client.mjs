@@ -164,7 +164,10 @@ export class Client {
   finishResponse() {
     const { head, lines } = this.response;
     this.response = null;
-    const id = Number.parseInt(head.slice(1), 10);
+    // Answers come in request order. One without an id answers a line whose id the server
+    // could not read (e.g. line-too-long): it belongs to the oldest request still waiting.
+    let id = Number.parseInt(head.slice(1), 10);
+    if (Number.isNaN(id)) id = this.pending.keys().next().value;
     const waiter = this.pending.get(id);
     if (!waiter) throw new ConnectionError(`answer for an id nobody asked: ${head}`);
     this.pending.delete(id);

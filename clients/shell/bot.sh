@@ -67,7 +67,8 @@ request() {
     reply=()
     [[ $line == *' '* ]] && reply+=("${line#* }")
     while read_line && [[ -n $line ]]; do reply+=("$line"); done
-    [[ ${head:1} == "$id" ]] || die "answer $head to request $id"
+    # (an answer without an id answers a line whose id the server could not read)
+    [[ ${head:1} == "$id" || -z ${head:1} ]] || die "answer $head to request $id"
     [[ $head == '='* ]] || die "$* refused: ${reply[*]}"
 }
 

@@ -85,6 +85,7 @@ class MatchResult:
     second: BotRun
     record: dict[str, Any]
     record_winner: int | None
+    record_round_wins: tuple[int, int]
 
     @property
     def winner(self) -> int | None:
@@ -229,7 +230,8 @@ def play_match(
     first_run = first.finish(timeout)
     second_run = second.finish(timeout)
     record = fetch_record(daemon, game_id)
-    return MatchResult(game_id, first_run, second_run, record, replay_winner(record))
+    winner, round_wins = replay_outcome(record)
+    return MatchResult(game_id, first_run, second_run, record, winner, round_wins)
 
 
 def fetch_record(daemon: Endpoint, game_id: str) -> dict[str, Any]:
@@ -240,15 +242,19 @@ def fetch_record(daemon: Endpoint, game_id: str) -> dict[str, Any]:
         return client.request_json("record", game_id)
 
 
-def replay_winner(record: dict[str, Any]) -> int | None:
-    """Replay a ``record`` answer through the rules (hipparchusd.games.hipparchus.replay) and
-    return the match winner they give; a resignation, which the plays cannot show, gives the
-    non-resigning seat."""
+def replay_outcome(record: dict[str, Any]) -> tuple[int | None, tuple[int, int]]:
+    """Replay a ``record`` answer (JSON) through the rules (hipparchusd.games.hipparchus.replay)
+    and return (the match winner, the round wins) they give; after a resignation, which the
+    plays cannot show, the winner is the seat that did not resign.
+
+    Raises:
+        IllegalPlay, GameOver: the record's plays break the rules.
+    """
     from hipparchusd.games.hipparchus.game import MatchRecord, replay
     from hipparchusd.serialization import converter
 
     match_record = converter.structure(record["record"], MatchRecord)
     state = replay(match_record)
     if match_record.resigned is not None:
-        return 1 - match_record.resigned
-    return state.winner
+        return 1 - match_record.resigned, state.round_wins
+    return state.winner, state.round_wins
