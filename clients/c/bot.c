@@ -120,7 +120,7 @@ static void die(const char *what, const char *detail)
 
 static void die_response(const char *request, const hp_response *resp)
 {
-    fprintf(stderr, "hipparchus-bot: %s: %s %s\n", request, resp->code, resp->message);
+    fprintf(stderr, "hipparchus-bot: %s: %s: %s\n", request, resp->code, resp->message);
     exit(1);
 }
 

@@ -152,6 +152,17 @@ def test_unseeded_self_play_finishes(compiled_bot: CompiledBot, daemon: Endpoint
     check_match(play_match(daemon, compiled_bot.command, compiled_bot.command))
 
 
+def test_refused_join_exits_nonzero_with_the_code(
+    compiled_bot: CompiledBot, daemon: Endpoint
+) -> None:
+    """The contract's error path: joining a game that does not exist exits non-zero, naming
+    the protocol's error code on stderr, and prints no seat or result."""
+    run = run_bot(compiled_bot.command, daemon, game="g999999", timeout=30)
+    assert run.returncode not in (0, None), run.describe()
+    assert "unknown-game" in run.stderr, run.describe()
+    assert run.game_id is None and run.winner is None, run.describe()
+
+
 def test_rust_library_unit_tests(tmp_path: Path) -> None:
     """The Rust client library's own unit tests (event and payload parsing) pass."""
     _require("Rust", "cargo")

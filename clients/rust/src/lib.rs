@@ -39,31 +39,54 @@ pub enum ErrorCode {
     Other(String),
 }
 
+/// Every known code with its wire form.
+const CODES: [(ErrorCode, &str); 19] = [
+    (ErrorCode::Syntax, "syntax"),
+    (ErrorCode::UnknownCommand, "unknown-command"),
+    (ErrorCode::UnknownKind, "unknown-kind"),
+    (ErrorCode::BadOption, "bad-option"),
+    (ErrorCode::UnknownGame, "unknown-game"),
+    (ErrorCode::NotSeated, "not-seated"),
+    (ErrorCode::AlreadySeated, "already-seated"),
+    (ErrorCode::SeatTaken, "seat-taken"),
+    (ErrorCode::NotYourTurn, "not-your-turn"),
+    (ErrorCode::IllegalMove, "illegal-move"),
+    (ErrorCode::GameOver, "game-over"),
+    (ErrorCode::GameNotOver, "game-not-over"),
+    (ErrorCode::NotStarted, "not-started"),
+    (ErrorCode::NotFollowing, "not-following"),
+    (ErrorCode::BadToken, "bad-token"),
+    (ErrorCode::LineTooLong, "line-too-long"),
+    (ErrorCode::Limit, "limit"),
+    (ErrorCode::ShuttingDown, "shutting-down"),
+    (ErrorCode::Internal, "internal"),
+];
+
 impl ErrorCode {
     /// The code for its wire form, e.g. `"illegal-move"` -> `IllegalMove`.
     pub fn from_wire(code: &str) -> ErrorCode {
-        match code {
-            "syntax" => ErrorCode::Syntax,
-            "unknown-command" => ErrorCode::UnknownCommand,
-            "unknown-kind" => ErrorCode::UnknownKind,
-            "bad-option" => ErrorCode::BadOption,
-            "unknown-game" => ErrorCode::UnknownGame,
-            "not-seated" => ErrorCode::NotSeated,
-            "already-seated" => ErrorCode::AlreadySeated,
-            "seat-taken" => ErrorCode::SeatTaken,
-            "not-your-turn" => ErrorCode::NotYourTurn,
-            "illegal-move" => ErrorCode::IllegalMove,
-            "game-over" => ErrorCode::GameOver,
-            "game-not-over" => ErrorCode::GameNotOver,
-            "not-started" => ErrorCode::NotStarted,
-            "not-following" => ErrorCode::NotFollowing,
-            "bad-token" => ErrorCode::BadToken,
-            "line-too-long" => ErrorCode::LineTooLong,
-            "limit" => ErrorCode::Limit,
-            "shutting-down" => ErrorCode::ShuttingDown,
-            "internal" => ErrorCode::Internal,
-            other => ErrorCode::Other(other.to_string()),
+        CODES
+            .iter()
+            .find(|(_, wire)| *wire == code)
+            .map(|(known, _)| known.clone())
+            .unwrap_or_else(|| ErrorCode::Other(code.to_string()))
+    }
+
+    /// The wire form, e.g. `"illegal-move"`.
+    pub fn as_wire(&self) -> &str {
+        match self {
+            ErrorCode::Other(code) => code,
+            known => CODES
+                .iter()
+                .find(|(c, _)| c == known)
+                .map_or("", |(_, wire)| wire),
         }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_wire())
     }
 }
 
@@ -86,7 +109,7 @@ impl fmt::Display for Error {
             Error::Io(e) => write!(f, "connection failed: {e}"),
             Error::Closed => write!(f, "connection closed by the server"),
             Error::Protocol(what) => write!(f, "protocol error: {what}"),
-            Error::Server { code, message } => write!(f, "{code:?}: {message}"),
+            Error::Server { code, message } => write!(f, "{code}: {message}"),
         }
     }
 }
