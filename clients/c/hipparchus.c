@@ -30,12 +30,16 @@ struct hp_client {
     char error[256];
 };
 
+/* The wire form of each hp_error, in enum order (HP_OK has none). */
 static const char *const error_codes[] = {
-    "",            "syntax",        "unknown-command", "unknown-kind",   "bad-option",
-    "unknown-game", "not-seated",   "already-seated",  "seat-taken",     "not-your-turn",
-    "illegal-move", "game-over",    "game-not-over",   "not-started",    "not-following",
-    "bad-token",   "line-too-long", "limit",           "shutting-down",  "internal",
+    "",              "syntax",        "unknown-command", "unknown-kind",   "bad-option",
+    "unknown-game",  "not-seated",    "already-seated",  "seat-taken",     "not-your-turn",
+    "illegal-move",  "game-over",     "game-not-over",   "not-started",    "not-following",
+    "bad-token",     "line-too-long", "limit",           "shutting-down",  "internal",
 };
+/* A compile-time check (C99 has no static_assert) that the table covers the enum. */
+typedef char error_codes_cover_the_enum
+    [sizeof error_codes / sizeof error_codes[0] == HP_ERR_OTHER ? 1 : -1];
 
 hp_error hp_error_from_code(const char *code)
 {
