@@ -154,7 +154,8 @@ static void play_turn(hp_client *c, const char *game)
             die("play", hp_last_error(c));
         }
         /* Losing a race with the end of the game is not an error; anything else is. */
-        if (!played.ok && played.error != HP_ERR_NOT_YOUR_TURN && played.error != HP_ERR_GAME_OVER) {
+        if (!played.ok && played.error != HP_ERR_NOT_YOUR_TURN
+            && played.error != HP_ERR_GAME_OVER) {
             die_response("play", &played);
         }
         hp_response_free(&played);

@@ -27,7 +27,7 @@ import java.util.Optional;
  */
 public final class HipparchusClient implements AutoCloseable {
 
-    /** The protocol's error codes (PROTOCOL.md section 3); OTHER is a code this client does not know. */
+    /** The protocol's error codes (PROTOCOL.md section 3); OTHER: a code not known here. */
     public enum ErrorCode {
         SYNTAX, UNKNOWN_COMMAND, UNKNOWN_KIND, BAD_OPTION, UNKNOWN_GAME, NOT_SEATED,
         ALREADY_SEATED, SEAT_TAKEN, NOT_YOUR_TURN, ILLEGAL_MOVE, GAME_OVER, GAME_NOT_OVER,
@@ -111,7 +111,8 @@ public final class HipparchusClient implements AutoCloseable {
             String[] words = line.substring(1).trim().split(" +", 4);
             try {
                 if (words[0].equals("server")) {
-                    return new Event("server", -1, words[1], words.length > 2 ? restOf(words, 2) : "");
+                    String fields = words.length > 2 ? restOf(words, 2) : "";
+                    return new Event("server", -1, words[1], fields);
                 }
                 return new Event(words[0], Long.parseLong(words[1]), words[2],
                         words.length > 3 ? words[3] : "");
@@ -233,7 +234,10 @@ public final class HipparchusClient implements AutoCloseable {
         if (end > 1 && (end > 19 || Long.parseLong(first.substring(1, end)) != id)) {
             throw new ProtocolException("response to another request: " + first);
         }
-        String rest = first.substring(end).startsWith(" ") ? first.substring(end + 1) : first.substring(end);
+        String rest = first.substring(end);
+        if (rest.startsWith(" ")) {
+            rest = rest.substring(1);
+        }
         List<String> lines = new ArrayList<>();
         if (!rest.isEmpty()) {
             lines.add(rest);

@@ -49,8 +49,8 @@ public final class RandomBot {
     }
 
     /** React to one event of any game; returns true once our match is over. */
-    boolean handleEvent(HipparchusClient client, String game, String seat, HipparchusClient.Event event)
-            throws IOException {
+    boolean handleEvent(HipparchusClient client, String game, String seat,
+            HipparchusClient.Event event) throws IOException {
         if (event.game().equals("server") && event.kind().equals("shutdown")) {
             throw new IOException("the server is shutting down");
         }
@@ -69,7 +69,8 @@ public final class RandomBot {
                     System.out.println("opponent played " + event.field("play").orElse("?"));
                 }
             }
-            case "round-over" -> System.out.println("round " + event.field("round_number").orElse("?")
+            case "round-over" -> System.out.println(
+                    "round " + event.field("round_number").orElse("?")
                     + " won by seat " + event.field("result.winner").orElse("?")
                     + " (scores " + event.field("result.totals").orElse("?") + ")");
             case "match-over" -> {
@@ -132,8 +133,9 @@ public final class RandomBot {
                 throw new IllegalArgumentException("give exactly one of --create and --game");
             }
         } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
-            System.err.println((e instanceof ArrayIndexOutOfBoundsException ? "missing value" : e.getMessage())
-                    + "\n" + USAGE);
+            boolean noValue = e instanceof ArrayIndexOutOfBoundsException;
+            String why = noValue ? "an option needs a value" : e.getMessage();
+            System.err.println(why + "\n" + USAGE);
             System.exit(2);
         }
         try {
