@@ -94,6 +94,7 @@ class Connection:
         self._waiting = 0  # messages in _pending and _backlog
         self._writing = False
         self._wakeup = trio.Event()
+        self._drained = trio.Event()
 
     def enqueue(self, data: bytes) -> None:
         """Queue one message; if the queue is full, close the connection instead."""
@@ -130,6 +131,15 @@ class Connection:
         self._backlog.append((data, count))
         self._wakeup.set()
 
+    async def wait_drained(self) -> None:
+        """Wait while half the queue or more waits to be sent. The reader calls this between
+        requests, so that a client that pipelines requests faster than it reads the answers
+        is slowed down (its requests wait in its socket) instead of overflowing its queue:
+        only events it does not read can fill the queue (PROTOCOL.md section 7)."""
+        while self._waiting > self.queue_size // 2 and not (self.overflowed or self.closing):
+            self._drained = trio.Event()
+            await self._drained.wait()
+
     def close(self) -> None:
         """Accept no more messages; the writer stops once the backlog is sent."""
         self.closing = True
@@ -154,6 +164,7 @@ class Connection:
             finally:
                 self._writing = False
             self._waiting -= sum(count for _, count in items)
+            self._drained.set()
 
 
 class Server:
@@ -319,6 +330,7 @@ class Server:
                 self._flush()
                 if close:
                     return "quit"
+                await conn.wait_drained()
             if not data:
                 return "closed by peer"
 
