@@ -325,14 +325,18 @@ class Server:
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
             conn.last_input = trio.current_time()
-            for item in splitter.feed(data) if data else splitter.close():
+            if not data:
+                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
+                # a connection dropped mid-line must not carry out, say, a truncated move.
+                if any(True for _ in splitter.close()):
+                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+                return "closed by peer"
+            for item in splitter.feed(data):
                 close = await self._answer(conn, item)
                 self._flush()
                 if close:
                     return "quit"
                 await conn.wait_drained()
-            if not data:
-                return "closed by peer"
 
     async def _answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line; True if the connection must close after the answer."""
