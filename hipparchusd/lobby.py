@@ -547,7 +547,7 @@ class Lobby:
         seats = len(table.holders)
         wanted: int | None = None
         if len(a) == 2:
-            if not (a[1].isascii() and a[1].isdigit()) or int(a[1]) >= seats:
+            if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
                 raise ProtocolError(
                     ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
                 )
