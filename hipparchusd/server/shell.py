@@ -331,7 +331,11 @@ class Server:
                 if any(True for _ in splitter.close()):
                     log.debug("connection %d: unterminated last line ignored", conn.session.id)
                 return "closed by peer"
-            for item in splitter.feed(data):
+            for number, item in enumerate(splitter.feed(data)):
+                if number:
+                    # Pipelined requests: let the other connections in between them, or a
+                    # packet of thousands would hold everyone else up for its whole length.
+                    await trio.lowlevel.checkpoint()
                 close = await self._answer(conn, item)
                 self._flush()
                 if close:
