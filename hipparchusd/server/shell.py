@@ -320,7 +320,10 @@ class Server:
         finally:
             with trio.CancelScope(shield=True) as scope:
                 scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
-                await self._finish(conn)
+                try:
+                    await self._finish(conn)
+                except Exception:
+                    log.exception("connection %d: leaving its games failed", session.id)
             del self.connections[session.id]
             if not self.connections:
                 self._all_closed.set()
