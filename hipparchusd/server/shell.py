@@ -372,12 +372,12 @@ class Server:
             return False
         try:
             result = self.lobby.handle(session, request)
+            await self._carry_out(result, conn)
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
             conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
             return False
-        await self._carry_out(result, conn)
         return result.close
 
     async def _carry_out(self, result: Result, conn: Connection | None) -> None:
@@ -390,8 +390,10 @@ class Server:
             for call in result.store_calls:
                 try:
                     await call.apply(self.store)
-                except OSError as error:
-                    log.error("store %s failed: %s", call.method, error)
+                except Exception as error:
+                    # The game has moved on in memory; the followers still get its events so
+                    # that they stay in step with it, and the requester learns it is unsaved.
+                    log.error("store %s failed: %r", call.method, error, exc_info=error)
                     if conn is not None and result.response is not None:
                         message = f"the game store failed ({error.__class__.__name__})"
                         conn.enqueue(
@@ -406,7 +408,10 @@ class Server:
                     break
             if conn is not None and result.response is not None:
                 conn.enqueue(result.response.encode(conn.session.mode))
-            self._dispatch(result)
+            try:
+                self._dispatch(result)
+            except Exception:
+                log.exception("delivering events failed")
         finally:
             self.sequencer.release(result.games, done)
             self._flush()
