@@ -121,8 +121,9 @@ class FailingStore(MemoryStore):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="audit defect: when the store fails, 'play' is answered '? internal' (documented as "
-    "'the request changed nothing') but the move stays made and its events are sent",
+    reason="audit finding: when the store fails, 'play' is answered '? internal', which "
+    "PROTOCOL.md section 3 documents as 'the request changed nothing', but the move stays made "
+    "and its events are sent (deliberate since ef3819e): the spec or the daemon must change",
 )
 async def test_a_failed_store_call_changes_nothing(start_server: StartServer) -> None:
     server = await start_server(store=FailingStore())
