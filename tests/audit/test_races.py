@@ -151,3 +151,18 @@ async def test_abandoned_waiting_games_do_not_exhaust_the_games_limit(
     await trio.sleep(0.6)
     user = await Client.connect(server.ports[0])
     await user.ok("new hipparchus")
+
+
+@pytest.mark.parametrize("mode", ["text", "json"])
+async def test_legal_waits_for_the_events_before_it(start_server: StartServer, mode: str) -> None:
+    server = await start_server(store=SlowStore())
+    a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = await seated_game(a, b)
+    await b.ok(f"format {mode}")
+    await b.events_until(["turn"])
+    await a.send(f"play {game} 1S@1\n")
+    await trio.sleep(0.01)  # the play waits for the store
+    reply = await b.ok(f"legal {game}")
+    # Seat 1 is told its moves to follow only after it was told what it follows.
+    assert reply.lines != [] and reply.lines != ['{"game": "g1", "moves": []}']
+    assert [event_fields(e)[2] for e in b.events[-2:]] == ["played", "turn"], b.events
