@@ -8,7 +8,7 @@ import json
 import random
 
 import trio
-from daemon.client import Client
+from daemon.client import Client, event_fields
 
 from hipparchusd.protocol.formatting import flatten
 
@@ -174,3 +174,82 @@ async def test_event_fields_text_equals_json_and_seq_has_no_gap(
         if " hand " in line:
             before = a.events[a.events.index(line) - 1]
             assert " round-started " in before and before.split(" ")[2] == line.split(" ")[2]
+
+
+async def test_text_responses_are_the_flattened_json(start_server: StartServer) -> None:
+    server = await start_server()
+    a, b, t, j = [await Client.connect(server.ports[0]) for _ in range(4)]
+    await j.ok("format json")
+    game = (await t.ok("new hipparchus leader=0 seed=21")).fields()["game"]
+    await a.ok(f"join {game} name=ann")
+    await b.ok(f"join {game} name=bob")
+    moves = (await a.ok(f"legal {game}")).text.split()
+    await a.ok(f"play {game} {moves[-1]}")
+    for line in (f"state {game}", "games"):
+        text, data = (await t.ok(line)).lines, _json((await j.ok(line)).lines)
+        if line == "games":
+            assert text == [
+                " ".join(f"{k}={v}" for k, v in flatten(g))
+                for g in data["games"]  # type: ignore[attr-defined]
+            ]
+        else:
+            assert text == [f"{k}={v}" for k, v in flatten(data)]
+    await b.ok(f"resign {game}")
+    text, data = (await t.ok(f"record {game}")).lines, _json((await j.ok(f"record {game}")).lines)
+    assert text == [f"{k}={v}" for k, v in flatten(data)]
+
+
+async def test_legal_clumps_are_the_hands_clumps(start_server: StartServer) -> None:
+    server = await start_server()
+    a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+    await a.ok("format json")
+    game = _json((await a.ok("new hipparchus leader=0 seed=33")).lines)["game"]
+    await a.ok(f"join {game}")
+    await b.ok(f"join {game}")
+    hand = _json((await a.ok(f"state {game}")).lines)["view"]["hand"]  # type: ignore[index]
+    moves = _json((await a.ok(f"legal {game}")).lines)["moves"]
+    assert isinstance(moves, list) and isinstance(hand, str)
+    for move in moves:
+        clump = move["clump"]
+        assert clump == list(range(clump[0], clump[-1] + 1))
+        assert {hand[p - 1] for p in clump} == {move["suit"]}
+        # Maximal: the cards just outside are of another suit (RULINGS H2).
+        assert clump[0] == 1 or hand[clump[0] - 2] != move["suit"]
+        assert clump[-1] == len(hand) or hand[clump[-1]] != move["suit"]
+        assert move["count"] <= min(3, len(clump))
+        assert move["count"] == len(clump) or len(clump) >= 4
+
+
+async def test_resume_snapshot_seq_and_a_spectator_who_joins(start_server: StartServer) -> None:
+    server = await start_server()
+    port = server.ports[0]
+    a, b, w = [await Client.connect(port) for _ in range(3)]
+    game = (await w.ok("new hipparchus leader=0")).fields()["game"]
+    await a.ok(f"watch {game}")  # a spectator first, then a seat: each event once
+    token = (await a.ok(f"join {game} 0")).fields()["token"]
+    await w.ok(f"watch {game}")
+    await b.ok(f"join {game} 1")
+    moves = (await a.ok(f"legal {game}")).text.split()
+    await a.ok(f"play {game} {moves[0]}")
+    await a.aclose()
+    a2 = await Client.connect(port)
+    seq = int((await a2.ok(f"resume {token}")).fields()["seq"])
+    moves = (await b.ok(f"legal {game}")).text.split()
+    await b.ok(f"play {game} {moves[0]}")
+    first = await a2.next_event()
+    assert event_fields(first)[1] == seq + 1, (seq, first)
+    await w.ok("name")
+    seen = [event_fields(e)[1] for e in a.events if event_fields(e)[2] != "hand"]
+    assert seen == sorted(set(seen)), seen  # no event twice
+    last_w = [event_fields(e) for e in w.events]
+    assert ("resumed" in [k for _, _, k, _ in last_w]) and last_w[-1][1] >= seq
+    # Unwatching stops the events at once.
+    await w.ok(f"unwatch {game}")
+    count = len(w.events)
+    for mover in (a2, b):
+        moves = (await mover.ok(f"legal {game}")).text.split()
+        if moves:
+            await mover.ok(f"play {game} {moves[0]}")
+            break
+    await w.ok("name")
+    assert len(w.events) == count
