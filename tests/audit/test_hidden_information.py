@@ -168,7 +168,7 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
         await client.aclose()
 
 
-@pytest.mark.parametrize("seed", [3, 11, 12, 40])
+@pytest.mark.parametrize("seed", [3, 11, 12, 40, 41, 57, 64, 77, 90, 101, 123, 200])
 async def test_no_connection_learns_a_hidden_card(start_server: StartServer, seed: int) -> None:
     server = await start_server()
     with trio.fail_after(60):
