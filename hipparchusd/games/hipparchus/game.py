@@ -10,7 +10,7 @@ import attrs
 
 from ..base import EVERYONE, Event, GameFinished, IllegalMove, NotYourTurn, Outcome
 from .dealing import seeded_deal, system_deal
-from .model import SEATS, Deal, Play
+from .model import SEATS, Deal, Play, PublicTrick, played_cards
 from .notation import NotationError, format_play, parse_play
 from .rules import GameOver, IllegalPlay, MatchState
 from .views import (
@@ -214,10 +214,11 @@ class HipparchusGame:
         self._state = after
         self._plays.append(move)
         round_ = after.round
-        events = [Event(EVERYONE, Played(seat, move, round_.hands[seat].size))]
+        # Public forms only (RULINGS H13): the player got the canonical move in its answer.
+        events = [Event(EVERYONE, Played(seat, played_cards(move), round_.hands[seat].size))]
         if len(round_.tricks) > len(before.round.tricks):
             number = len(round_.tricks)
-            trick = round_.tricks[-1]
+            trick = PublicTrick.of(round_.tricks[-1])
             if trick.winner is None:
                 events.append(Event(EVERYONE, NoFollow(number, trick, round_.set_aside)))
             else:
@@ -225,7 +226,8 @@ class HipparchusGame:
         if round_.result is not None:
             events.extend(self._end_round())
         else:
-            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=round_.lead)))
+            lead = None if round_.lead is None else played_cards(round_.lead)
+            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=lead)))
         return events
 
     def _end_round(self) -> list[Event]:
