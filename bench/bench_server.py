@@ -208,6 +208,7 @@ class Run:
     p50: float
     p99: float
     moves_per_s: float = 0.0
+    client_cpu_us: float = 0.0
 
 
 def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
@@ -220,7 +221,9 @@ def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
     try:
         cpu = cpu_seconds(daemon)
         started = time.perf_counter()
+        client_cpu = time.process_time()
         stats = trio.run(bench, pairs, matches, port)
+        client_cpu = time.process_time() - client_cpu
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(daemon) - cpu
     finally:
@@ -233,6 +236,7 @@ def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
         percentile(latency, 0.5) * 1000,
         percentile(latency, 0.99) * 1000,
         stats.moves / elapsed,
+        client_cpu / stats.round_trips * 1e6,
     )
     return run, stats.round_trips
 
@@ -243,7 +247,9 @@ def run_echo_server(connections: int, round_trips: int) -> Run:
     latency: list[float] = []
     try:
         cpu = cpu_seconds(echo)
+        client_cpu = time.process_time()
         elapsed = trio.run(run_echo, port, connections, round_trips, latency)
+        client_cpu = time.process_time() - client_cpu
         cpu = cpu_seconds(echo) - cpu
     finally:
         echo.terminate()
@@ -251,7 +257,7 @@ def run_echo_server(connections: int, round_trips: int) -> Run:
     done = len(latency)
     return Run(
         done / elapsed, cpu / done * 1e6, percentile(latency, 0.5) * 1000,
-        percentile(latency, 0.99) * 1000,
+        percentile(latency, 0.99) * 1000, 0.0, client_cpu / done * 1e6,
     )  # fmt: skip
 
 
@@ -289,11 +295,13 @@ def main() -> None:
     show("moves/s", daemon_runs, "moves_per_s", "")
     daemon_rate = show("round trips/s", daemon_runs, "rate", "")
     show("server CPU per round trip", daemon_runs, "cpu_us", "us")
+    show("client CPU per round trip", daemon_runs, "client_cpu_us", "us")
     show("play latency p50", daemon_runs, "p50", "ms", 2)
     p99 = show("play latency p99", daemon_runs, "p99", "ms", 2)
     print("bare trio echo server (same round trips):")
     echo_rate = show("round trips/s", echo_runs, "rate", "")
     show("server CPU per round trip", echo_runs, "cpu_us", "us")
+    show("client CPU per round trip", echo_runs, "client_cpu_us", "us")
     show("latency p50", echo_runs, "p50", "ms", 2)
     show("latency p99", echo_runs, "p99", "ms", 2)
     print(f"daemon/echo throughput: {daemon_rate / echo_rate:.0%} (target >= 50%); "
