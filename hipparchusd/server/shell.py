@@ -4,9 +4,11 @@ with a bounded outbound queue, the store calls, limits, and a graceful shutdown.
 Everything the protocol decides happens in :mod:`hipparchusd.protocol` and
 :mod:`hipparchusd.lobby`; this module only moves bytes and awaits the store. For each request
 it awaits the store calls of the lobby's result (so that a ``play`` is answered only once it is
-durable), then queues the response, then the events. Results that touch the same game are
-carried out in the order the lobby produced them (:class:`Sequencer`), so that every follower
-sees a game's events in ``seq`` order even while a store call is in flight.
+durable), commits the result's change only once the store has recorded it, then queues the
+response, then the events. The requests on one game are carried out one after another, from
+their checking to their events (:class:`Sequencer`): a request waits for the earlier ones on
+the same game, so it is checked against their outcome, and every follower sees a game's events
+in ``seq`` order even while a store call is in flight.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import collections
 import contextlib
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import trio
@@ -34,11 +36,12 @@ _FLUSH_TIMEOUT = 5.0
 
 
 class Sequencer:
-    """Keeps the results touching one game in the order they were produced.
+    """Carries out the requests on one game one at a time, in the order they came.
 
-    :meth:`ticket` is called right after the lobby's synchronous handling, with no checkpoint
-    in between, so tickets follow the lobby's order; a ticket's holder waits for the previous
-    tickets of each of its games before carrying the result out.
+    A request takes a :meth:`ticket` for the games it acts on before the lobby prepares it,
+    waits for the previous tickets of each of those games, and releases its own once its
+    result is carried out (stored, committed, queued). Tickets taken with no checkpoint in
+    between keep their order.
     """
 
     def __init__(self) -> None:
@@ -333,8 +336,10 @@ class Server:
     async def _finish(self, conn: Connection) -> None:
         """Take the connection out of the lobby (``disconnected`` events) and stop its writer
         once what is queued is sent."""
-        if conn.session.id in self.lobby.sessions:
-            await self._carry_out(self.lobby.disconnect(conn.session), None)
+        session = conn.session
+        if session.id in self.lobby.sessions:
+            games = self.lobby.session_games(session)
+            await self._sequenced(games, lambda: self.lobby.disconnect(session), None)
         conn.close()
 
     async def _read(self, conn: Connection) -> str:
@@ -371,8 +376,11 @@ class Server:
         if request is None:
             return False
         try:
-            result = self.lobby.handle(session, request)
-            await self._carry_out(result, conn)
+            result = await self._sequenced(
+                self.lobby.games_of(session, request),
+                lambda: self.lobby.prepare(session, request),
+                conn,
+            )
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
@@ -380,32 +388,61 @@ class Server:
             return False
         return result.close
 
-    async def _carry_out(self, result: Result, conn: Connection | None) -> None:
-        """Await ``result``'s store calls in its games' order, then queue its response for
-        ``conn`` and its events for their recipients."""
-        waits, done = self.sequencer.ticket(result.games)
+    async def _sequenced(
+        self, games: Sequence[str], prepare: Callable[[], Result], conn: Connection | None
+    ) -> Result:
+        """Wait for the earlier requests on ``games``, then ``prepare`` a result and carry it
+        out (for ``conn``, if it answers a request) before the next request on them starts.
+        A game the result creates is held too, for the requests that name it next."""
+        waits, done = self.sequencer.ticket(games)
         try:
             for event in waits:
                 await event.wait()
-            for call in result.store_calls:
-                try:
-                    await call.apply(self.store)
-                except Exception as error:
-                    # The game has moved on in memory; the followers still get its events so
-                    # that they stay in step with it, and the requester learns it is unsaved.
-                    log.error("store %s failed: %r", call.method, error, exc_info=error)
-                    if conn is not None and result.response is not None:
-                        message = f"the game store failed ({error.__class__.__name__})"
-                        conn.enqueue(
-                            fmt.failure(
-                                result.response.request_id,
-                                conn.session.mode,
-                                ErrorCode.INTERNAL,
-                                message,
+            result = prepare()
+            created = tuple(g for g in result.games if g not in games)
+            waits, created_done = self.sequencer.ticket(created)
+            try:
+                for event in waits:
+                    await event.wait()
+                await self._carry_out(result, conn)
+            finally:
+                self.sequencer.release(created, created_done)
+        finally:
+            self.sequencer.release(games, done)
+        return result
+
+    async def _carry_out(self, result: Result, conn: Connection | None) -> None:
+        """Await ``result``'s first store call, which records its change, then commit the
+        change, await the other store calls, and queue the response for ``conn`` and the
+        events for their recipients. If the first call fails, nothing changes: ``conn`` gets
+        ``internal`` and nobody gets an event. The store calls and the commit are shielded from
+        cancellation: a change the store recorded is always made."""
+        calls = result.store_calls
+        try:
+            with trio.CancelScope(shield=True):
+                if calls:
+                    try:
+                        await calls[0].apply(self.store)
+                    except Exception as error:
+                        log.error("store %s failed: %r", calls[0].method, error, exc_info=error)
+                        if conn is not None and result.response is not None:
+                            conn.enqueue(
+                                fmt.failure(
+                                    result.response.request_id,
+                                    conn.session.mode,
+                                    ErrorCode.INTERNAL,
+                                    "the game store failed; nothing was changed",
+                                )
                             )
-                        )
-                        conn = None
-                    break
+                        return
+                result.commit()
+                for call in calls[1:]:
+                    try:
+                        await call.apply(self.store)
+                    except Exception as error:
+                        # The change is recorded and made; the store keeps the earlier
+                        # snapshot and replays the moves after it.
+                        log.error("store %s failed: %r", call.method, error, exc_info=error)
             if conn is not None and result.response is not None:
                 conn.enqueue(result.response.encode(conn.session.mode))
             try:
@@ -413,7 +450,6 @@ class Server:
             except Exception:
                 log.exception("delivering events failed")
         finally:
-            self.sequencer.release(result.games, done)
             self._flush()
 
     def _dispatch(self, result: Result) -> None:

@@ -294,6 +294,15 @@ class HipparchusGame:
             fixed_deal=self.fixed_deal,
         )
 
+    def fork(self) -> HipparchusGame:
+        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
+        state is immutable, so only the lists of recorded rounds and plays are copied."""
+        copy = object.__new__(HipparchusGame)
+        copy.__dict__.update(self.__dict__)
+        copy._rounds = list(self._rounds)
+        copy._plays = list(self._plays)
+        return copy
+
     def _current_round_record(self) -> RoundRecord:
         first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None
         leader = self._state.round.leader if first_lead is None else first_lead
