@@ -109,11 +109,12 @@ class Connection:
             trio.BrokenResourceError: the connection failed.
             trio.ClosedResourceError: the stream was closed.
         """
+        await trio.lowlevel.cancel_shielded_checkpoint()
         while True:
-            await trio.lowlevel.wait_readable(self._fileno)
             try:
                 return os.read(self._fileno, _RECEIVE_SIZE)
             except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._fileno)
                 continue
             except OSError as error:
                 raise trio.BrokenResourceError(str(error)) from error
@@ -417,32 +418,13 @@ class Server:
         events for their recipients. If the first call fails, nothing changes: ``conn`` gets
         ``internal`` and nobody gets an event. The store calls and the commit are shielded from
         cancellation: a change the store recorded is always made."""
-        calls = result.store_calls
         try:
-            with trio.CancelScope(shield=True):
-                if calls:
-                    try:
-                        await calls[0].apply(self.store)
-                    except Exception as error:
-                        log.error("store %s failed: %r", calls[0].method, error, exc_info=error)
-                        if conn is not None and result.response is not None:
-                            conn.enqueue(
-                                fmt.failure(
-                                    result.response.request_id,
-                                    conn.session.mode,
-                                    ErrorCode.INTERNAL,
-                                    "the game store failed; nothing was changed",
-                                )
-                            )
+            if result.store_calls:
+                with trio.CancelScope(shield=True):
+                    if not await self._store(result, conn):
                         return
+            else:
                 result.commit()
-                for call in calls[1:]:
-                    try:
-                        await call.apply(self.store)
-                    except Exception as error:
-                        # The change is recorded and made; the store keeps the earlier
-                        # snapshot and replays the moves after it.
-                        log.error("store %s failed: %r", call.method, error, exc_info=error)
             if conn is not None and result.response is not None:
                 conn.enqueue(result.response.encode(conn.session.mode))
             try:
@@ -451,6 +433,34 @@ class Server:
                 log.exception("delivering events failed")
         finally:
             self._flush()
+
+    async def _store(self, result: Result, conn: Connection | None) -> bool:
+        """Await the first store call, commit, then the other calls; False (with ``internal``
+        queued for ``conn``) if the first call failed and nothing changed."""
+        first, *others = result.store_calls
+        try:
+            await first.apply(self.store)
+        except Exception as error:
+            log.error("store %s failed: %r", first.method, error, exc_info=error)
+            if conn is not None and result.response is not None:
+                conn.enqueue(
+                    fmt.failure(
+                        result.response.request_id,
+                        conn.session.mode,
+                        ErrorCode.INTERNAL,
+                        "the game store failed; nothing was changed",
+                    )
+                )
+            return False
+        result.commit()
+        for call in others:
+            try:
+                await call.apply(self.store)
+            except Exception as error:
+                # The change is recorded and made; the store keeps the earlier snapshot
+                # and replays the moves after it.
+                log.error("store %s failed: %r", call.method, error, exc_info=error)
+        return True
 
     def _dispatch(self, result: Result) -> None:
         connections = self.connections
