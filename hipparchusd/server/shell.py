@@ -109,12 +109,11 @@ class Connection:
             trio.BrokenResourceError: the connection failed.
             trio.ClosedResourceError: the stream was closed.
         """
-        await trio.lowlevel.cancel_shielded_checkpoint()
         while True:
+            await trio.lowlevel.wait_readable(self._fileno)
             try:
                 return os.read(self._fileno, _RECEIVE_SIZE)
             except BlockingIOError:
-                await trio.lowlevel.wait_readable(self._fileno)
                 continue
             except OSError as error:
                 raise trio.BrokenResourceError(str(error)) from error
@@ -416,51 +415,49 @@ class Server:
         """Await ``result``'s first store call, which records its change, then commit the
         change, await the other store calls, and queue the response for ``conn`` and the
         events for their recipients. If the first call fails, nothing changes: ``conn`` gets
-        ``internal`` and nobody gets an event. The store calls and the commit are shielded from
-        cancellation: a change the store recorded is always made."""
+        ``internal`` and nobody gets an event.
+
+        A store call must be atomic under cancellation (recorded in full, or not at all and
+        ``Cancelled`` raised), as the stores are: so a change the store recorded is always
+        committed (no checkpoint between the call's return and the commit), and once committed
+        its response and events are always queued, even if a later store call is cancelled.
+        """
+        calls = result.store_calls
         try:
-            if result.store_calls:
-                with trio.CancelScope(shield=True):
-                    if not await self._store(result, conn):
-                        return
-            else:
-                result.commit()
-            if conn is not None and result.response is not None:
-                conn.enqueue(result.response.encode(conn.session.mode))
+            if calls:
+                first = calls[0]
+                try:
+                    await first.apply(self.store)
+                except Exception as error:
+                    log.error("store %s failed: %r", first.method, error, exc_info=error)
+                    if conn is not None and result.response is not None:
+                        conn.enqueue(
+                            fmt.failure(
+                                result.response.request_id,
+                                conn.session.mode,
+                                ErrorCode.INTERNAL,
+                                "the game store failed; nothing was changed",
+                            )
+                        )
+                    return
+            result.commit()
             try:
-                self._dispatch(result)
-            except Exception:
-                log.exception("delivering events failed")
+                for call in calls[1:]:
+                    try:
+                        await call.apply(self.store)
+                    except Exception as error:
+                        # The change is recorded and made; the store keeps the earlier
+                        # snapshot and replays the moves after it.
+                        log.error("store %s failed: %r", call.method, error, exc_info=error)
+            finally:
+                if conn is not None and result.response is not None:
+                    conn.enqueue(result.response.encode(conn.session.mode))
+                try:
+                    self._dispatch(result)
+                except Exception:
+                    log.exception("delivering events failed")
         finally:
             self._flush()
-
-    async def _store(self, result: Result, conn: Connection | None) -> bool:
-        """Await the first store call, commit, then the other calls; False (with ``internal``
-        queued for ``conn``) if the first call failed and nothing changed."""
-        first, *others = result.store_calls
-        try:
-            await first.apply(self.store)
-        except Exception as error:
-            log.error("store %s failed: %r", first.method, error, exc_info=error)
-            if conn is not None and result.response is not None:
-                conn.enqueue(
-                    fmt.failure(
-                        result.response.request_id,
-                        conn.session.mode,
-                        ErrorCode.INTERNAL,
-                        "the game store failed; nothing was changed",
-                    )
-                )
-            return False
-        result.commit()
-        for call in others:
-            try:
-                await call.apply(self.store)
-            except Exception as error:
-                # The change is recorded and made; the store keeps the earlier snapshot
-                # and replays the moves after it.
-                log.error("store %s failed: %r", call.method, error, exc_info=error)
-        return True
 
     def _dispatch(self, result: Result) -> None:
         connections = self.connections

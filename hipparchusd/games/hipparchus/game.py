@@ -70,6 +70,11 @@ def replay(record: MatchRecord) -> MatchState:
     return state
 
 
+# Asked on every request that moves: made once.
+_NOBODY: frozenset[int] = frozenset()
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
+
+
 def _check_seat(seat: object) -> None:
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise IllegalMove(f"no seat {seat!r} at this table (seats 0 and 1)")
@@ -152,10 +157,10 @@ class HipparchusGame:
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self.outcome is not None:
-            return frozenset()
+        if self._resigned is not None or self._state.winner is not None:
+            return _NOBODY
         seat = self._state.round.to_move
-        return frozenset() if seat is None else frozenset((seat,))
+        return _NOBODY if seat is None else _ONE_SEAT[seat]
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
