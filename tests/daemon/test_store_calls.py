@@ -146,3 +146,40 @@ async def test_a_move_is_checked_after_the_previous_move_is_stored(
         ("add_move", "1S@1"),
         ("add_move", answer),
     ]
+
+
+class SnapshotFailingStore(GatedStore):
+    """A store whose snapshots fail once the game has started (moves are stored)."""
+
+    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+        if any(call[0] == "add_move" for call in self.calls):
+            raise OSError("disk full")
+        await super().snapshot(game_id, snapshot)
+
+
+async def test_a_stored_move_stands_when_the_snapshot_after_it_fails(
+    start_server: StartServer,
+) -> None:
+    store = SnapshotFailingStore()
+    server = await start_server(store)
+    a = await Client.connect(server.ports[0])
+    b = await Client.connect(server.ports[0])
+    game = await seated_game(a, b, "leader=0 seed=11")
+    table = server.lobby.tables[game]
+    clients = (a, b)
+    # Play the first round out; the move that ends it starts round 2, whose snapshot fails.
+    while table.game.view(None).round_number == 1:
+        (seat,) = table.game.seats_to_move()
+        move = table.game.format_move(table.game.legal_moves(seat)[0])
+        assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
+    assert table.game.view(None).round_number == 2
+    # The last move was answered, stored and made, and everyone heard of the new round.
+    assert store.calls[-1] == ("add_move", move)
+    for client in clients:
+        while True:
+            fields = event_fields((await client.events_until(["round-started"]))[-1])[3]
+            if fields["round_number"] == "2":
+                break
+    (seat,) = table.game.seats_to_move()
+    move = table.game.format_move(table.game.legal_moves(seat)[0])
+    assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
