@@ -17,13 +17,13 @@ import collections
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import trio
 
 from ..lobby import Lobby, Result, Session
-from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, parse_request
+from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
@@ -339,8 +339,11 @@ class Server:
         session = conn.session
         if session.id in self.lobby.sessions:
             games = self.lobby.session_games(session)
-            await self._sequenced(games, lambda: self.lobby.disconnect(session), None)
+            await self._sequenced(games, lambda: self._disconnect(session), None)
         conn.close()
+
+    async def _disconnect(self, session: Session) -> Result:
+        return self.lobby.disconnect(session)
 
     async def _read(self, conn: Connection) -> str:
         """Read and answer requests until the peer closes or sends ``quit``. Returns why it
@@ -377,9 +380,7 @@ class Server:
             return False
         try:
             result = await self._sequenced(
-                self.lobby.games_of(session, request),
-                lambda: self.lobby.prepare(session, request),
-                conn,
+                self.lobby.games_of(session, request), lambda: self._prepare(session, request), conn
             )
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
@@ -388,8 +389,15 @@ class Server:
             return False
         return result.close
 
+    async def _prepare(self, session: Session, request: Request) -> Result:
+        """The lobby's result for ``request``, prepared (not yet committed)."""
+        return self.lobby.prepare(session, request)
+
     async def _sequenced(
-        self, games: Sequence[str], prepare: Callable[[], Result], conn: Connection | None
+        self,
+        games: Sequence[str],
+        prepare: Callable[[], Awaitable[Result]],
+        conn: Connection | None,
     ) -> Result:
         """Wait for the earlier requests on ``games``, then ``prepare`` a result and carry it
         out (for ``conn``, if it answers a request) before the next request on them starts.
@@ -398,7 +406,7 @@ class Server:
         try:
             for event in waits:
                 await event.wait()
-            result = prepare()
+            result = await prepare()
             created = tuple(g for g in result.games if g not in games)
             waits, created_done = self.sequencer.ticket(created)
             try:
