@@ -156,7 +156,10 @@ class Response:
         if callable(data) and mode is Mode.JSON:
             data = data()
         return fmt.success(
-            self.request_id, mode, data if isinstance(data, Mapping) else {}, self.text
+            self.request_id,
+            mode,
+            data if type(data) is dict or isinstance(data, Mapping) else {},
+            self.text,
         )
 
 
@@ -247,8 +250,9 @@ class Table:
 
     def followers(self) -> tuple[Session, ...]:
         """Seat holders, in seat order, then spectators, in the order they came."""
-        held = tuple(s for s in self.holders if s is not None)
-        return held + tuple(self.spectators)
+        held = [s for s in self.holders if s is not None]
+        held += self.spectators
+        return tuple(held)
 
 
 @attrs.frozen
@@ -811,7 +815,7 @@ class Lobby:
 
         # No store call and no game in the result: the server encodes it at once, so ``data``
         # describes the moves in the position they were listed for.
-        texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
+        texts = fmt.join_lines([" ".join(map(game.format_move, moves))])
         return Result(Response(r.id, data, texts))
 
     def _playable(self, s: Session, table: Table) -> int:

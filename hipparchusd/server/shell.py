@@ -101,20 +101,21 @@ class Connection:
     async def receive(self) -> bytes:
         """The next bytes from the peer (``b""`` at end of stream).
 
-        A client waits for each answer, so a request is rarely already there when asked for:
-        wait until the socket is readable, then read, rather than try a read that fails first
-        (what ``SocketStream.receive_some`` does), saving a system call per request.
+        A client waits for each answer, so its next request is rarely there at once; but once
+        the other ready connections have had their turn, under load it usually is (about two
+        times in three in the benchmark). So: yield, then read, and only if nothing came wait
+        for readability, which costs an epoll re-arm and a wake-up per wait.
 
         Raises:
             trio.BrokenResourceError: the connection failed.
             trio.ClosedResourceError: the stream was closed.
         """
+        await trio.lowlevel.cancel_shielded_checkpoint()
         while True:
-            await trio.lowlevel.wait_readable(self._fileno)
             try:
                 return os.read(self._fileno, _RECEIVE_SIZE)
             except BlockingIOError:
-                continue
+                await trio.lowlevel.wait_readable(self._fileno)
             except OSError as error:
                 raise trio.BrokenResourceError(str(error)) from error
 

@@ -32,6 +32,8 @@ from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
 from .validation import InvalidState, validate_match, validate_round
 
 _PLAY = re.compile(r"([1-9][0-9]*)([A-Za-z])@([0-9]+)")
+#: Each suit's letter, indexed by the suit (``Suit.letter``).
+_SUIT_LETTERS = "".join(suit.letter for suit in Suit)
 
 
 class NotationError(ValueError):
@@ -46,7 +48,9 @@ class NotationError(ValueError):
 
 def format_play(play: Play) -> str:
     """The canonical notation of ``play``, e.g. ``2E@5``."""
-    return f"{play.count}{play.suit.letter}@{play.position}"
+    # Indexing the letters with the suit (an int) is Suit.letter without a call: every event
+    # and every legal-move list formats plays.
+    return f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
 
 
 def parse_play_text(text: str) -> tuple[int, Suit, int]:
