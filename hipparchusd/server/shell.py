@@ -110,6 +110,8 @@ class Connection:
             trio.BrokenResourceError: the connection failed.
             trio.ClosedResourceError: the stream was closed.
         """
+        # A cancelled connection stops here even if its peer never stops sending.
+        await trio.lowlevel.checkpoint_if_cancelled()
         await trio.lowlevel.cancel_shielded_checkpoint()
         while True:
             try:

@@ -3,6 +3,7 @@ PROTOCOL.md section 7 (idle timeout, outbound queue)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 
@@ -173,4 +174,25 @@ async def test_a_client_that_does_not_read_is_dropped(start_server: StartServer)
     # The players were never blocked.
     await a.ok(f"play {game} 1S@1")
     assert (await b.ok(f"state {game}")).fields()["view.to_move"] == "1"
+    await slow.aclose()
+
+
+async def test_a_client_that_never_stops_sending_nor_reads_is_dropped(
+    start_server: StartServer,
+) -> None:
+    server = await start_server(outbound_queue=8)
+    slow = await Client.connect(server.ports[0])
+
+    async def flood() -> None:
+        # Requests keep coming, so a read always finds one: the drop must not need a wait.
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            while True:
+                await slow.send(b"help\n" * 1000)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(flood)
+        with trio.fail_after(10):
+            while server.connection_count > 0:
+                await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
     await slow.aclose()
