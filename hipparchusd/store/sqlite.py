@@ -544,13 +544,13 @@ def _connect(path: Path, migrations: Sequence[schema.Migration] | None) -> sqlit
         problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
         if problems != ["ok"]:
             raise StoreError(f"{path} is damaged ({'; '.join(problems[:3])}); {damaged}")
+        version = schema.read_version(conn, str(path))
+        schema.check_version(version, str(path), migrations)  # before changing anything
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode != "wal":
             raise StoreError(f"{path}: cannot use write-ahead logging there (mode {mode})")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        version = schema.read_version(conn, str(path))
-        schema.check_version(version, str(path), migrations)
         if 0 < version < schema.latest_version(migrations):
             _back_up(conn, path, version)
         schema.migrate(conn, str(path), migrations)
