@@ -554,6 +554,14 @@ def _connect(path: Path, migrations: Sequence[schema.Migration] | None) -> sqlit
         if 0 < version < schema.latest_version(migrations):
             _back_up(conn, path, version)
         schema.migrate(conn, str(path), migrations)
+        try:  # SQLite opens a file it may not write read-only, silently: write now to know
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('last_opened', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"{time.time():.0f} pid {os.getpid()}",),
+            )
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"{path} cannot be written ({error})") from None
     except sqlite3.DatabaseError as error:
         conn.close()
         raise StoreError(f"{path} cannot be read ({error}); {damaged}") from None

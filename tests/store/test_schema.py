@@ -4,6 +4,7 @@ migrated (after a backup), and a failed migration leaves the database as it was.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -30,10 +31,10 @@ async def _make_v1_store_with_a_game(state_dir: Path) -> None:
 async def test_a_new_database_is_at_the_latest_version(state_dir: Path) -> None:
     store = await SqliteStore.open(state_dir)
     await store.aclose()
-    assert _meta(state_dir / DB_NAME) == {
-        "application": "hipparchusd",
-        "schema_version": str(schema.latest_version()),
-    }
+    meta = _meta(state_dir / DB_NAME)
+    assert meta["application"] == "hipparchusd"
+    assert meta["schema_version"] == str(schema.latest_version())
+    assert meta["last_opened"].endswith(f" pid {os.getpid()}")
     assert schema.latest_version() == len(schema.MIGRATIONS) == 1
 
 
