@@ -1,0 +1,111 @@
+"""Shared fixtures: a real hipparchusd subprocess on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import attrs
+import pytest
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@attrs.define
+class DaemonProcess:
+    """A running ``python -m hipparchusd`` subprocess and where to reach it."""
+
+    process: subprocess.Popen[bytes]
+    host: str
+    port: int
+    log_path: Path
+
+    def log(self) -> str:
+        """Everything the daemon wrote to stderr so far."""
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM the daemon, wait for it, and return its exit status."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def start_daemon(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None, wait: float = 15.0
+) -> DaemonProcess:
+    """Start a daemon on a free port with ``args`` (default ``--state-dir none``) and wait until
+    it accepts connections (it has sent its greeting).
+
+    Raises:
+        RuntimeError: the daemon exited or did not answer within ``wait`` seconds (with its log).
+    """
+    port = free_port()
+    log_path = tmp_path / f"hipparchusd-{port}.log"
+    extra = list(args) or ["--state-dir", "none"]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hipparchusd",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                *extra,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+        )
+    daemon = DaemonProcess(process, "127.0.0.1", port, log_path)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"hipparchusd exited with {process.returncode}:\n{daemon.log()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                if conn.makefile("rb").readline().startswith(b"* server hello"):
+                    return daemon
+        except OSError:
+            time.sleep(0.05)
+    daemon.stop()
+    raise RuntimeError(f"hipparchusd did not start within {wait} s:\n{daemon.log()}")
+
+
+@pytest.fixture
+def daemon_factory(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
+    """Start daemons with ``daemon_factory(*args)``; all are stopped at the end of the test."""
+    started: list[DaemonProcess] = []
+
+    def factory(*args: str, env: dict[str, str] | None = None) -> DaemonProcess:
+        daemon = start_daemon(tmp_path, *args, env=env)
+        started.append(daemon)
+        return daemon
+
+    yield factory
+    for daemon in started:
+        daemon.stop()
+
+
+@pytest.fixture
+def daemon(daemon_factory: Callable[..., DaemonProcess]) -> DaemonProcess:
+    """One in-memory daemon (``--state-dir none``) for the test."""
+    return daemon_factory()
