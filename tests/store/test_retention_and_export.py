@@ -14,7 +14,7 @@ from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.serialization import converter
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoredSeat, StoreError
-from hipparchusd.store.export import export_games, parse_since
+from hipparchusd.store.export import export_games, export_main, parse_since
 from hipparchusd.store.sqlite import PRUNE_INTERVAL, SqliteStore
 
 DAY = 86400.0
@@ -178,3 +178,37 @@ async def test_export_refuses_what_it_cannot_read(
     monkeypatch.setattr(schema, "MIGRATIONS", ())
     with pytest.raises(StoreError, match="newer than this hipparchusd"):
         export_games(state_dir)
+
+
+async def test_the_export_command(
+    state_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = HipparchusGame()
+    game.start()
+    play_random(game, random.Random(5))
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g1", "hipparchus", {}, NOV_1)
+    await store.finish("g1", converter.unstructure(game.record()))
+    await store.aclose()
+
+    assert export_main(["--state-dir", str(state_dir), "--game", "g1"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("}\n") and out.count("\n") == 1
+    [item] = json.loads(out)["data"]
+    assert replay(converter.structure(item["record"], MatchRecord)) == game.state
+
+    output = tmp_path / "out.json"
+    assert (
+        export_main(["--state-dir", str(state_dir), "--since", "2026-11-01", "-o", str(output)])
+        == 0
+    )
+    assert json.loads(output.read_text()) == json.loads(out)
+
+    assert export_main(["--state-dir", str(state_dir), "--game", "g2"]) == 1
+    assert "no finished game g2" in capsys.readouterr().err
+    assert export_main(["--state-dir", str(tmp_path / "nothing")]) == 1
+    assert "there is no game database" in capsys.readouterr().err
+    for bad in (["--since", "soon"], ["--state-dir", "none"], ["--bogus"]):
+        with pytest.raises(SystemExit) as exit_info:
+            export_main(bad)
+        assert exit_info.value.code == 2
