@@ -71,7 +71,8 @@ class GameStore(Protocol):
         ...
 
     async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
-        """Record that a seat was taken."""
+        """Record that a seat was taken (replacing what was recorded for that seat before: a
+        seat freed before the game starts may be taken again)."""
         ...
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
@@ -86,9 +87,15 @@ class GameStore(Protocol):
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
-    async def finished_record(self, game_id: str) -> Any | None:
-        """The unstructured record given to :meth:`finish` for ``game_id``, or ``None`` when the
-        store holds no finished game of that id (unknown, unfinished, or past retention)."""
+    async def load_finished(self, game_id: str) -> StoredGame | None:
+        """The finished game ``game_id`` with its final record as ``snapshot`` (and no moves),
+        or ``None`` when the store holds no finished game of that id (unknown, unfinished, or
+        past retention)."""
+        ...
+
+    async def latest_game_id(self) -> str | None:
+        """The id of the game created last among those the store holds (finished or not), or
+        ``None`` when it holds none; the daemon numbers new games after it."""
         ...
 
     async def aclose(self) -> None:
@@ -120,7 +127,11 @@ class MemoryStore:
     async def finish(self, game_id: str, record: Any) -> None:
         """Nothing to do."""
 
-    async def finished_record(self, game_id: str) -> Any | None:
+    async def load_finished(self, game_id: str) -> StoredGame | None:
+        """Always ``None``: nothing is kept."""
+        return None
+
+    async def latest_game_id(self) -> str | None:
         """Always ``None``: nothing is kept."""
         return None
 

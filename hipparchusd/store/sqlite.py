@@ -202,22 +202,21 @@ class SqliteStore:
         await self._call(action)
 
     async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
-        """Record a taken seat (its token only as the digest in ``seat.token_hash``).
+        """Record a taken seat (its token only as the digest in ``seat.token_hash``). A seat
+        recorded before is replaced: a seat freed before the game starts may be taken again.
 
         Raises:
-            StoreError: no unfinished game ``game_id``, the seat is already recorded, or the
-                write failed.
+            StoreError: no unfinished game ``game_id``, or the write failed.
         """
 
         def action(conn: sqlite3.Connection) -> None:
-            try:
-                cursor = conn.execute(
-                    "INSERT INTO seats (game_id, seat, name, token_hash) "
-                    "SELECT game_id, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
-                    (seat.seat, seat.name, seat.token_hash, game_id),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"seat {seat.seat} of game {game_id} is already taken") from None
+            cursor = conn.execute(
+                "INSERT INTO seats (game_id, seat, name, token_hash) "
+                "SELECT game_id, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL "
+                "ON CONFLICT (game_id, seat) DO UPDATE "
+                "SET name = excluded.name, token_hash = excluded.token_hash",
+                (seat.seat, seat.name, seat.token_hash, game_id),
+            )
             if cursor.rowcount != 1:
                 raise StoreError(f"no unfinished game {game_id} is stored")
 
@@ -290,21 +289,51 @@ class SqliteStore:
 
         await self._call(action)
 
-    async def finished_record(self, game_id: str) -> Any | None:
-        """The record of finished game ``game_id``, or ``None`` if none is stored.
+    async def load_finished(self, game_id: str) -> StoredGame | None:
+        """Finished game ``game_id`` with its record as ``snapshot``, or ``None`` if the store
+        holds no finished game of that id.
 
         Raises:
-            StoreError: the stored record cannot be read.
+            StoreError: the stored game cannot be read.
         """
 
-        def action(conn: sqlite3.Connection) -> Any:
+        def action(conn: sqlite3.Connection) -> StoredGame | None:
             row = conn.execute(
-                "SELECT record FROM games WHERE game_id = ? AND finished_at IS NOT NULL",
+                "SELECT kind, options, created_at, record FROM games "
+                "WHERE game_id = ? AND finished_at IS NOT NULL",
                 (game_id,),
             ).fetchone()
-            return None if row is None else load(row[0], "record", f"{self.path}, game {game_id}")
+            if row is None:
+                return None
+            kind, options, created_at, record = row
+            where = f"{self.path}, game {game_id}"
+            seats = conn.execute(
+                "SELECT seat, name, token_hash FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            ).fetchall()
+            return StoredGame(
+                game_id=game_id,
+                kind=kind,
+                options=load(options, "options", where),
+                created_at=created_at,
+                seats=tuple(StoredSeat(seat, name, bytes(digest)) for seat, name, digest in seats),
+                snapshot=load(record, "record", where),
+                moves=(),
+                finished=True,
+            )
 
-        return await self._call(action)
+        game: StoredGame | None = await self._call(action)
+        return game
+
+    async def latest_game_id(self) -> str | None:
+        """The id of the game stored last (finished or not), or ``None``."""
+
+        def action(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1").fetchone()
+            return None if row is None else str(row[0])
+
+        latest: str | None = await self._call(action)
+        return latest
 
     async def aclose(self) -> None:
         """Let every queued call commit, stop the writer, close the database (which

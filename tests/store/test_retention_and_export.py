@@ -37,6 +37,12 @@ async def _finish_game(store: SqliteStore, game_id: str, created_at: float) -> N
     await store.finish(game_id, {"game": game_id})
 
 
+async def _record(store: SqliteStore, game_id: str) -> object:
+    stored = await store.load_finished(game_id)
+    assert stored is not None
+    return stored.snapshot
+
+
 async def _finished_ids(state_dir: Path) -> list[str]:
     return [game["game_id"] for game in export_games(state_dir)["data"]]
 
@@ -75,12 +81,12 @@ async def test_a_running_store_prunes_when_a_game_finishes_hourly(state_dir: Pat
         await _finish_game(store, "old", clock.now)
         clock.now = NOV_1 + 1000  # "old" is past retention, but a prune is not due yet
         await _finish_game(store, "a", clock.now)
-        assert await store.finished_record("old") == {"game": "old"}
+        assert await _record(store, "old") == {"game": "old"}
         clock.now = NOV_1 + PRUNE_INTERVAL + 1  # due: "old" and "a" are past retention
         await _finish_game(store, "b", clock.now)
-        assert await store.finished_record("old") is None
-        assert await store.finished_record("a") is None
-        assert await store.finished_record("b") == {"game": "b"}
+        assert await store.load_finished("old") is None
+        assert await store.load_finished("a") is None
+        assert await _record(store, "b") == {"game": "b"}
     finally:
         await store.aclose()
 

@@ -49,6 +49,7 @@ async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> Non
     store = await SqliteStore.open(state_dir)
     try:
         older, loaded = await store.load_unfinished()
+        assert await store.latest_game_id() == "g2"  # created last, though older
     finally:
         await store.aclose()
     assert older.game_id == "g2" and older.snapshot is None and older.seats == ()
@@ -126,14 +127,16 @@ async def test_a_finished_game_keeps_its_record_and_leaves_the_unfinished(
         await store.add_move("g", 0, move)
     await store.finish("g", converter.unstructure(game.record()))
     assert await store.load_unfinished() == []
-    stored = await store.finished_record("g")
-    assert await store.finished_record("nope") is None
+    stored = await store.load_finished("g")
+    assert await store.load_finished("nope") is None
+    assert await store.latest_game_id() == "g"
     with pytest.raises(StoreError, match="no unfinished game g"):
         await store.add_move("g", 0, "1S@1")
     with pytest.raises(StoreError, match="no unfinished game g"):
         await store.finish("g", {})
     await store.aclose()
-    assert replay(converter.structure(stored, MatchRecord)) == game.state
+    assert stored is not None and stored.finished and stored.moves == ()
+    assert replay(converter.structure(stored.snapshot, MatchRecord)) == game.state
     with open_db(state_dir / DB_NAME) as conn:
         assert conn.execute("SELECT count(*) FROM moves").fetchone() == (0,)
 
@@ -169,8 +172,8 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
     await store.add_seat("g", _seat(0, "ann"))
     with pytest.raises(StoreError, match="already stored"):
         await store.create_game("g", "hipparchus", {"x": "y"}, 2.0)
-    with pytest.raises(StoreError, match="seat 0 of game g is already taken"):
-        await store.add_seat("g", _seat(0, "eve"))
+    await store.add_seat("g", _seat(1, "eve"))
+    await store.add_seat("g", _seat(1, "bob"))  # seat 1 freed before the start, taken again
     with pytest.raises(StoreError, match="no unfinished game h"):
         await store.add_seat("h", _seat(0, "eve"))
     with pytest.raises(StoreError, match="no unfinished game h"):
@@ -199,7 +202,7 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
     [loaded] = await store.load_unfinished()
     await store.aclose()
     assert loaded.options == {}
-    assert loaded.seats == (_seat(0, "ann"),)
+    assert loaded.seats == (_seat(0, "ann"), _seat(1, "bob"))
     assert sorted(loaded.moves) == [(0, "a"), (0, "c")]  # trio starts tasks in any order
 
 
