@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import queue
 import sqlite3
@@ -58,6 +59,8 @@ PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
 
 _Action = Callable[[sqlite3.Connection], Any]
+
+log = logging.getLogger("hipparchusd.store")
 
 
 class _Request:
@@ -346,6 +349,12 @@ class SqliteStore:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(self._thread.join)
         os.close(self._lock_fd)
+        log.info(
+            "store %s closed: %d transactions carried %d requests",
+            self.path,
+            self.transactions,
+            self.requests,
+        )
 
     # -- the writer ---------------------------------------------------------------------------
 
