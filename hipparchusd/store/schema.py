@@ -21,12 +21,12 @@ What the layout holds (version 1):
 - ``games``: one row per game. ``options`` (the creation options), ``snapshot`` (the latest game
   record, ``NULL`` until the game starts) and ``record`` (the final record, once finished) are
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
-  ``move_count`` counts the game's recorded moves; ``snapshot_moves`` is how many of them the
-  snapshot covers. ``created_at`` and ``finished_at`` are seconds since the Unix epoch.
-- ``seats(game_id, seat, name, token_hash)``: the SHA-256 digest of each seat's resume token.
-- ``moves(game_id, ply, seat, move)``: every move of an unfinished game, ``ply`` counting from 0,
-  ``move`` the game's canonical move text. A finished game keeps its record instead.
-"""
+  ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
+  and ``finished_at`` are seconds since the Unix epoch. - ``seats(game_id, seat, name,
+  token_hash)``: the SHA-256 digest of each seat's resume token. - ``moves(id, game_id, seat,
+  move)``: every move of an unfinished game, ``id`` increasing in the order moves were recorded
+  (across games), ``move`` the game's canonical move text. A finished game keeps its record
+  instead. """
 
 from __future__ import annotations
 
@@ -51,8 +51,7 @@ def _create_v1(conn: sqlite3.Connection) -> None:
             options TEXT NOT NULL,
             created_at REAL NOT NULL,
             snapshot TEXT,
-            snapshot_moves INTEGER NOT NULL DEFAULT 0,
-            move_count INTEGER NOT NULL DEFAULT 0,
+            snapshot_move_id INTEGER NOT NULL DEFAULT 0,
             finished_at REAL,
             record TEXT
         ) STRICT"""
@@ -69,13 +68,13 @@ def _create_v1(conn: sqlite3.Connection) -> None:
     )
     conn.execute(
         """CREATE TABLE moves (
+            id INTEGER PRIMARY KEY,
             game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
-            ply INTEGER NOT NULL,
             seat INTEGER NOT NULL,
-            move TEXT NOT NULL,
-            PRIMARY KEY (game_id, ply)
-        ) STRICT, WITHOUT ROWID"""
+            move TEXT NOT NULL
+        ) STRICT"""
     )
+    conn.execute("CREATE INDEX moves_by_game ON moves (game_id, id)")
     conn.execute("INSERT INTO meta (key, value) VALUES ('application', ?)", (APPLICATION,))
 
 

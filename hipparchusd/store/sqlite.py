@@ -11,12 +11,12 @@ Threading. ``sqlite3`` blocks, so one writer thread owns the only connection and
 never touches it. Each call becomes a request on a queue; the caller sleeps (in trio) until the
 writer thread wakes it through the trio token.
 
-Group commit. The writer takes every request waiting on the queue at once (up to
-``_MAX_BATCH``) and applies them in order in one transaction, each inside its own savepoint: a
-request that fails (say, a move for an unknown game) is rolled back alone and only its caller
-gets the error. One COMMIT, one ``fsync``, then releases every caller of the batch. While a
-commit is under way new requests gather into the next batch, so under load the cost of a sync
-is shared by many moves, and durability does not cap throughput.
+Group commit. The writer takes every request waiting on the queue at once (up to ``_MAX_BATCH``)
+and applies them in order in one transaction; a request that fails (say, a move for an unknown
+game) has written nothing, and only its caller gets the error. One COMMIT, one ``fsync``, then
+releases every caller of the batch. While a commit is under way new requests gather into the
+next batch, so under load the cost of a sync is shared by many moves, and durability does not
+cap throughput.
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
 
@@ -64,18 +64,23 @@ log = logging.getLogger("hipparchusd.store")
 
 
 class _Request:
-    """One call waiting for the writer: what to do, and how it went."""
+    """One call waiting for the writer: what to do, the trio task to wake, and how it went."""
 
-    __slots__ = ("action", "done", "error", "result")
+    __slots__ = ("action", "error", "result", "task")
 
-    def __init__(self, action: _Action) -> None:
+    def __init__(self, action: _Action, task: trio.lowlevel.Task | None) -> None:
         self.action = action
-        self.done = trio.Event()
+        self.task = task
         self.result: Any = None
         self.error: StoreError | None = None
 
 
-_STOP: Final = _Request(lambda conn: None)
+_STOP: Final = _Request(lambda conn: None, None)
+
+
+def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
+    """A caller waiting for its commit is not cancelled before it is woken (see ``_call``)."""
+    return trio.lowlevel.Abort.FAILED
 
 
 class SqliteStore:
@@ -235,8 +240,9 @@ class SqliteStore:
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
-                "UPDATE games SET snapshot = ?, snapshot_moves = move_count "
-                "WHERE game_id = ? AND finished_at IS NULL",
+                "UPDATE games SET snapshot = ?1, snapshot_move_id = "
+                "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
+                "WHERE game_id = ?2 AND finished_at IS NULL",
                 (text, game_id),
             )
             if cursor.rowcount != 1:
@@ -253,17 +259,13 @@ class SqliteStore:
         """
 
         def action(conn: sqlite3.Connection) -> None:
-            row = conn.execute(
-                "UPDATE games SET move_count = move_count + 1 "
-                "WHERE game_id = ? AND finished_at IS NULL RETURNING move_count",
-                (game_id,),
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"no unfinished game {game_id} is stored")
-            conn.execute(
-                "INSERT INTO moves (game_id, ply, seat, move) VALUES (?, ?, ?, ?)",
-                (game_id, row[0] - 1, seat, move),
+            cursor = conn.execute(
+                "INSERT INTO moves (game_id, seat, move) "
+                "SELECT game_id, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
+                (seat, move, game_id),
             )
+            if cursor.rowcount != 1:
+                raise StoreError(f"no unfinished game {game_id} is stored")
 
         await self._call(action)
 
@@ -369,7 +371,7 @@ class SqliteStore:
             self._slots.acquire_nowait()  # no checkpoint: calls keep the order they are made in
         except trio.WouldBlock:
             await self._slots.acquire()
-        request = _Request(action)
+        request = _Request(action, trio.lowlevel.current_task())
         with self._lock:
             failure = self._broken or (StoreError("the store is closed") if self._closed else None)
             if failure is None:
@@ -377,8 +379,8 @@ class SqliteStore:
         if failure is not None:
             self._slots.release()
             raise failure
-        with trio.CancelScope(shield=True):
-            await request.done.wait()
+        # No checkpoint since the put, so the wake-up (run in this thread) comes after this.
+        await trio.lowlevel.wait_task_rescheduled(_refuse_abort)
         if request.error is not None:
             raise request.error
         return request.result
@@ -424,22 +426,27 @@ class SqliteStore:
                 self._conn.close()
 
     def _run_batch(self, batch: list[_Request]) -> None:
-        """Apply ``batch`` in one transaction, each request in a savepoint of its own."""
+        """Apply ``batch`` in one transaction and commit it.
+
+        A request that fails is left out and only its caller gets the error: every action
+        checks what can refuse it before its first write, or writes with a single statement
+        (which SQLite undoes by itself when it fails), so a failed action has written nothing.
+        An error that ends the transaction (a full disk, an I/O error) fails the whole batch.
+        """
         conn = self._conn
         try:
             conn.execute("BEGIN IMMEDIATE")
             for request in batch:
-                conn.execute("SAVEPOINT request")
                 try:
                     request.result = request.action(conn)
                 except Exception as error:
-                    conn.execute("ROLLBACK TO request")
+                    if not conn.in_transaction:
+                        raise  # SQLite rolled the transaction back: the batch fails
                     request.error = (
                         error
                         if isinstance(error, StoreError)
                         else StoreError(f"{self.path}: {error}")
                     )
-                conn.execute("RELEASE request")
             conn.execute("COMMIT")
         except sqlite3.Error as error:
             if conn.in_transaction:
@@ -458,7 +465,8 @@ class SqliteStore:
 
         def wake() -> None:
             for request in batch:
-                request.done.set()
+                assert request.task is not None
+                trio.lowlevel.reschedule(request.task)
                 self._slots.release()
 
         with contextlib.suppress(trio.RunFinishedError):
@@ -487,7 +495,7 @@ class SqliteStore:
         moves: dict[str, list[tuple[int, str]]] = {}
         for game_id, seat, move in conn.execute(
             "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
-            "WHERE g.finished_at IS NULL AND m.ply >= g.snapshot_moves ORDER BY m.ply"
+            "WHERE g.finished_at IS NULL AND m.id > g.snapshot_move_id ORDER BY m.id"
         ):
             moves.setdefault(game_id, []).append((seat, move))
         games = []

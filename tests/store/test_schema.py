@@ -63,7 +63,10 @@ async def test_another_programs_database_is_refused(state_dir: Path) -> None:
 def _v2_add_game_notes(conn: sqlite3.Connection) -> None:
     """A synthetic step 1 -> 2: a new column with a value computed from the old data."""
     conn.execute("ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT ''")
-    conn.execute("UPDATE games SET notes = 'moves: ' || move_count")
+    conn.execute(
+        "UPDATE games SET notes = "
+        "'moves: ' || (SELECT count(*) FROM moves WHERE moves.game_id = games.game_id)"
+    )
 
 
 async def test_an_older_schema_is_backed_up_and_migrated(state_dir: Path) -> None:
@@ -83,7 +86,9 @@ async def test_an_older_schema_is_backed_up_and_migrated(state_dir: Path) -> Non
     [backup] = state_dir.glob(f"{DB_NAME}.v1-*.bak")
     assert _meta(backup)["schema_version"] == "1"
     with open_db(backup) as conn:
-        assert conn.execute("SELECT game_id, move_count FROM games").fetchall() == [("g", 1)]
+        assert conn.execute("SELECT game_id, seat, move FROM moves").fetchall() == [
+            ("g", 0, "1S@1")
+        ]
 
     # Opening again finds nothing to migrate.
     store = await SqliteStore.open(state_dir, migrations=migrations)
