@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..serialization import SCHEMA_VERSION, envelope
+from ..serialization import InvalidState, envelope, open_envelope
 from .base import StoreError
 
 
@@ -28,34 +28,21 @@ def dump(kind: str, data: Any) -> str:
 
 
 def load(text: str, kind: str, where: str) -> Any:
-    """The data inside enveloped JSON ``text`` that must hold a ``kind``.
+    """The data inside enveloped JSON ``text`` that must hold a ``kind``, brought up to the
+    current serialization version by :func:`hipparchusd.serialization.open_envelope` (its
+    migrations).
 
     ``where`` names the place (file and game) for error messages.
 
     Raises:
-        StoreError: not JSON, not an envelope, another kind, or a serialization version other
-            than :data:`~hipparchusd.serialization.SCHEMA_VERSION` (a newer one is refused;
-            there is no older one yet).
+        StoreError: not JSON, not an envelope, another kind, or a serialization version this
+            program cannot read (a newer one, or an older one without a migration).
     """
     try:
-        value = json.loads(text)
+        document = json.loads(text)
     except (TypeError, ValueError) as error:
         raise StoreError(f"{where}: the stored {kind} is not JSON ({error})") from None
-    if not isinstance(value, dict) or set(value) != {"version", "kind", "data"}:
-        raise StoreError(f"{where}: the stored {kind} is not in a versioned envelope")
-    if value["kind"] != kind:
-        raise StoreError(f"{where}: expected a stored {kind}, found {value['kind']!r}")
-    version = value["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise StoreError(f"{where}: the stored {kind} has a bad version {version!r}")
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{where}: the stored {kind} has serialization version {version}, newer than this "
-            f"hipparchusd understands ({SCHEMA_VERSION}); run a newer hipparchusd"
-        )
-    if version < SCHEMA_VERSION:
-        raise StoreError(
-            f"{where}: the stored {kind} has serialization version {version}, and this "
-            f"hipparchusd has no migration from it to {SCHEMA_VERSION}"
-        )
-    return value["data"]
+    try:
+        return open_envelope(document, kind)
+    except InvalidState as error:  # UnsupportedVersion included
+        raise StoreError(f"{where}: the stored {kind} cannot be read: {error}") from None

@@ -26,7 +26,7 @@ What the layout holds (version 1):
   token_hash)``: the SHA-256 digest of each seat's resume token. - ``moves(id, game_id, seat,
   move)``: every move of an unfinished game, ``id`` increasing in the order moves were recorded
   (across games), ``move`` the game's canonical move text. A finished game keeps its record
-  instead. """
+  instead."""
 
 from __future__ import annotations
 

@@ -160,7 +160,7 @@ async def test_a_value_from_a_newer_serialization_is_refused_at_load(state_dir: 
         conn.execute("""UPDATE games SET options = '{"version":9,"kind":"options","data":{}}'""")
     store = await SqliteStore.open(state_dir)
     try:
-        with pytest.raises(StoreError, match="serialization version 9, newer"):
+        with pytest.raises(StoreError, match="schema version 9 is newer than this program"):
             await store.load_unfinished()
     finally:
         await store.aclose()
