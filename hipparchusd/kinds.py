@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import attrs
 
 from .games.base import Event, Game
-from .games.hipparchus import Deal, HipparchusGame
+from .games.hipparchus import Deal, HipparchusGame, MatchRecord
 from .games.hipparchus.model import Suit
 from .games.hipparchus.notation import NotationError, parse_hand
 from .games.hipparchus.views import RoundStarted
+from .serialization import converter
 
 
 class BadOption(ValueError):
@@ -37,6 +39,9 @@ class GameKind:
     options: Mapping[str, str]
     create: Callable[[Mapping[str, str]], Game]
     starts_round: Callable[[Sequence[Event]], bool]
+    #: Rebuilds a started game from its creation options and its stored snapshot (the game's
+    #: record, unstructured), after a restart; raises ``ValueError`` when they do not fit.
+    restore: Callable[[Mapping[str, str], Any], Game] | None = None
 
 
 _INTEGER = re.compile(r"-?[0-9]{1,19}")
@@ -84,6 +89,24 @@ def _parse_deal(text: str) -> Deal:
     return Deal((hand0, hand1), face_down)
 
 
+def _restore_hipparchus(options: Mapping[str, str], snapshot: Any) -> Game:
+    """The Hipparchus match recorded in ``snapshot`` (an unstructured
+    :class:`~hipparchusd.games.hipparchus.MatchRecord`), with the deals it records and, for later
+    rounds, the ``seed`` option if the game was created with one.
+
+    Raises:
+        ValueError: the options or the record do not make a game (the record breaks the rules
+            or does not parse).
+    """
+    _create_hipparchus(options)  # the options were accepted once; refuse them if not now
+    seed = int(options["seed"]) if "seed" in options else None
+    try:
+        record = converter.structure(snapshot, MatchRecord)
+    except Exception as error:  # cattrs raises its own exception groups
+        raise ValueError(f"the stored record does not parse: {error}") from None
+    return HipparchusGame.restore(record, seed=seed)
+
+
 def _hipparchus_starts_round(events: Sequence[Event]) -> bool:
     return any(isinstance(event.payload, RoundStarted) for event in events)
 
@@ -99,6 +122,7 @@ HIPPARCHUS = GameKind(
     options=_HIPPARCHUS_OPTIONS,
     create=_create_hipparchus,
     starts_round=_hipparchus_starts_round,
+    restore=_restore_hipparchus,
 )
 
 #: Every kind served, by name, in the order ``kinds`` lists them.

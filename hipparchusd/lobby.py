@@ -31,7 +31,7 @@ from .kinds import KINDS, BadOption, GameKind
 from .protocol import ErrorCode, Mode, ProtocolError, Request
 from .protocol import formatting as fmt
 from .serialization import converter
-from .store.base import GameStore, StoredSeat
+from .store.base import GameStore, StoredGame, StoredSeat
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -375,6 +375,71 @@ class Lobby:
     def active_games(self) -> int:
         """Games not finished."""
         return len(self.tables) - len(self._finished)
+
+    # Restarts.
+
+    def restore(self, stored: StoredGame) -> list[StoreCall]:
+        """Bring back a game the store kept (``GameStore.load_unfinished``) after a restart;
+        return the store calls to complete before serving.
+
+        A started game (one with a snapshot) comes back with the snapshot's deals and the moves
+        made after it, its seats reserved for their tokens (``resume`` takes them back) and a
+        fresh snapshot stored, which also keeps any deal the replayed moves led to (nobody saw
+        it: a move's events are sent only after its store calls). A game the replayed moves
+        ended is finished and stored as such. A game not yet started comes back with every seat
+        free: a restart drops every connection, and a seat taken before the start is freed
+        when its connection goes (PROTOCOL.md section 5, ``leave``). Public event numbers
+        (``seq``) start again from 0 after a restart; ``resume`` answers the current one.
+
+        Raises:
+            ValueError: the game's kind is not served, its id is already in use, or it does not
+                replay through the rules; the message names the game.
+        """
+        game_id = stored.game_id
+        kind = self.kinds.get(stored.kind)
+        if kind is None:
+            raise ValueError(f"game {game_id}: the kind {stored.kind!r} is not served")
+        if game_id in self.tables:
+            raise ValueError(f"game {game_id} is restored twice")
+        try:
+            if stored.snapshot is None:
+                game = kind.create(stored.options)
+            elif kind.restore is None:
+                raise ValueError(f"{kind.name} games cannot be restored")
+            else:
+                game = kind.restore(stored.options, stored.snapshot)
+                for seat, text in stored.moves:
+                    game.play(seat, game.parse_move(seat, text))
+        except (ValueError, GameError) as error:
+            raise ValueError(f"game {game_id} does not replay: {error}") from None
+        seats = game.seat_count
+        table = Table(
+            game_id, kind, game, dict(stored.options), stored.created_at, [None] * seats,
+            [None] * seats, [None] * seats,
+        )  # fmt: skip
+        self.tables[game_id] = table
+        self._count_game_id(game_id)
+        if stored.snapshot is None:
+            return []
+        table.started = True
+        for taken in stored.seats:
+            table.names[taken.seat] = taken.name
+            table.token_hashes[taken.seat] = taken.token_hash
+            self._tokens[taken.token_hash] = (table, taken.seat)
+        result = Result()
+        self._after_move(table, result)
+        return result.store_calls or [self._snapshot(table)]
+
+    def _count_game_id(self, game_id: str | None) -> None:
+        """Number new games after ``game_id`` (one of ours, ``g<N>``), so that no id is used
+        twice across restarts."""
+        if game_id is not None and re.fullmatch(r"g[0-9]{1,18}", game_id):
+            self._next_game = max(self._next_game, int(game_id[1:]) + 1)
+
+    def count_stored_games(self, latest_game_id: str | None) -> None:
+        """Number new games after ``latest_game_id``, the last game the store holds
+        (``GameStore.latest_game_id``; finished games included)."""
+        self._count_game_id(latest_game_id)
 
     # Requests.
 
@@ -774,6 +839,22 @@ class Lobby:
             "record": converter.unstructure(table.game.record()),
         }
         return self._ok(r, data, fmt.lines(data))
+
+    def stored_record(self, request: Request, stored: StoredGame) -> Result:
+        """The answer to ``record`` for a finished game that only the store still holds (after
+        a restart, or once the lobby has forgotten it): ``stored`` from
+        ``GameStore.load_finished``, whose snapshot is the final record."""
+        players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
+        for seat in stored.seats:
+            players[seat.seat] = seat.name
+        data = {
+            "game": stored.game_id,
+            "kind": stored.kind,
+            "options": dict(stored.options),
+            "players": players,
+            "record": stored.snapshot,
+        }
+        return self._ok(request, data, fmt.lines(data))
 
     def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
         """Number ``events`` and address them: public ones to every follower, a seat's own

@@ -5,23 +5,51 @@ from __future__ import annotations
 import logging
 import signal
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import trio
 
-from ..lobby import Lobby
+from ..lobby import Lobby, StoreCall
 from ..settings import Settings
-from ..store.base import GameStore, MemoryStore
+from ..store import statedir
+from ..store.base import GameStore, StoreError
 from .shell import Server
 
 log = logging.getLogger("hipparchusd.server")
 
 
-def open_store(settings: Settings) -> GameStore:
-    """The store ``settings.state_dir`` names: for now only memory (``None``)."""
-    if settings.state_dir is None:
-        return MemoryStore()
-    raise ValueError(f"unsupported state_dir {settings.state_dir!r}")  # pragma: no cover
+async def open_store(settings: Settings) -> GameStore:
+    """The store ``settings.state_dir`` names: SQLite in that directory, or memory (``None``).
+
+    Raises:
+        StoreError: the state directory or its database cannot be used (the message says why).
+    """
+    state_dir = None if settings.state_dir is None else Path(settings.state_dir)
+    return await statedir.open_store(state_dir, retention_days=settings.retention_days)
+
+
+async def restore_games(lobby: Lobby, store: GameStore) -> int:
+    """Bring back every unfinished game the store holds into ``lobby`` (seats resume with
+    their tokens) and number new games after the last stored one; return how many.
+
+    Raises:
+        StoreError: a stored game cannot be read or does not replay through the rules
+            (start-up stops: nothing is dropped silently).
+    """
+    lobby.count_stored_games(await store.latest_game_id())
+    games = await store.load_unfinished()
+    calls: list[StoreCall] = []
+    for stored in games:
+        try:
+            calls += lobby.restore(stored)
+        except ValueError as error:
+            raise StoreError(f"cannot restore a stored game: {error}") from None
+    for call in calls:
+        await call.apply(store)
+    if games:
+        log.info("restored %d unfinished games", len(games))
+    return len(games)
 
 
 async def serve(
@@ -29,9 +57,11 @@ async def serve(
     store: GameStore,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    lobby: Lobby | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run a daemon until its :meth:`Server.shutdown` is called (or the task is cancelled).
+    ``lobby`` is the lobby to serve (e.g. with games restored), by default a new one.
 
     Listens on ``settings.host``/``settings.port`` unless ``listeners`` are given (e.g. the
     sockets systemd passes). Calls ``task_status.started(server)`` once accepting: use
@@ -47,7 +77,7 @@ async def serve(
         except BaseException:
             await store.aclose()
             raise
-    server = Server(settings, store, Lobby(max_games=settings.max_games))
+    server = Server(settings, store, lobby or Lobby(max_games=settings.max_games))
     for listener in listeners:
         sock = getattr(listener, "socket", None)
         if sock is not None:
@@ -63,19 +93,29 @@ async def run_async(
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store and serve until SIGINT or SIGTERM, then shut down gracefully.
+    """Open the store, restore its unfinished games, and serve until SIGINT or SIGTERM, then
+    shut down gracefully.
 
     Raises:
-        OSError: the address cannot be bound (raised as such, before anything starts).
+        OSError: the address cannot be bound, or the store cannot be used (a
+            :class:`~hipparchusd.store.base.StoreError`), raised as such before anything
+            starts.
     """
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-    store = open_store(settings)
+    store = await open_store(settings)
+    lobby = Lobby(max_games=settings.max_games)
+    try:
+        await restore_games(lobby, store)
+    except BaseException:
+        with trio.CancelScope(shield=True):
+            await store.aclose()
+        raise
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(
                 lambda task_status: serve(
-                    settings, store, listeners=listeners, task_status=task_status
+                    settings, store, listeners=listeners, lobby=lobby, task_status=task_status
                 )
             )
             task_status.started(server)

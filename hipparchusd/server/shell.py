@@ -21,7 +21,7 @@ from typing import Any
 import trio
 
 from ..lobby import Lobby, Result, Session
-from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, parse_request
+from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
@@ -344,8 +344,25 @@ class Server:
             message = f"{request.command} failed; see the server log"
             conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
             return False
+        if request.command == "record":
+            result = await self._record_from_store(request, result)
         await self._carry_out(result, conn)
         return result.close
+
+    async def _record_from_store(self, request: Request, result: Result) -> Result:
+        """For ``record`` of a game the lobby does not hold, the store's record if it has
+        one (a finished game from before a restart, or one the lobby has forgotten)."""
+        response = result.response
+        if response is None or response.error is None:
+            return result
+        if response.error.code != ErrorCode.UNKNOWN_GAME or len(request.args) != 1:
+            return result
+        try:
+            stored = await self.store.load_finished(request.args[0])
+        except OSError as error:
+            log.error("store load_finished failed: %s", error)
+            return result
+        return result if stored is None else self.lobby.stored_record(request, stored)
 
     async def _carry_out(self, result: Result, conn: Connection | None) -> None:
         """Await ``result``'s store calls in its games' order, then queue its response for
