@@ -1,0 +1,97 @@
+"""The daemon process refuses to start on a state directory it cannot use, with a message that
+says which file and why; and ``hipparchusd export`` runs from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+
+
+def _serve(state_dir: Path, *prefix: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            *prefix,
+            sys.executable,
+            "-m",
+            "hipparchusd",
+            "--port",
+            "0",
+            "--state-dir",
+            str(state_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+async def _make_store(state_dir: Path) -> Path:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g1", "hipparchus", {}, 1.0)
+    await store.aclose()
+    return state_dir / DB_NAME
+
+
+async def test_a_damaged_database_stops_start_up(state_dir: Path) -> None:
+    path = await _make_store(state_dir)
+    garbage = random.Random(3).randbytes(path.stat().st_size)
+    path.write_bytes(garbage)
+    result = _serve(state_dir)
+    assert result.returncode == 1
+    assert f"cannot serve: {path} is not a SQLite database" in result.stderr
+    assert path.read_bytes() == garbage
+
+
+async def test_a_newer_schema_stops_start_up(state_dir: Path) -> None:
+    path = await _make_store(state_dir)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.close()
+    result = _serve(state_dir)
+    assert result.returncode == 1
+    assert "has schema version 2, newer than this hipparchusd understands" in result.stderr
+
+
+def test_a_state_directory_that_cannot_be_written_stops_start_up(state_dir: Path) -> None:
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # root ignores permissions unless it drops these capabilities
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv (util-linux): permissions cannot bite")
+        prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
+    state_dir.mkdir(mode=0o500)
+    try:
+        result = _serve(state_dir, *prefix)
+    finally:
+        state_dir.chmod(0o700)
+    assert result.returncode == 1
+    assert f"the state directory {state_dir} cannot be written: Permission denied" in (
+        result.stderr
+    )
+
+
+async def test_hipparchusd_export_from_the_command_line(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g1", "hipparchus", {}, 1.0)
+    await store.finish("g1", {"first_leader": 0})
+    await store.aclose()
+    result = subprocess.run(
+        [sys.executable, "-m", "hipparchusd", "export", "--state-dir", str(state_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    [game] = json.loads(result.stdout)["data"]
+    assert game["game_id"] == "g1" and game["record"] == {"first_leader": 0}
