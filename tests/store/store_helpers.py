@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from hipparchusd.games.hipparchus import HipparchusGame
 
@@ -33,3 +38,18 @@ def open_db(path: Path) -> Iterator[sqlite3.Connection]:
             yield conn
     finally:
         conn.close()
+
+
+def without_root_privileges() -> list[str]:
+    """A command prefix under which file permissions bite: none for a normal user; for root,
+    ``setpriv`` dropping the capabilities that let root ignore them."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv (util-linux): permissions cannot bite")
+    prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
+    probe = subprocess.run([*prefix, "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"running as root and setpriv cannot drop capabilities: {probe.stderr!r}")
+    return prefix

@@ -4,15 +4,13 @@ says which file and why; and ``hipparchusd export`` runs from the command line."
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from store_helpers import without_root_privileges
 
 from hipparchusd.store.sqlite import DB_NAME, SqliteStore
 
@@ -64,12 +62,7 @@ async def test_a_newer_schema_stops_start_up(state_dir: Path) -> None:
 
 
 def test_a_state_directory_that_cannot_be_written_stops_start_up(state_dir: Path) -> None:
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # root ignores permissions unless it drops these capabilities
-        setpriv = shutil.which("setpriv")
-        if setpriv is None:
-            pytest.skip("running as root without setpriv (util-linux): permissions cannot bite")
-        prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
+    prefix = without_root_privileges()
     state_dir.mkdir(mode=0o500)
     try:
         result = _serve(state_dir, *prefix)

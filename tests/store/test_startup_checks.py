@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from store_helpers import without_root_privileges
 
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import DB_NAME, SqliteStore
@@ -110,24 +110,9 @@ _OPEN_SCRIPT = textwrap.dedent(
 )
 
 
-def _without_root_privileges() -> list[str]:
-    """A command prefix under which file permissions bite: none for a normal user; for root,
-    ``setpriv`` dropping the capabilities that let root ignore them."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv (util-linux): permissions cannot bite")
-    prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
-    probe = subprocess.run([*prefix, "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"running as root and setpriv cannot drop capabilities: {probe.stderr!r}")
-    return prefix
-
-
 @pytest.mark.parametrize("mode", [0o500, 0o000])
 def test_a_state_directory_that_cannot_be_written_is_refused(state_dir: Path, mode: int) -> None:
-    prefix = _without_root_privileges()
+    prefix = without_root_privileges()
     state_dir.mkdir()
     state_dir.chmod(mode)
     try:
@@ -147,7 +132,7 @@ def test_a_state_directory_that_cannot_be_written_is_refused(state_dir: Path, mo
 
 
 def test_a_read_only_database_file_is_refused(state_dir: Path) -> None:
-    prefix = _without_root_privileges()
+    prefix = without_root_privileges()
     script = _OPEN_SCRIPT.replace("await store.aclose()", "await store.aclose()\n    print('ok')")
     first = subprocess.run(
         [sys.executable, "-c", script, str(state_dir)], capture_output=True, text=True
