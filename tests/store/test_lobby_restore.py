@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from hipparchusd.games.hipparchus import HipparchusGame
+from hipparchusd.games.hipparchus import game as game_module
+from hipparchusd.games.hipparchus.dealing import shuffled_deal
 from hipparchusd.lobby import Lobby, Result, Session, token_digest
 from hipparchusd.protocol import parse_request
 from hipparchusd.serialization import converter
@@ -49,9 +51,16 @@ async def _started_game(store: SqliteStore, game_id: str, plays: int, **kwargs: 
     return game
 
 
-async def test_started_games_come_back_and_seats_resume_by_token(state_dir: Path) -> None:
+async def test_started_games_come_back_and_seats_resume_by_token(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Deals "from the system's randomness" (an unfixed game) that this test can know, so the
+    # game is still under way after 40 plays, past its first round.
+    rng = random.Random(1)
+    monkeypatch.setattr(game_module, "system_deal", lambda: shuffled_deal(rng))
     store = await SqliteStore.open(state_dir)
-    original = await _started_game(store, "g7", 40)  # past the first round
+    original = await _started_game(store, "g7", 40, first_leader=0)
+    assert original.outcome is None and original.state.round_number > 1
     await store.aclose()
 
     store = await SqliteStore.open(state_dir)
