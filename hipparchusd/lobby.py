@@ -329,6 +329,59 @@ class Lobby:
         self.sessions[session.id] = session
         return session
 
+    def restore(self, stored: StoredGame) -> Table:
+        """Bring back a game the store kept (e.g. after a restart): its seats, names and token
+        digests, and its position (the snapshot, then the moves after it). Its seats have no
+        connection until their tokens ``resume`` them; ``seq`` starts again from 0, so clients
+        take the resume snapshot as their new starting point. Later ids follow it.
+
+        Raises:
+            ValueError: an unknown kind, a game id already in use, or a snapshot or move the
+                game refuses (nothing is changed).
+        """
+        kind = self.kinds.get(stored.kind)
+        if kind is None:
+            raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
+        if stored.game_id in self.tables:
+            raise ValueError(f"game {stored.game_id} is already loaded")
+        try:
+            if stored.snapshot is None:
+                game = kind.create(stored.options)
+            else:
+                game = kind.restore(stored.options, stored.snapshot)
+            for mover, text in stored.moves:
+                game.play(mover, game.parse_move(mover, text))
+        except (BadOption, GameError) as error:
+            raise ValueError(f"game {stored.game_id}: {error}") from None
+        seats = game.seat_count
+        table = Table(
+            stored.game_id, kind, game, dict(stored.options), stored.created_at,
+            [None] * seats, [None] * seats, [None] * seats,
+        )  # fmt: skip
+        for taken in stored.seats:
+            if not 0 <= taken.seat < seats:
+                raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
+            table.names[taken.seat] = taken.name
+            table.token_hashes[taken.seat] = taken.token_hash
+        table.started = stored.snapshot is not None
+        if not table.started and all(name is not None for name in table.names):
+            # Stopped between the last seat and the first snapshot: nothing was sent yet
+            # (the server stores before it sends), so the game starts afresh.
+            game.start()
+            table.started = True
+        table.finished = game.outcome is not None
+        self.tables[table.id] = table
+        for seat, digest in enumerate(table.token_hashes):
+            if digest is not None:
+                self._tokens[digest] = (table, seat)
+        if table.finished:
+            self._finished.append(table.id)
+        number = stored.game_id[1:]
+        if stored.game_id.startswith("g") and number.isdigit():
+            self._next_game = max(self._next_game, int(number) + 1)
+        log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
+        return table
+
     @staticmethod
     def greeting() -> EventMessage:
         """The ``* server hello ...`` event sent on connect."""
@@ -376,70 +429,12 @@ class Lobby:
         """Games not finished."""
         return len(self.tables) - len(self._finished)
 
-    # Restarts.
-
-    def restore(self, stored: StoredGame) -> list[StoreCall]:
-        """Bring back a game the store kept (``GameStore.load_unfinished``) after a restart;
-        return the store calls to complete before serving.
-
-        A started game (one with a snapshot) comes back with the snapshot's deals and the moves
-        made after it, its seats reserved for their tokens (``resume`` takes them back) and a
-        fresh snapshot stored, which also keeps any deal the replayed moves led to (nobody saw
-        it: a move's events are sent only after its store calls). A game the replayed moves
-        ended is finished and stored as such. A game not yet started comes back with every seat
-        free: a restart drops every connection, and a seat taken before the start is freed
-        when its connection goes (PROTOCOL.md section 5, ``leave``). Public event numbers
-        (``seq``) start again from 0 after a restart; ``resume`` answers the current one.
-
-        Raises:
-            ValueError: the game's kind is not served, its id is already in use, or it does not
-                replay through the rules; the message names the game.
-        """
-        game_id = stored.game_id
-        kind = self.kinds.get(stored.kind)
-        if kind is None:
-            raise ValueError(f"game {game_id}: the kind {stored.kind!r} is not served")
-        if game_id in self.tables:
-            raise ValueError(f"game {game_id} is restored twice")
-        try:
-            if stored.snapshot is None:
-                game = kind.create(stored.options)
-            elif kind.restore is None:
-                raise ValueError(f"{kind.name} games cannot be restored")
-            else:
-                game = kind.restore(stored.options, stored.snapshot)
-                for seat, text in stored.moves:
-                    game.play(seat, game.parse_move(seat, text))
-        except (ValueError, GameError) as error:
-            raise ValueError(f"game {game_id} does not replay: {error}") from None
-        seats = game.seat_count
-        table = Table(
-            game_id, kind, game, dict(stored.options), stored.created_at, [None] * seats,
-            [None] * seats, [None] * seats,
-        )  # fmt: skip
-        self.tables[game_id] = table
-        self._count_game_id(game_id)
-        if stored.snapshot is None:
-            return []
-        table.started = True
-        for taken in stored.seats:
-            table.names[taken.seat] = taken.name
-            table.token_hashes[taken.seat] = taken.token_hash
-            self._tokens[taken.token_hash] = (table, taken.seat)
-        result = Result()
-        self._after_move(table, result)
-        return result.store_calls or [self._snapshot(table)]
-
-    def _count_game_id(self, game_id: str | None) -> None:
-        """Number new games after ``game_id`` (one of ours, ``g<N>``), so that no id is used
-        twice across restarts."""
-        if game_id is not None and re.fullmatch(r"g[0-9]{1,18}", game_id):
-            self._next_game = max(self._next_game, int(game_id[1:]) + 1)
-
     def count_stored_games(self, latest_game_id: str | None) -> None:
-        """Number new games after ``latest_game_id``, the last game the store holds
-        (``GameStore.latest_game_id``; finished games included)."""
-        self._count_game_id(latest_game_id)
+        """Number new games after ``latest_game_id``, the game the store created last
+        (``GameStore.latest_game_id``, finished games included), so that no id is used twice
+        across restarts."""
+        if latest_game_id is not None and re.fullmatch(r"g[0-9]{1,18}", latest_game_id):
+            self._next_game = max(self._next_game, int(latest_game_id[1:]) + 1)
 
     # Requests.
 

@@ -205,6 +205,7 @@ class Server:
         notice, let connections finish for ``grace_period`` seconds, close them and the store.
         ``task_status.started`` is called with this server once it accepts connections."""
         try:
+            await self._restore()
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
@@ -229,6 +230,15 @@ class Server:
                 await self.store.aclose()
             log.info("stopped")
             self.stopped.set()
+
+    async def _restore(self) -> None:
+        """Load the games the store kept unfinished; one that cannot be restored is logged and
+        left out (the store keeps it)."""
+        for stored in await self.store.load_unfinished():
+            try:
+                self.lobby.restore(stored)
+            except ValueError as error:
+                log.error("cannot restore game %s: %s", stored.game_id, error)
 
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
