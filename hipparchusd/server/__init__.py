@@ -1,7 +1,7 @@
 """The trio server: :func:`serve` runs a daemon on listeners (its own or systemd's), and
 :func:`run` is the whole process: store, signals, serve."""
 
-from .run import open_store, restore_games, run, run_async, serve
+from .run import open_store, run, run_async, serve
 from .shell import Connection, Sequencer, Server
 
 __all__ = [
@@ -9,7 +9,6 @@ __all__ = [
     "Sequencer",
     "Server",
     "open_store",
-    "restore_games",
     "run",
     "run_async",
     "serve",

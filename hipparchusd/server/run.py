@@ -10,10 +10,10 @@ from typing import Any
 
 import trio
 
-from ..lobby import Lobby, StoreCall
+from ..lobby import Lobby
 from ..settings import Settings
 from ..store import statedir
-from ..store.base import GameStore, StoreError
+from ..store.base import GameStore
 from .shell import Server
 
 log = logging.getLogger("hipparchusd.server")
@@ -29,39 +29,14 @@ async def open_store(settings: Settings) -> GameStore:
     return await statedir.open_store(state_dir, retention_days=settings.retention_days)
 
 
-async def restore_games(lobby: Lobby, store: GameStore) -> int:
-    """Bring back every unfinished game the store holds into ``lobby`` (seats resume with
-    their tokens) and number new games after the last stored one; return how many.
-
-    Raises:
-        StoreError: a stored game cannot be read or does not replay through the rules
-            (start-up stops: nothing is dropped silently).
-    """
-    lobby.count_stored_games(await store.latest_game_id())
-    games = await store.load_unfinished()
-    calls: list[StoreCall] = []
-    for stored in games:
-        try:
-            calls += lobby.restore(stored)
-        except ValueError as error:
-            raise StoreError(f"cannot restore a stored game: {error}") from None
-    for call in calls:
-        await call.apply(store)
-    if games:
-        log.info("restored %d unfinished games", len(games))
-    return len(games)
-
-
 async def serve(
     settings: Settings,
     store: GameStore,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
-    lobby: Lobby | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run a daemon until its :meth:`Server.shutdown` is called (or the task is cancelled).
-    ``lobby`` is the lobby to serve (e.g. with games restored), by default a new one.
 
     Listens on ``settings.host``/``settings.port`` unless ``listeners`` are given (e.g. the
     sockets systemd passes). Calls ``task_status.started(server)`` once accepting: use
@@ -77,7 +52,7 @@ async def serve(
         except BaseException:
             await store.aclose()
             raise
-    server = Server(settings, store, lobby or Lobby(max_games=settings.max_games))
+    server = Server(settings, store, Lobby(max_games=settings.max_games))
     for listener in listeners:
         sock = getattr(listener, "socket", None)
         if sock is not None:
@@ -93,7 +68,7 @@ async def run_async(
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store, restore its unfinished games, and serve until SIGINT or SIGTERM, then
+    """Open the store and serve (its unfinished games restored) until SIGINT or SIGTERM, then
     shut down gracefully.
 
     Raises:
@@ -104,18 +79,11 @@ async def run_async(
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
     store = await open_store(settings)
-    lobby = Lobby(max_games=settings.max_games)
-    try:
-        await restore_games(lobby, store)
-    except BaseException:
-        with trio.CancelScope(shield=True):
-            await store.aclose()
-        raise
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(
                 lambda task_status: serve(
-                    settings, store, listeners=listeners, lobby=lobby, task_status=task_status
+                    settings, store, listeners=listeners, task_status=task_status
                 )
             )
             task_status.started(server)
@@ -131,6 +99,21 @@ async def run_async(
 
 
 def run(settings: Settings) -> int:
-    """Run the daemon in this process until it is stopped; the exit status (0)."""
-    trio.run(run_async, settings)
+    """Run the daemon in this process until it is stopped; the exit status (0).
+
+    Raises:
+        OSError: the address cannot be bound, or the store cannot be used (e.g. a stored game
+            of a newer serialization version); out of the server's tasks it comes in an
+            exception group, and the first one is raised as it is, for the caller's message.
+    """
+    try:
+        trio.run(run_async, settings)
+    except BaseExceptionGroup as group:
+        errors, others = group.split(OSError)
+        if errors is None or others is not None:
+            raise
+        first: BaseException = errors
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from group
     return 0

@@ -23,6 +23,7 @@ import trio
 from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
+from ..serialization import converter
 from ..settings import Settings
 from ..store.base import GameStore
 
@@ -233,12 +234,24 @@ class Server:
 
     async def _restore(self) -> None:
         """Load the games the store kept unfinished; one that cannot be restored is logged and
-        left out (the store keeps it)."""
+        left out (the store keeps it). New games are numbered after every stored one.
+
+        What a restore decided is stored before anything is served: a game its stored moves
+        ended is finished; a game restored from moves after its snapshot, or started afresh,
+        gets a new snapshot, which keeps any deal made while replaying (dealt from the system's
+        randomness, and seen by nobody yet) for the next restart.
+        """
+        self.lobby.count_stored_games(await self.store.latest_game_id())
         for stored in await self.store.load_unfinished():
             try:
-                self.lobby.restore(stored)
+                table = self.lobby.restore(stored)
             except ValueError as error:
                 log.error("cannot restore game %s: %s", stored.game_id, error)
+                continue
+            if table.finished:
+                await self.store.finish(table.id, converter.unstructure(table.game.record()))
+            elif table.started and (stored.moves or stored.snapshot is None):
+                await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no

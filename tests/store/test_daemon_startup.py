@@ -88,3 +88,18 @@ async def test_hipparchusd_export_from_the_command_line(state_dir: Path) -> None
     assert result.returncode == 0, result.stderr
     [game] = json.loads(result.stdout)["data"]
     assert game["game_id"] == "g1" and game["record"] == {"first_leader": 0}
+
+
+async def test_a_stored_game_the_daemon_cannot_read_stops_start_up(state_dir: Path) -> None:
+    path = await _make_store(state_dir)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("""UPDATE games SET options = '{"version":9,"kind":"options","data":{}}'""")
+    conn.close()
+    result = _serve(state_dir)
+    assert result.returncode == 1
+    assert "cannot serve: " in result.stderr
+    assert "the stored options cannot be read: $.version: schema version 9 is newer" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.stderr

@@ -1,4 +1,5 @@
-"""Restoring the lobby from the store at start-up (hipparchusd.server.restore_games)."""
+"""Restoring the daemon's games from the SQLite store at start-up (``Server._restore``), and
+what the restore stores back."""
 
 from __future__ import annotations
 
@@ -14,9 +15,17 @@ from hipparchusd.games.hipparchus.dealing import shuffled_deal
 from hipparchusd.lobby import Lobby, Result, Session, token_digest
 from hipparchusd.protocol import parse_request
 from hipparchusd.serialization import converter
-from hipparchusd.server import restore_games
-from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.server import Server
+from hipparchusd.settings import Settings
+from hipparchusd.store.base import StoredSeat
 from hipparchusd.store.sqlite import SqliteStore
+
+
+async def restore(store: SqliteStore) -> Lobby:
+    """A lobby with the store's games restored, as the daemon does at start-up."""
+    server = Server(Settings(port=0), store, Lobby())
+    await server._restore()
+    return server.lobby
 
 
 def ask(lobby: Lobby, session: Session, line: str) -> Result:
@@ -64,9 +73,9 @@ async def test_started_games_come_back_and_seats_resume_by_token(
     await store.aclose()
 
     store = await SqliteStore.open(state_dir)
-    lobby = Lobby()
     try:
-        assert await restore_games(lobby, store) == 1
+        lobby = await restore(store)
+        assert list(lobby.tables) == ["g7"]
         [stored] = await store.load_unfinished()
     finally:
         await store.aclose()
@@ -84,7 +93,9 @@ async def test_started_games_come_back_and_seats_resume_by_token(
     assert answer(ask(lobby, lobby.connect(), "new hipparchus"))["game"] == "g8"
 
 
-async def test_a_game_not_yet_started_comes_back_with_its_seats_free(state_dir: Path) -> None:
+async def test_a_game_not_yet_started_keeps_its_seat_and_starts_when_full(
+    state_dir: Path,
+) -> None:
     store = await SqliteStore.open(state_dir)
     await store.create_game("g1", "hipparchus", {"seed": "3"}, 1.0)
     await store.add_seat("g1", StoredSeat(0, "ann", token_digest("t0")))
@@ -92,25 +103,33 @@ async def test_a_game_not_yet_started_comes_back_with_its_seats_free(state_dir: 
 
     store = await SqliteStore.open(state_dir)
     try:
-        lobby = Lobby()
-        await restore_games(lobby, store)
+        lobby = await restore(store)
         table = lobby.tables["g1"]
-        assert not table.started and table.names == [None, None]
-        assert ask(lobby, lobby.connect(), "resume t0").response.error.code == "bad-token"
-        # Both seats can be taken again (the store replaces the stale seat), and it starts.
-        first, second = lobby.connect(), lobby.connect()
-        for session, line in ((first, "join g1 0 name=cy"), (second, "join g1 1 name=di")):
-            result = ask(lobby, session, line)
-            answer(result)
-            for call in result.store_calls:
-                await call.apply(store)
+        assert not table.started and table.names == ["ann", None]
+        answer(ask(lobby, lobby.connect(), "resume t0"))
+        result = ask(lobby, lobby.connect(), "join g1 1 name=di")
+        answer(result)
+        for call in result.store_calls:
+            await call.apply(store)
         assert table.started
         [stored] = await store.load_unfinished()
     finally:
         await store.aclose()
-    assert [seat.name for seat in stored.seats] == ["cy", "di"]
-    assert stored.snapshot is not None
-    assert table.game.record() == HipparchusGame(seed=3).record()
+    assert [seat.name for seat in stored.seats] == ["ann", "di"]
+    assert stored.snapshot == converter.unstructure(HipparchusGame(seed=3).record())
+
+
+async def test_new_games_are_numbered_after_every_stored_one(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g4", "hipparchus", {}, 1.0)
+    await store.create_game("g5", "hipparchus", {}, 1.0)
+    await store.finish("g5", {"first_leader": 0})
+    try:
+        lobby = await restore(store)
+    finally:
+        await store.aclose()
+    assert list(lobby.tables) == ["g4"]
+    assert answer(ask(lobby, lobby.connect(), "new hipparchus"))["game"] == "g6"
 
 
 async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> None:
@@ -129,8 +148,7 @@ async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> Non
 
     store = await SqliteStore.open(state_dir)
     try:
-        lobby = Lobby()
-        await restore_games(lobby, store)
+        lobby = await restore(store)
         assert lobby.tables["g1"].finished
         assert await store.load_unfinished() == []
         stored = await store.load_finished("g1")
@@ -139,12 +157,18 @@ async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> Non
     assert stored is not None and stored.snapshot == converter.unstructure(game.record())
 
 
-async def test_a_stored_game_that_does_not_replay_stops_start_up(state_dir: Path) -> None:
+async def test_a_stored_game_that_does_not_replay_is_left_out_and_kept(
+    state_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     store = await SqliteStore.open(state_dir)
     await _started_game(store, "g1", 3, seed=1)
     await store.add_move("g1", 0, "3S@99")
+    await _started_game(store, "g2", 3, seed=2)
     try:
-        with pytest.raises(StoreError, match="cannot restore a stored game: game g1"):
-            await restore_games(Lobby(), store)
+        lobby = await restore(store)
+        assert list(lobby.tables) == ["g2"]
+        assert "cannot restore game g1: game g1:" in caplog.text
+        [kept, _] = await store.load_unfinished()
     finally:
         await store.aclose()
+    assert kept.game_id == "g1" and kept.moves[-1] == (0, "3S@99")
