@@ -35,6 +35,7 @@ import logging
 import os
 import queue
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +56,8 @@ LOCK_NAME: Final = "lock"
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 #: Most requests committed in one transaction.
 _MAX_BATCH: Final = 1024
+#: The interpreter's GIL switch interval the store asks for, in seconds (see ``open``).
+SWITCH_INTERVAL: Final = 0.0005
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
@@ -155,6 +158,11 @@ class SqliteStore:
         ``games.sqlite3.v<N>-<unix time>.bak``. Then finished games older than
         ``retention_days`` days are pruned (0 keeps them forever).
 
+        It also lowers the interpreter's GIL switch interval to :data:`SWITCH_INTERVAL` (if it
+        is higher), for the whole process: the writer thread needs the GIL back after each
+        SQLite call, and a busy trio thread gives it up only once per switch interval (5 ms by
+        default), which would add as much to a commit, and so to every acknowledged move.
+
         Args:
             state_dir: the state directory.
             retention_days: days a finished game is kept (0: forever).
@@ -170,6 +178,7 @@ class SqliteStore:
             raise ValueError(f"retention must be 0 (forever) or more days, not {retention_days}")
         if max_pending < 1:
             raise ValueError(f"max_pending must be at least 1, not {max_pending}")
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         conn, lock_fd = await trio.to_thread.run_sync(_open_database, Path(state_dir), migrations)
         store = cls(
             path=Path(state_dir) / DB_NAME,
@@ -442,21 +451,25 @@ class SqliteStore:
         checks what can refuse it before its first write, or writes with a single statement
         (which SQLite undoes by itself when it fails), so a failed action has written nothing.
         An error that ends the transaction (a full disk, an I/O error) fails the whole batch.
+        A batch of moves alone, the usual case under load, is one INSERT, its own transaction.
         """
         conn = self._conn
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            start = 0
-            while start < len(batch):
-                end = start + 1
-                while end < len(batch) and batch[start].move and batch[end].move:
-                    end += 1
-                if end - start > 1:
-                    self._insert_moves(conn, batch[start:end])
-                else:
-                    self._run_request(conn, batch[start])
-                start = end
-            conn.execute("COMMIT")
+            if all(request.move for request in batch):
+                self._insert_moves(conn, batch)
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+                start = 0
+                while start < len(batch):
+                    end = start + 1
+                    while end < len(batch) and batch[start].move and batch[end].move:
+                        end += 1
+                    if end - start > 1:
+                        self._insert_moves(conn, batch[start:end])
+                    else:
+                        self._run_request(conn, batch[start])
+                    start = end
+                conn.execute("COMMIT")
         except sqlite3.Error as error:
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
@@ -481,10 +494,25 @@ class SqliteStore:
             )
 
     def _insert_moves(self, conn: sqlite3.Connection, run: list[_Request]) -> None:
-        """Record consecutive ``add_move`` requests with two statements in all, whatever their
-        number: each statement lets another thread take the GIL, and getting it back can take
-        a busy trio thread's whole switch interval, so statements, not rows, set the latency."""
+        """Record consecutive ``add_move`` requests with one statement, whatever their number.
+
+        Statements, not rows, set a commit's latency: during each SQLite call the writer lets
+        go of the GIL, and a busy trio thread hands it back only at its next switch interval.
+        A move for a game that is not stored unfinished is not inserted (the join leaves it
+        out) and its caller gets the error.
+        """
         moves = [request.move for request in run if request.move is not None]
+        values = ", ".join(["(?, ?, ?, ?)"] * len(moves))
+        parameters = [item for index, move in enumerate(moves) for item in (*move, index)]
+        cursor = conn.execute(
+            "INSERT INTO moves (game_id, seat, move) "
+            f"SELECT v.column1, v.column2, v.column3 FROM (VALUES {values}) AS v "
+            "JOIN games AS g ON g.game_id = v.column1 AND g.finished_at IS NULL "
+            "ORDER BY v.column4",
+            parameters,
+        )
+        if cursor.rowcount == len(moves):
+            return
         games = sorted({game_id for game_id, _, _ in moves})
         live = {
             row[0]
@@ -494,15 +522,9 @@ class SqliteStore:
                 games,
             )
         }
-        rows: list[Any] = []
-        for request, (game_id, seat, move) in zip(run, moves, strict=True):
-            if game_id in live:
-                rows += (game_id, seat, move)
-            else:
+        for request, (game_id, _, _) in zip(run, moves, strict=True):
+            if game_id not in live:
                 request.error = StoreError(f"no unfinished game {game_id} is stored")
-        if rows:
-            values = ", ".join(["(?, ?, ?)"] * (len(rows) // 3))
-            conn.execute(f"INSERT INTO moves (game_id, seat, move) VALUES {values}", rows)
 
     def _wake(self, batch: list[_Request]) -> None:
         """Wake ``batch``'s callers in the trio thread."""

@@ -8,7 +8,7 @@ import trio
 import trio.testing
 from store_helpers import open_db
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import DB_NAME, SqliteStore, _Request
 
 
 def _committed_moves(state_dir: Path) -> set[tuple[str, int, str]]:
@@ -85,5 +85,28 @@ async def test_callers_beyond_the_queue_bound_wait_their_turn(state_dir: Path) -
         [loaded] = await store.load_unfinished()
         assert sorted(loaded.moves) == sorted((0, f"m{ply}") for ply in range(40))
         assert store.requests / store.transactions <= 4
+    finally:
+        await store.aclose()
+
+
+async def test_moves_inserted_together_keep_their_order(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    try:
+        await store.create_game("g", "hipparchus", {}, 1.0)
+        await store.create_game("h", "hipparchus", {}, 1.0)
+        moves = [("h", 1, "x"), ("g", 0, "a"), ("g", 1, "b"), ("nope", 0, "?"), ("g", 0, "c")]
+        run = [_Request(lambda conn: None, None, move) for move in moves]
+        with store._gate:  # the writer is idle: use its connection as it would
+            store._insert_moves(store._conn, run)
+        assert [str(r.error) if r.error else None for r in run] == [
+            None,
+            None,
+            None,
+            "no unfinished game nope is stored",
+            None,
+        ]
+        with open_db(state_dir / DB_NAME) as conn:
+            rows = conn.execute("SELECT game_id, seat, move FROM moves ORDER BY id").fetchall()
+        assert rows == [m for m in moves if m[0] != "nope"]
     finally:
         await store.aclose()
