@@ -610,10 +610,22 @@ def _open_database(
     _check_writable(state_dir)
     lock_fd = _lock(state_dir)
     try:
-        return _connect(state_dir / DB_NAME, migrations), lock_fd
+        conn = _connect(state_dir / DB_NAME, migrations)
+        _sync_directory(state_dir)
     except BaseException:
         os.close(lock_fd)
         raise
+    return conn, lock_fd
+
+
+def _sync_directory(state_dir: Path) -> None:
+    """Make the directory entries of the files just created durable (SQLite syncs the
+    directory for its log files, not for the database file it creates)."""
+    fd = os.open(state_dir, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _check_writable(state_dir: Path) -> None:
@@ -665,6 +677,13 @@ def _connect(path: Path, migrations: Sequence[schema.Migration] | None) -> sqlit
         with path.open("rb") as file:
             if file.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
                 raise StoreError(f"{path} is not a SQLite database (damaged?); {damaged}")
+    elif not path.exists():
+        # Readable by the daemon's user alone: snapshots hold the hands of games in progress
+        # (RULINGS H13). SQLite gives its log files the database file's mode.
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except OSError as error:
+            raise StoreError(f"cannot create {path}: {error.strerror or error}") from None
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
     except sqlite3.Error as error:
@@ -703,8 +722,10 @@ def _connect(path: Path, migrations: Sequence[schema.Migration] | None) -> sqlit
 def _back_up(conn: sqlite3.Connection, path: Path, version: int) -> None:
     """Copy the database aside before migrating it: ``<name>.v<version>-<unix time>.bak``."""
     target = path.with_name(f"{path.name}.v{version}-{int(time.time())}.bak")
-    if target.exists():
-        raise StoreError(f"a backup {target} already exists; try again in a second")
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise StoreError(f"a backup {target} already exists; try again in a second") from None
     copy = sqlite3.connect(target)
     try:
         conn.backup(copy)

@@ -84,6 +84,7 @@ async def test_an_older_schema_is_backed_up_and_migrated(state_dir: Path) -> Non
     with open_db(path) as conn:
         assert conn.execute("SELECT notes FROM games").fetchall() == [("moves: 1",)]
     [backup] = state_dir.glob(f"{DB_NAME}.v1-*.bak")
+    assert backup.stat().st_mode & 0o777 == 0o600
     assert _meta(backup)["schema_version"] == "1"
     with open_db(backup) as conn:
         assert conn.execute("SELECT game_id, seat, move FROM moves").fetchall() == [

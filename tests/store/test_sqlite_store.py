@@ -109,10 +109,21 @@ async def test_the_database_is_in_wal_mode_with_full_sync(state_dir: Path) -> No
         await store.create_game("g", "hipparchus", {}, 1.0)
         assert store._conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert store._conn.execute("PRAGMA synchronous").fetchone() == (2,)  # 2 = FULL
+        # Hands of games in progress are in there: for the daemon's user alone.
+        for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):
+            assert (state_dir / name).stat().st_mode & 0o777 == 0o600, name
     finally:
         await store.aclose()
-    assert (state_dir / DB_NAME).stat().st_mode & 0o777 in (0o600, 0o644)
     assert state_dir.stat().st_mode & 0o777 == 0o700
+
+
+async def test_the_database_is_private_in_an_open_state_directory(state_dir: Path) -> None:
+    state_dir.mkdir(mode=0o755)  # as systemd's StateDirectory= makes it by default
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.aclose()
+    assert (state_dir / DB_NAME).stat().st_mode & 0o777 == 0o600
+    assert state_dir.stat().st_mode & 0o777 == 0o755  # the operator's choice, left alone
 
 
 async def test_a_finished_game_keeps_its_record_and_leaves_the_unfinished(
