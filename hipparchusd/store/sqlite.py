@@ -193,10 +193,17 @@ class SqliteStore:
             max_pending=max_pending,
         )
         try:
-            await store._call(store._prune)
+            pruned = await store._call(store._prune)
         except BaseException:
             await store.aclose()
             raise
+        log.info(
+            "store %s open (schema version %d, %s); %d finished games pruned",
+            store.path,
+            schema.latest_version(migrations),
+            f"finished games kept {retention_days:g} days" if retention_days else "kept forever",
+            pruned,
+        )
         return store
 
     # -- the GameStore interface --------------------------------------------------------------
