@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from store_helpers import without_root_privileges
 
@@ -103,3 +104,15 @@ async def test_a_stored_game_the_daemon_cannot_read_stops_start_up(state_dir: Pa
         result.stderr
     )
     assert "Traceback" not in result.stderr
+
+
+def test_a_second_daemon_on_the_same_state_directory_is_refused(
+    daemon_factory: Any, state_dir: Path
+) -> None:
+    first = daemon_factory("--state-dir", str(state_dir))
+    result = _serve(state_dir)
+    assert result.returncode == 1
+    assert (
+        f"the state directory {state_dir} is in use by another hipparchusd "
+        f"(pid {first.process.pid})"
+    ) in result.stderr
