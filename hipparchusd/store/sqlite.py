@@ -36,7 +36,6 @@ import logging
 import os
 import queue
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -60,8 +59,6 @@ _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 _COMMIT_DELAY: Final = 0.0003
 #: Most requests committed in one transaction.
 _MAX_BATCH: Final = 1024
-#: The interpreter's GIL switch interval the store asks for, in seconds (see ``open``).
-SWITCH_INTERVAL: Final = 0.0005
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
@@ -162,11 +159,6 @@ class SqliteStore:
         ``games.sqlite3.v<N>-<unix time>.bak``. Then finished games older than
         ``retention_days`` days are pruned (0 keeps them forever).
 
-        It also lowers the interpreter's GIL switch interval to :data:`SWITCH_INTERVAL` (if it
-        is higher), for the whole process: the writer thread needs the GIL back after each
-        SQLite call, and a busy trio thread gives it up only once per switch interval (5 ms by
-        default), which would add as much to a commit, and so to every acknowledged move.
-
         Args:
             state_dir: the state directory.
             retention_days: days a finished game is kept (0: forever).
@@ -182,7 +174,6 @@ class SqliteStore:
             raise ValueError(f"retention must be 0 (forever) or more days, not {retention_days}")
         if max_pending < 1:
             raise ValueError(f"max_pending must be at least 1, not {max_pending}")
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         conn, lock_fd = await trio.to_thread.run_sync(_open_database, Path(state_dir), migrations)
         store = cls(
             path=Path(state_dir) / DB_NAME,
