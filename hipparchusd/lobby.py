@@ -607,7 +607,7 @@ class Lobby:
         seats = len(table.holders)
         wanted: int | None = None
         if len(a) == 2:
-            if not (a[1].isascii() and a[1].isdigit()) or int(a[1]) >= seats:
+            if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
                 raise ProtocolError(
                     ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
                 )
@@ -746,13 +746,14 @@ class Lobby:
         game = table.game
         moves = game.legal_moves(seat)
 
-        def data() -> dict[str, Any]:
-            return {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
-
-        # No store call and no game in the result: the server encodes it at once, so ``data``
-        # describes the moves in the position they were listed for.
+        # The JSON form (clump positions) is made now, for a JSON-mode connection only: the
+        # answer waits behind the game's earlier results (their events come first, as for
+        # ``state``), and by then the position may have moved on.
+        data: dict[str, Any] = {}
+        if s.mode is Mode.JSON:
+            data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
         texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
-        return Result(Response(r.id, data, texts))
+        return Result(Response(r.id, data, texts), games=(table.id,))
 
     def _playable(self, s: Session, table: Table) -> int:
         seat = self._seat(s, table)

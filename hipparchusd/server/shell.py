@@ -95,6 +95,7 @@ class Connection:
         self._waiting = 0  # messages in _pending and _backlog
         self._writing = False
         self._wakeup = trio.Event()
+        self._drained = trio.Event()
 
     async def receive(self) -> bytes:
         """The next bytes from the peer (``b""`` at end of stream).
@@ -151,6 +152,15 @@ class Connection:
         self._backlog.append((data, count))
         self._wakeup.set()
 
+    async def wait_drained(self) -> None:
+        """Wait while half the queue or more waits to be sent. The reader calls this between
+        requests, so that a client that pipelines requests faster than it reads the answers
+        is slowed down (its requests wait in its socket) instead of overflowing its queue:
+        only events it does not read can fill the queue (PROTOCOL.md section 7)."""
+        while self._waiting > self.queue_size // 2 and not (self.overflowed or self.closing):
+            self._drained = trio.Event()
+            await self._drained.wait()
+
     def close(self) -> None:
         """Accept no more messages; the writer stops once the backlog is sent."""
         self.closing = True
@@ -175,6 +185,7 @@ class Connection:
             finally:
                 self._writing = False
             self._waiting -= sum(count for _, count in items)
+            self._drained.set()
 
 
 class Server:
@@ -360,13 +371,22 @@ class Server:
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
             conn.last_input = trio.current_time()
-            for item in splitter.feed(data) if data else splitter.close():
+            if not data:
+                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
+                # a connection dropped mid-line must not carry out, say, a truncated move.
+                if any(True for _ in splitter.close()):
+                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+                return "closed by peer"
+            for number, item in enumerate(splitter.feed(data)):
+                if number:
+                    # Pipelined requests: let the other connections in between them, or a
+                    # packet of thousands would hold everyone else up for its whole length.
+                    await trio.lowlevel.checkpoint()
                 close = await self._answer(conn, item)
                 self._flush()
                 if close:
                     return "quit"
-            if not data:
-                return "closed by peer"
+                await conn.wait_drained()
 
     async def _answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line; True if the connection must close after the answer."""
