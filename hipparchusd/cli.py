@@ -1,8 +1,9 @@
 """The ``hipparchusd`` command line: options to :class:`~hipparchusd.settings.Settings`, then
 run the daemon.
 
-A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g. a future
-``hipparchusd export ...``; with no subcommand, ``hipparchusd [options]`` serves.
+A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g.
+``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]``; with no subcommand,
+``hipparchusd [options]`` serves.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError
+from .store.export import export_main
+from .store.statedir import resolve_state_dir
 
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {}
-
-
-def _state_dir(text: str) -> str | None:
-    return None if text == "none" else text
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,11 +86,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--state-dir",
-        type=_state_dir,
-        default=d.state_dir,
         metavar="DIR|none",
-        help="where games are kept across restarts; 'none' keeps them in memory only "
-        "(default none; the only choice so far)",
+        help="where games are kept across restarts and crashes (a SQLite database); 'none' "
+        "keeps them in memory only (default: $STATE_DIRECTORY under systemd, else the user's "
+        "data directory, e.g. ~/.local/share/hipparchusd)",
+    )
+    add(
+        "--retention-days",
+        type=float,
+        default=d.retention_days,
+        metavar="DAYS",
+        help="keep finished games in the state directory this many days; 0 keeps them "
+        "forever (default 0)",
     )
     add(
         "--grace-period",
@@ -102,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.grace_period:g})",
     )
     return parser
+
+
+def _state_dir(value: str | None) -> str | None:
+    """The ``--state-dir`` value as a path, ``None`` for ``none`` (see
+    :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
+    path = resolve_state_dir(value)
+    return None if path is None else str(path)
 
 
 def parse_settings(argv: Sequence[str]) -> Settings:
@@ -122,7 +135,8 @@ def parse_settings(argv: Sequence[str]) -> Settings:
             idle_timeout=ns.idle_timeout,
             outbound_queue=ns.outbound_queue,
             log_level=ns.log_level,
-            state_dir=ns.state_dir,
+            state_dir=_state_dir(ns.state_dir),
+            retention_days=ns.retention_days,
             grace_period=ns.grace_period,
         )
     except SettingsError as error:

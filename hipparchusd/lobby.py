@@ -454,6 +454,13 @@ class Lobby:
         """Games not finished."""
         return len(self.tables) - len(self._finished)
 
+    def count_stored_games(self, latest_game_id: str | None) -> None:
+        """Number new games after ``latest_game_id``, the game the store created last
+        (``GameStore.latest_game_id``, finished games included), so that no id is used twice
+        across restarts."""
+        if latest_game_id is not None and re.fullmatch(r"g[0-9]{1,18}", latest_game_id):
+            self._next_game = max(self._next_game, int(latest_game_id[1:]) + 1)
+
     # Requests.
 
     #: Commands whose first argument names the game they act on.
@@ -911,6 +918,22 @@ class Lobby:
             "record": converter.unstructure(table.game.record()),
         }
         return self._ok(r, data, fmt.lines(data))
+
+    def stored_record(self, request: Request, stored: StoredGame) -> Result:
+        """The answer to ``record`` for a finished game that only the store still holds (after
+        a restart, or once the lobby has forgotten it): ``stored`` from
+        ``GameStore.load_finished``, whose snapshot is the final record."""
+        players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
+        for seat in stored.seats:
+            players[seat.seat] = seat.name
+        data = {
+            "game": stored.game_id,
+            "kind": stored.kind,
+            "options": dict(stored.options),
+            "players": players,
+            "record": stored.snapshot,
+        }
+        return self._ok(request, data, fmt.lines(data))
 
     def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
         """Number ``events`` and address them: public ones to every follower, a seat's own

@@ -5,23 +5,28 @@ from __future__ import annotations
 import logging
 import signal
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import trio
 
 from ..lobby import Lobby
 from ..settings import Settings
-from ..store.base import GameStore, MemoryStore
+from ..store import statedir
+from ..store.base import GameStore
 from .shell import Server
 
 log = logging.getLogger("hipparchusd.server")
 
 
-def open_store(settings: Settings) -> GameStore:
-    """The store ``settings.state_dir`` names: for now only memory (``None``)."""
-    if settings.state_dir is None:
-        return MemoryStore()
-    raise ValueError(f"unsupported state_dir {settings.state_dir!r}")  # pragma: no cover
+async def open_store(settings: Settings) -> GameStore:
+    """The store ``settings.state_dir`` names: SQLite in that directory, or memory (``None``).
+
+    Raises:
+        StoreError: the state directory or its database cannot be used (the message says why).
+    """
+    state_dir = None if settings.state_dir is None else Path(settings.state_dir)
+    return await statedir.open_store(state_dir, retention_days=settings.retention_days)
 
 
 async def serve(
@@ -63,14 +68,17 @@ async def run_async(
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store and serve until SIGINT or SIGTERM, then shut down gracefully.
+    """Open the store and serve (its unfinished games restored) until SIGINT or SIGTERM, then
+    shut down gracefully.
 
     Raises:
-        OSError: the address cannot be bound (raised as such, before anything starts).
+        OSError: the address cannot be bound, or the store cannot be used (a
+            :class:`~hipparchusd.store.base.StoreError`), raised as such before anything
+            starts.
     """
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-    store = open_store(settings)
+    store = await open_store(settings)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(
@@ -91,6 +99,21 @@ async def run_async(
 
 
 def run(settings: Settings) -> int:
-    """Run the daemon in this process until it is stopped; the exit status (0)."""
-    trio.run(run_async, settings)
+    """Run the daemon in this process until it is stopped; the exit status (0).
+
+    Raises:
+        OSError: the address cannot be bound, or the store cannot be used (e.g. a stored game
+            of a newer serialization version); out of the server's tasks it comes in an
+            exception group, and the first one is raised as it is, for the caller's message.
+    """
+    try:
+        trio.run(run_async, settings)
+    except BaseExceptionGroup as group:
+        errors, others = group.split(OSError)
+        if errors is None or others is not None:
+            raise
+        first: BaseException = errors
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from group
     return 0

@@ -25,6 +25,7 @@ import trio
 from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
+from ..serialization import converter
 from ..settings import Settings
 from ..store.base import GameStore
 
@@ -270,12 +271,24 @@ class Server:
 
     async def _restore(self) -> None:
         """Load the games the store kept unfinished; one that cannot be restored is logged and
-        left out (the store keeps it)."""
+        left out (the store keeps it). New games are numbered after every stored one.
+
+        What a restore decided is stored before anything is served: a game its stored moves
+        ended is finished; a game restored from moves after its snapshot, or started afresh,
+        gets a new snapshot, which keeps any deal made while replaying (dealt from the system's
+        randomness, and seen by nobody yet) for the next restart.
+        """
+        self.lobby.count_stored_games(await self.store.latest_game_id())
         for stored in await self.store.load_unfinished():
             try:
-                self.lobby.restore(stored)
+                table = self.lobby.restore(stored)
             except ValueError as error:
                 log.error("cannot restore game %s: %s", stored.game_id, error)
+                continue
+            if table.finished:
+                await self.store.finish(table.id, converter.unstructure(table.game.record()))
+            elif table.started and (stored.moves or stored.snapshot is None):
+                await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
@@ -413,8 +426,27 @@ class Server:
         return result.close
 
     async def _prepare(self, session: Session, request: Request) -> Result:
-        """The lobby's result for ``request``, prepared (not yet committed)."""
-        return self.lobby.prepare(session, request)
+        """The lobby's result for ``request``, prepared (not yet committed); for ``record`` of
+        a game the lobby no longer holds, the store's record, if it has one."""
+        result = self.lobby.prepare(session, request)
+        if request.command == "record":
+            result = await self._record_from_store(request, result)
+        return result
+
+    async def _record_from_store(self, request: Request, result: Result) -> Result:
+        """For ``record`` of a game the lobby does not hold, the store's record if it has
+        one (a finished game from before a restart, or one the lobby has forgotten)."""
+        response = result.response
+        if response is None or response.error is None:
+            return result
+        if response.error.code != ErrorCode.UNKNOWN_GAME or len(request.args) != 1:
+            return result
+        try:
+            stored = await self.store.load_finished(request.args[0])
+        except OSError as error:
+            log.error("store load_finished failed: %s", error)
+            return result
+        return result if stored is None else self.lobby.stored_record(request, stored)
 
     async def _sequenced(
         self,
