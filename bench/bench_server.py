@@ -25,6 +25,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -213,13 +214,21 @@ class Run:
     client_cpu_us: float = 0.0
 
 
-def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
+def run_daemon(pairs: int, matches: int, durable: bool) -> tuple[Run, int]:
     port = free_port()
-    daemon = start(
-        ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
-         "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2)],
-        port,
-    )  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-hipparchusd-") as state_dir:
+        daemon = start(
+            ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
+             "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2),
+             "--state-dir", state_dir if durable else "none"],
+            port,
+        )  # fmt: skip
+        return measure_daemon(daemon, pairs, matches, port)
+
+
+def measure_daemon(
+    daemon: subprocess.Popen[bytes], pairs: int, matches: int, port: int
+) -> tuple[Run, int]:
     try:
         cpu = cpu_seconds(daemon)
         started = time.perf_counter()
@@ -268,6 +277,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="matches at once (default 100)")
     parser.add_argument("--matches", type=int, default=3, help="matches per pair (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="give the daemon a (temporary) state directory: every move is stored in SQLite "
+        "before it is answered; by default it keeps games in memory only (--state-dir none), "
+        "the measurement of issue 3 (bench/bench_durable.py measures the store)",
+    )
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -280,7 +296,7 @@ def main() -> None:
     daemon_runs: list[Run] = []
     echo_runs: list[Run] = []
     for _ in range(args.repeat):
-        run, round_trips = run_daemon(args.pairs, args.matches)
+        run, round_trips = run_daemon(args.pairs, args.matches, args.durable)
         daemon_runs.append(run)
         echo_runs.append(run_echo_server(connections, round_trips))
     print(f"{connections} connections, {args.pairs} matches at once, {args.repeat} runs "
@@ -293,7 +309,8 @@ def main() -> None:
               f"[{values[0]:.{digits}f}-{values[-1]:.{digits}f}]")  # fmt: skip
         return median
 
-    print("daemon (legal + play per move, random legal moves):")
+    store = "SQLite in a temporary state directory" if args.durable else "memory (--state-dir none)"
+    print(f"daemon (legal + play per move, random legal moves; store: {store}):")
     show("moves/s", daemon_runs, "moves_per_s", "")
     daemon_rate = show("round trips/s", daemon_runs, "rate", "")
     show("server CPU per round trip", daemon_runs, "cpu_us", "us")
