@@ -1,0 +1,238 @@
+"""The TOML configuration file (``/etc/hipparchusd/config.toml``, or ``--config PATH``).
+
+The file holds flat ``key = value`` pairs whose keys are the long command-line options without
+their dashes (``max-connections = 500`` is ``--max-connections 500``), so one name serves the
+command line, the file and the documentation. A :class:`Schema` maps each key to a field of the
+daemon's settings with its TOML type; a file is checked strictly: an unknown key, a wrong type
+or a value out of range is a :class:`ConfigError` naming the key, never silently ignored.
+
+Precedence: built-in defaults, then the file, then the command line.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+DEFAULT_CONFIG_PATH = Path("/etc/hipparchusd/config.toml")
+"""Read when present and no ``--config`` is given."""
+
+EX_CONFIG = 78
+"""Exit status for a configuration error (sysexits.h; ``systemctl status`` shows it as
+``status=78/CONFIG``, and the unit does not restart on it)."""
+
+_TOML_NAMES: dict[type, str] = {
+    bool: "a boolean (true or false)",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+}
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used: unreadable, not TOML, or a bad key.
+
+    Attributes:
+        path: the file.
+        key: the offending key, or None when the whole file is at fault.
+        reason: what is wrong, for a person.
+    """
+
+    def __init__(self, path: Path, key: str | None, reason: str) -> None:
+        self.path = path
+        self.key = key
+        self.reason = reason
+        where = f"{path}: key {key!r}" if key is not None else str(path)
+        super().__init__(f"{where}: {reason}")
+
+
+@attrs.frozen
+class Key:
+    """One configuration key.
+
+    Attributes:
+        name: the TOML key (the long option without ``--``).
+        field: the settings field it sets.
+        kind: the TOML type it takes (``bool``, ``int``, ``float`` or ``str``); a ``float`` key
+            also takes an integer (``idle-timeout = 300``), an ``int`` key never takes a boolean.
+        check: converts the checked value to the field's value; raises ``ValueError`` with a
+            message for a value out of range.
+        reloadable: whether SIGHUP can apply a new value without a restart.
+    """
+
+    name: str
+    field: str
+    kind: type
+    check: Callable[[Any], Any] = attrs.field(default=lambda value: value)
+    reloadable: bool = False
+
+    def convert(self, value: object) -> Any:
+        """The field value for the TOML ``value`` of this key.
+
+        Raises:
+            TypeError: ``value`` is not of this key's TOML type.
+            ValueError: the value is out of range (from ``check``).
+        """
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not self.kind:
+            raise TypeError(f"expected {_TOML_NAMES[self.kind]}, got {_toml_type(value)}")
+        return self.check(value)
+
+
+@attrs.frozen
+class Schema:
+    """The keys a configuration file may hold."""
+
+    keys: tuple[Key, ...]
+
+    def __attrs_post_init__(self) -> None:
+        names = [key.name for key in self.keys]
+        if len(set(names)) != len(names):
+            raise ValueError("duplicate configuration keys")
+
+    def __getitem__(self, name: str) -> Key:
+        for key in self.keys:
+            if key.name == name:
+                return key
+        raise KeyError(name)
+
+    def by_field(self) -> dict[str, Key]:
+        """The keys by settings field."""
+        return {key.field: key for key in self.keys}
+
+    def parse(self, data: Mapping[str, object], path: Path) -> dict[str, Any]:
+        """The settings fields and values that the parsed TOML ``data`` of the file ``path`` sets.
+
+        Raises:
+            ConfigError: the first unknown key (tables included), or the first key whose value
+                has the wrong type or is out of range, in file order.
+        """
+        known = {key.name: key for key in self.keys}
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            key = known.get(name)
+            if key is None:
+                hint = _close_match(name, known)
+                raise ConfigError(
+                    path, name, "unknown key" + (f" (did you mean {hint!r}?)" if hint else "")
+                )
+            try:
+                values[key.field] = key.convert(value)
+            except (TypeError, ValueError) as error:
+                raise ConfigError(path, name, str(error)) from error
+        return values
+
+    def load(self, path: Path) -> dict[str, Any]:
+        """Read and check the file ``path``: the settings fields and values it sets.
+
+        Raises:
+            ConfigError: the file cannot be read, is not valid TOML (the message gives the line),
+                or a key is unknown or has a bad value.
+        """
+        try:
+            with path.open("rb") as stream:
+                data = tomllib.load(stream)
+        except OSError as error:
+            raise ConfigError(path, None, f"cannot read: {error.strerror or error}") from error
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(path, None, f"not valid TOML: {error}") from error
+        return self.parse(data, path)
+
+
+def config_path(given: str | None, default: Path = DEFAULT_CONFIG_PATH) -> Path | None:
+    """The configuration file to read: ``given`` (``--config``) if any, else ``default`` when it
+    exists, else None. ``--config ''`` means no file at all, not even the default."""
+    if given is not None:
+        return Path(given) if given else None
+    return default if default.exists() else None
+
+
+def _toml_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return f"a {type(value).__name__}"
+
+
+def _close_match(name: str, known: Iterable[str]) -> str | None:
+    """A known key ``name`` was probably meant to be (``max_games`` for ``max-games``)."""
+    import difflib
+
+    normal = name.replace("_", "-").lower()
+    matches = difflib.get_close_matches(normal, list(known), n=1, cutoff=0.75)
+    return matches[0] if matches else None
+
+
+# Checks shared by the daemon's keys -----------------------------------------------------------
+
+
+def at_least(minimum: float) -> Callable[[Any], Any]:
+    """A check that accepts numbers >= ``minimum``."""
+
+    def check(value: Any) -> Any:
+        if value < minimum:
+            raise ValueError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return check
+
+
+def between(low: int, high: int) -> Callable[[Any], Any]:
+    """A check that accepts integers in ``[low, high]``."""
+
+    def check(value: Any) -> Any:
+        if not low <= value <= high:
+            raise ValueError(f"must be between {low} and {high}, got {value}")
+        return value
+
+    return check
+
+
+def one_of(*choices: str) -> Callable[[Any], Any]:
+    """A check that accepts one of ``choices`` (case-insensitive), giving it in lower case."""
+
+    def check(value: Any) -> Any:
+        if value.lower() not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}, got {value!r}")
+        return value.lower()
+
+    return check
+
+
+def non_empty(value: Any) -> Any:
+    """A check that refuses the empty string."""
+    if not value:
+        raise ValueError("must not be empty")
+    return value
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+DAEMON_SCHEMA = Schema(
+    (
+        Key("host", "host", str, non_empty),
+        Key("port", "port", int, between(0, 65535)),
+        Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
+        Key("max-line-length", "max_line_length", int, at_least(64), reloadable=True),
+        Key("max-connections", "max_connections", int, at_least(1), reloadable=True),
+        Key("max-games", "max_games", int, at_least(1), reloadable=True),
+        Key("idle-timeout", "idle_timeout", float, at_least(0.001), reloadable=True),
+        Key("state-dir", "state_dir", str, non_empty),
+        Key("grace", "grace", float, at_least(0), reloadable=True),
+    )
+)
+"""The daemon's configuration keys (see systemd/README.md for their meaning)."""

@@ -1,0 +1,132 @@
+"""The TOML configuration file: strict checking against the schema, errors naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipparchusd.config_file import (
+    DAEMON_SCHEMA,
+    ConfigError,
+    Key,
+    Schema,
+    at_least,
+    config_path,
+)
+
+GOOD = """\
+# A sysadmin's configuration.
+host = "::"
+port = 7461
+log-level = "DEBUG"
+max-connections = 500
+max-games = 100
+max-line-length = 8192
+idle-timeout = 120          # an integer is fine for a number of seconds
+state-dir = "/var/lib/hipparchusd"
+grace = 2.5
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_good_file_sets_the_fields(tmp_path: Path) -> None:
+    values = DAEMON_SCHEMA.load(write(tmp_path, GOOD))
+    assert values == {
+        "host": "::",
+        "port": 7461,
+        "log_level": "debug",
+        "max_connections": 500,
+        "max_games": 100,
+        "max_line_length": 8192,
+        "idle_timeout": 120.0,
+        "state_dir": "/var/lib/hipparchusd",
+        "grace": 2.5,
+    }
+    assert isinstance(values["idle_timeout"], float)
+
+
+def test_an_empty_file_sets_nothing(tmp_path: Path) -> None:
+    assert DAEMON_SCHEMA.load(write(tmp_path, "# nothing\n")) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "reason"),
+    [
+        ("max-conections = 5\n", "max-conections", "unknown key (did you mean 'max-connections'?)"),
+        ("max_games = 5\n", "max_games", "unknown key (did you mean 'max-games'?)"),
+        ("[server]\nport = 1\n", "server", "unknown key"),
+        ('port = "7460"\n', "port", "expected an integer, got a string"),
+        ("port = 7460.0\n", "port", "expected an integer, got a number"),
+        ("max-games = true\n", "max-games", "expected an integer, got a boolean"),
+        ("idle-timeout = true\n", "idle-timeout", "expected a number, got a boolean"),
+        ("host = 127\n", "host", "expected a string, got an integer"),
+        ("host = ['a']\n", "host", "expected a string, got an array"),
+        ("port = 70000\n", "port", "must be between 0 and 65535, got 70000"),
+        ("max-connections = 0\n", "max-connections", "must be at least 1, got 0"),
+        ("grace = -1\n", "grace", "must be at least 0, got -1.0"),
+        ('log-level = "loud"\n', "log-level", "must be one of debug, info, warning, error"),
+        ('host = ""\n', "host", "must not be empty"),
+    ],
+)
+def test_a_bad_key_is_named(tmp_path: Path, text: str, key: str, reason: str) -> None:
+    path = write(tmp_path, "# sysadmin notes\n" + text)
+    with pytest.raises(ConfigError) as caught:
+        DAEMON_SCHEMA.load(path)
+    assert caught.value.key == key
+    assert reason in caught.value.reason
+    assert str(caught.value).startswith(f"{path}: key {key!r}: ")
+
+
+def test_the_first_bad_key_in_file_order_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        DAEMON_SCHEMA.load(write(tmp_path, 'port = "x"\nmax-games = "y"\n'))
+    assert caught.value.key == "port"
+
+
+def test_not_toml(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"not valid TOML: .*line 2") as caught:
+        DAEMON_SCHEMA.load(write(tmp_path, "port = 1\nhost = \n"))
+    assert caught.value.key is None
+
+
+def test_a_duplicate_key_is_not_toml(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        DAEMON_SCHEMA.load(write(tmp_path, "port = 1\nport = 2\n"))
+
+
+def test_an_unreadable_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read: No such file or directory"):
+        DAEMON_SCHEMA.load(tmp_path / "missing.toml")
+
+
+def test_which_file_is_read(tmp_path: Path) -> None:
+    default = tmp_path / "config.toml"
+    assert config_path(None, default) is None  # no default file: no configuration file
+    default.write_text("")
+    assert config_path(None, default) == default
+    assert config_path("/elsewhere.toml", default) == Path("/elsewhere.toml")
+    assert config_path("", default) is None  # --config '': not even the default
+
+
+def test_schema_keys_are_unique() -> None:
+    with pytest.raises(ValueError, match="duplicate"):
+        Schema((Key("a", "a", int), Key("a", "b", int)))
+
+
+def test_a_float_key_takes_integers_and_checks_them() -> None:
+    key = Key("t", "t", float, at_least(1))
+    assert key.convert(3) == 3.0
+    with pytest.raises(ValueError, match="at least 1"):
+        key.convert(0)
+
+
+def test_reloadable_keys() -> None:
+    reloadable = {key.name for key in DAEMON_SCHEMA.keys if key.reloadable}
+    assert {"log-level", "max-connections", "max-games", "idle-timeout"} <= reloadable
+    assert not reloadable & {"host", "port", "state-dir"}
