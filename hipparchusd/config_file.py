@@ -144,6 +144,38 @@ class Schema:
         return self.parse(data, path)
 
 
+@attrs.frozen
+class Changes:
+    """What a reload found changed, by configuration key: ``(old, new)`` values.
+
+    Attributes:
+        applied: keys whose new value a running daemon can take (``Key.reloadable``).
+        need_restart: keys whose new value waits for a restart (e.g. ``host``, ``port``).
+    """
+
+    applied: dict[str, tuple[Any, Any]]
+    need_restart: dict[str, tuple[Any, Any]]
+
+    def effective(self, old: Any, new: Any, schema: Schema) -> Any:
+        """The settings a running daemon has after the reload: ``new``, but with ``old``'s value
+        for every field that needs a restart. ``old`` and ``new`` are attrs instances."""
+        keep = {schema[name].field: values[0] for name, values in self.need_restart.items()}
+        return attrs.evolve(new, **keep)
+
+
+def changes(old: Any, new: Any, schema: Schema) -> Changes:
+    """The configuration keys whose fields differ between the attrs instances ``old`` and
+    ``new`` (settings before and after re-reading the configuration), split by
+    :attr:`Key.reloadable`. Fields without a key are not compared."""
+    applied: dict[str, tuple[Any, Any]] = {}
+    need_restart: dict[str, tuple[Any, Any]] = {}
+    for key in schema.keys:
+        before, after = getattr(old, key.field), getattr(new, key.field)
+        if before != after:
+            (applied if key.reloadable else need_restart)[key.name] = (before, after)
+    return Changes(applied, need_restart)
+
+
 def config_path(given: str | None, default: Path = DEFAULT_CONFIG_PATH) -> Path | None:
     """The configuration file to read: ``given`` (``--config``) if any, else ``default`` when it
     exists, else None. ``--config ''`` means no file at all, not even the default."""

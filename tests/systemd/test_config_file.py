@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 
 from hipparchusd.config_file import (
     DAEMON_SCHEMA,
+    Changes,
     ConfigError,
     Key,
     Schema,
     at_least,
+    changes,
     config_path,
 )
 
@@ -130,3 +133,30 @@ def test_reloadable_keys() -> None:
     reloadable = {key.name for key in DAEMON_SCHEMA.keys if key.reloadable}
     assert {"log-level", "max-connections", "max-games", "idle-timeout"} <= reloadable
     assert not reloadable & {"host", "port", "state-dir"}
+
+
+@attrs.frozen
+class FakeSettings:
+    host: str = "127.0.0.1"
+    port: int = 7460
+    log_level: str = "info"
+    max_games: int = 100
+    other: int = 0  # no configuration key
+
+
+def test_changes_split_what_a_reload_can_apply() -> None:
+    schema = Schema(
+        (
+            Key("host", "host", str),
+            Key("port", "port", int),
+            Key("log-level", "log_level", str, reloadable=True),
+            Key("max-games", "max_games", int, reloadable=True),
+        )
+    )
+    old = FakeSettings()
+    new = FakeSettings(port=7461, log_level="debug", other=5)
+    found = changes(old, new, schema)
+    assert found.applied == {"log-level": ("info", "debug")}
+    assert found.need_restart == {"port": (7460, 7461)}
+    assert found.effective(old, new, schema) == FakeSettings(log_level="debug", other=5)
+    assert changes(old, old, schema) == Changes({}, {})

@@ -150,3 +150,23 @@ async def test_watchdog_pings_at_half_the_interval(notify_socket: NotifySocket) 
     # Never early (that would mean a wrong unit); about half the interval on a loaded machine.
     assert min(gaps) >= interval / 2 * 0.9, gaps
     assert statistics.median(gaps) == pytest.approx(interval / 2, rel=0.25), gaps
+
+
+async def test_status_is_sent_when_it_changes(notify_socket: NotifySocket) -> None:
+    notifier = Notifier(notify_socket.env)
+    counts = iter(["1 game", "1 game", "1 game", "2 games", "2 games"])
+    last = "2 games"
+
+    def describe() -> str:
+        return next(counts, last)
+
+    notify_socket.sock.setblocking(False)
+    received = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(notifier.run_status, describe, 0.01)
+        with trio.move_on_after(0.3):
+            while True:
+                await trio.lowlevel.wait_readable(notify_socket.sock)
+                received.append(notify_socket.sock.recv(4096).decode())
+        nursery.cancel_scope.cancel()
+    assert received == ["STATUS=1 game", "STATUS=2 games"]
