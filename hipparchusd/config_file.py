@@ -25,6 +25,9 @@ EX_CONFIG = 78
 """Exit status for a configuration error (sysexits.h; ``systemctl status`` shows it as
 ``status=78/CONFIG``, and the unit does not restart on it)."""
 
+Validate = Callable[[str, Any], object]
+"""``validate(field, value)``: raises ``ValueError`` when the settings refuse ``value``."""
+
 _TOML_NAMES: dict[type, str] = {
     bool: "a boolean (true or false)",
     int: "an integer",
@@ -105,8 +108,14 @@ class Schema:
         """The keys by settings field."""
         return {key.field: key for key in self.keys}
 
-    def parse(self, data: Mapping[str, object], path: Path) -> dict[str, Any]:
+    def parse(
+        self, data: Mapping[str, object], path: Path, validate: Validate | None = None
+    ) -> dict[str, Any]:
         """The settings fields and values that the parsed TOML ``data`` of the file ``path`` sets.
+
+        ``validate(field, value)``, when given, is called for each converted value and raises
+        ``ValueError`` for a value the settings refuse (so their own checks apply to the file,
+        and the error names the key).
 
         Raises:
             ConfigError: the first unknown key (tables included), or the first key whose value
@@ -123,12 +132,15 @@ class Schema:
                 )
             try:
                 values[key.field] = key.convert(value)
+                if validate is not None:
+                    validate(key.field, values[key.field])
             except (TypeError, ValueError) as error:
                 raise ConfigError(path, name, str(error)) from error
         return values
 
-    def load(self, path: Path) -> dict[str, Any]:
-        """Read and check the file ``path``: the settings fields and values it sets.
+    def load(self, path: Path, validate: Validate | None = None) -> dict[str, Any]:
+        """Read and check the file ``path``: the settings fields and values it sets
+        (``validate`` as for :meth:`parse`).
 
         Raises:
             ConfigError: the file cannot be read, is not valid TOML (the message gives the line),
@@ -141,7 +153,7 @@ class Schema:
             raise ConfigError(path, None, f"cannot read: {error.strerror or error}") from error
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(path, None, f"not valid TOML: {error}") from error
-        return self.parse(data, path)
+        return self.parse(data, path, validate)
 
 
 @attrs.frozen

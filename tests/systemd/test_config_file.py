@@ -160,3 +160,15 @@ def test_changes_split_what_a_reload_can_apply() -> None:
     assert found.need_restart == {"port": (7460, 7461)}
     assert found.effective(old, new, schema) == FakeSettings(log_level="debug", other=5)
     assert changes(old, old, schema) == Changes({}, {})
+
+
+def test_the_settings_own_checks_name_the_key(tmp_path: Path) -> None:
+    def validate(field: str, value: object) -> None:
+        if field == "max_games" and value == 13:
+            raise ValueError("max_games must not be unlucky")
+
+    path = write(tmp_path, "max-games = 12\n")
+    assert DAEMON_SCHEMA.load(path, validate) == {"max_games": 12}
+    with pytest.raises(ConfigError) as caught:
+        DAEMON_SCHEMA.load(write(tmp_path, "max-games = 13\n"), validate)
+    assert str(caught.value) == f"{path}: key 'max-games': max_games must not be unlucky"
