@@ -2,7 +2,17 @@
 
 from .game import HipparchusGame, MatchRecord, RoundRecord, replay
 from .model import Clump, Deal, Hand, Play, Suit, Trick
+from .notation import (
+    NotationError,
+    format_deal,
+    format_position,
+    format_round_position,
+    parse_deal,
+    parse_position,
+    parse_round_position,
+)
 from .rules import GameOver, IllegalPlay, MatchState, RoundResult, RoundState
+from .validation import InvalidState
 
 __all__ = [
     "Clump",
@@ -11,13 +21,21 @@ __all__ = [
     "Hand",
     "HipparchusGame",
     "IllegalPlay",
+    "InvalidState",
     "MatchRecord",
     "MatchState",
+    "NotationError",
     "Play",
     "RoundRecord",
     "RoundResult",
     "RoundState",
     "Suit",
     "Trick",
+    "format_deal",
+    "format_position",
+    "format_round_position",
+    "parse_deal",
+    "parse_position",
+    "parse_round_position",
     "replay",
 ]

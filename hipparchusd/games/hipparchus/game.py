@@ -70,6 +70,11 @@ def replay(record: MatchRecord) -> MatchState:
     return state
 
 
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise IllegalMove(f"no seat {seat!r} at this table (seats 0 and 1)")
+
+
 class HipparchusGame:
     """A Hipparchus match for two seats, with its dealer.
 
@@ -162,8 +167,10 @@ class HipparchusGame:
         """Parse ``text`` as a play from ``seat``'s hand, canonical position.
 
         Raises:
-            IllegalMove: bad notation, or a position that does not fit the seat's hand.
+            IllegalMove: bad notation, a position that does not fit the seat's hand, or no
+                such seat.
         """
+        _check_seat(seat)
         try:
             return parse_play(text, self._state.round.hands[seat])
         except NotationError as error:
@@ -251,9 +258,11 @@ class HipparchusGame:
 
         Raises:
             GameFinished: the match is over.
+            IllegalMove: no such seat.
         """
         if self.outcome is not None:
             raise GameFinished("the match is over")
+        _check_seat(seat)
         self._resigned = seat
         state = self._state
         return [Event(EVERYONE, MatchOver(1 - seat, state.round_wins, seat))]

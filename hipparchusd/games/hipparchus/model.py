@@ -88,7 +88,89 @@ class Play:
     position: int
 
     def __str__(self) -> str:
-        return f"{self.count}{self.suit.letter}@{self.position}"
+        # Tolerates a malformed play (it may come from a client), for error messages.
+        suit = self.suit.letter if isinstance(self.suit, Suit) else str(self.suit)
+        return f"{self.count}{suit}@{self.position}"
+
+
+# Shared instances of the small values the rules create all the time. Clumps and plays are
+# immutable values compared by value, so sharing them is invisible to callers; it saves the
+# constructor calls that dominate the cost of a random round (bench/bench_rules.py), and makes
+# ``play in legal_plays`` an identity hit for plays the rules listed.
+_MAX_POSITION = CARDS_PER_SUIT * 3
+_CLUMPS: tuple[tuple[Clump, ...], ...] = tuple(
+    tuple(Clump(suit, size) for size in range(CARDS_PER_SUIT * 3 + 1)) for suit in SUITS
+)
+_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Play(count, suit, position) for position in range(_MAX_POSITION + 1))
+        for count in range(MAX_PLAY + 1)
+    )
+    for suit in SUITS
+)
+# _CLUMP_PLAYS[suit][min(size, 4)][position]: the H2 plays of one clump starting at position.
+_CLUMP_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            (_PLAYS[suit][size][position],)
+            if size <= MAX_PLAY
+            else tuple(_PLAYS[suit][n][position] for n in range(1, MAX_PLAY + 1))
+            for position in range(_MAX_POSITION + 1)
+        )
+        if size
+        else ()
+        for size in range(MAX_PLAY + 2)
+    )
+    for suit in SUITS
+)
+
+
+# _CLUMP_FOLLOWS[suit][min(size, 4)][lead count][position]: the plays of that clump whose count
+# differs from the lead count (the lead-suit part of RULINGS H5).
+_CLUMP_FOLLOWS: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                tuple(p for p in _CLUMP_PLAYS[suit][size][position] if p.count != count)
+                for position in range(_MAX_POSITION + 1)
+            )
+            for count in range(MAX_PLAY + 1)
+        )
+        if size
+        else ()
+        for size in range(MAX_PLAY + 2)
+    )
+    for suit in SUITS
+)
+
+
+def clump_of(suit: Suit, size: int) -> Clump:
+    """``Clump(suit, size)``, shared when possible (equal by value to a new one)."""
+    if 0 <= size <= CARDS_PER_SUIT * 3:
+        return _CLUMPS[suit][size]
+    return Clump(suit, size)
+
+
+def play_of(count: int, suit: Suit, position: int) -> Play:
+    """``Play(count, suit, position)``, shared when possible (equal by value to a new one).
+    Never raises: values outside the table (or of other types) give a new, unshared Play."""
+    if (
+        type(count) is int
+        and type(position) is int
+        and isinstance(suit, Suit)
+        and 0 <= count <= MAX_PLAY
+        and 0 <= position <= _MAX_POSITION
+    ):
+        return _PLAYS[suit][count][position]
+    return Play(count, suit, position)
+
+
+def _clump_plays(suit: Suit, size: int, position: int) -> tuple[Play, ...]:
+    if position <= _MAX_POSITION:
+        return _CLUMP_PLAYS[suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
+    if size <= MAX_PLAY:
+        return (Play(size, suit, position),)
+    return tuple(Play(n, suit, position) for n in range(1, MAX_PLAY + 1))
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
@@ -100,16 +182,27 @@ class Hand:
     """
 
     clumps: tuple[Clump, ...]
+    # Lazily computed, private cache (not part of the value: no eq, hash or repr). A plain
+    # slot rather than a cached_property: the rules read it several times per play.
+    _plays: tuple[Play, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def from_cards(cls, cards: Iterable[Suit]) -> Hand:
         """Build the hand whose cards, left to right, are ``cards``."""
         clumps: list[Clump] = []
+        run_suit: Suit | None = None
+        run = 0
         for suit in cards:
-            if clumps and clumps[-1].suit is suit:
-                clumps[-1] = Clump(suit, clumps[-1].size + 1)
+            if suit is run_suit:
+                run += 1
             else:
-                clumps.append(Clump(suit, 1))
+                if run_suit is not None:
+                    clumps.append(clump_of(run_suit, run))
+                run_suit, run = suit, 1
+        if run_suit is not None:
+            clumps.append(clump_of(run_suit, run))
         return cls(tuple(clumps))
 
     def validated(self) -> Hand:
@@ -145,19 +238,69 @@ class Hand:
             counts[c.suit] += c.size
         return (counts[0], counts[1], counts[2])
 
-    @cached_property
+    @property
     def plays(self) -> tuple[Play, ...]:
         """Every play allowed by RULINGS H2 (what a leader may play, H4), left to right,
         fewest cards first within a clump."""
-        plays: list[Play] = []
-        position = 1
-        for c in self.clumps:
-            if c.size <= MAX_PLAY:
-                plays.append(Play(c.size, c.suit, position))
-            else:
-                plays.extend(Play(n, c.suit, position) for n in range(1, MAX_PLAY + 1))
-            position += c.size
-        return tuple(plays)
+        plays = self._plays
+        if plays is None:
+            found: list[Play] = []
+            position = 1
+            table = _CLUMP_PLAYS
+            try:
+                for c in self.clumps:
+                    size = c.size
+                    found += table[c.suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
+                    position += size
+            except IndexError:  # a hand longer than this deck allows: no shared plays
+                found, position = [], 1
+                for c in self.clumps:
+                    found += _clump_plays(c.suit, c.size, position)
+                    position += c.size
+            plays = tuple(found)
+            object.__setattr__(self, "_plays", plays)
+        return plays
+
+    def follow_plays(self, suit: Suit, count: int) -> tuple[Play, ...]:
+        """The plays of this hand that may follow a lead of ``count`` cards of ``suit``
+        (RULINGS H5), left to right.
+
+        The H2 plays of ``suit`` whose count differs from ``count`` if there is any; otherwise
+        every H2 play of the other suits (never a play of ``suit``, even of another count: there
+        is none then). Empty when there is no legal follow (RULINGS H6).
+
+        Raises:
+            ValueError: ``count`` is not 1-3.
+        """
+        if not 0 < count <= MAX_PLAY:
+            raise ValueError(f"a lead has 1 to {MAX_PLAY} cards, not {count!r}")
+        # Straight from the clumps and the shared tables, without listing every play first: a
+        # follower's hand is replaced after the follow, so its full play list is rarely needed.
+        try:
+            same: list[Play] = []
+            follows = _CLUMP_FOLLOWS[suit]
+            position = 1
+            for c in self.clumps:
+                size = c.size
+                if c.suit is suit:
+                    same += follows[size if size <= MAX_PLAY else MAX_PLAY + 1][count][position]
+                position += size
+            if same:
+                return tuple(same)
+            other: list[Play] = []
+            position = 1
+            for c in self.clumps:
+                size = c.size
+                if c.suit is not suit:
+                    other += _CLUMP_PLAYS[c.suit][size if size <= MAX_PLAY else MAX_PLAY + 1][
+                        position
+                    ]
+                position += size
+            return tuple(other)
+        except (IndexError, TypeError):  # outside the tables: a hand larger than the deck
+            plays = self.plays
+            found = tuple(p for p in plays if p.suit is suit and p.count != count)
+            return found or tuple(p for p in plays if p.suit is not suit)
 
     def clump_index_at(self, position: int) -> tuple[int, int]:
         """The clump holding the card at 1-based ``position``: (clump index, its first position).
@@ -180,15 +323,30 @@ class Hand:
         ``play`` must be one of :attr:`plays` (not checked here: the rules check it).
         """
         clumps = self.clumps
-        index, _ = self.clump_index_at(play.position)
-        rest = clumps[index].size - play.count
+        position = play.position
+        if position < 1:
+            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+        index = 0
+        end = 1  # one past the last position of the clumps before ``index``
+        for c in clumps:
+            end += c.size
+            if position < end:
+                break
+            index += 1
+        else:
+            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+        clump = clumps[index]
+        rest = clump.size - play.count
         if rest:
-            return Hand((*clumps[:index], Clump(play.suit, rest), *clumps[index + 1 :]))
-        left, right = clumps[:index], clumps[index + 1 :]
-        if left and right and left[-1].suit is right[0].suit:
-            merged = Clump(left[-1].suit, left[-1].size + right[0].size)
-            return Hand((*left[:-1], merged, *right[1:]))
-        return Hand(left + right)
+            new = list(clumps)
+            new[index] = clump_of(clump.suit, rest)
+            return Hand(tuple(new))
+        if 0 < index < len(clumps) - 1:
+            before, after = clumps[index - 1], clumps[index + 1]
+            if before.suit is after.suit:  # RULINGS H3
+                merged = clump_of(before.suit, before.size + after.size)
+                return Hand((*clumps[: index - 1], merged, *clumps[index + 2 :]))
+        return Hand(clumps[:index] + clumps[index + 1 :])
 
     def __str__(self) -> str:
         return "".join(c.suit.letter * c.size for c in self.clumps)

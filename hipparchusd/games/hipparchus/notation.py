@@ -6,6 +6,10 @@ input; the canonical form names the clump's first card. Suit letters may be lowe
 
 Hands: the suit letters left to right, e.g. ``SSMEEMS``; ``-`` for an empty hand.
 
+Positions: one line of space-separated fields, FEN-like, from which play can restart
+(:func:`format_position`, :func:`parse_position`; a round alone: :func:`format_round_position`,
+:func:`parse_round_position`).
+
 Every parse error is a :class:`NotationError` that says what was wrong and at which character.
 """
 
@@ -13,7 +17,19 @@ from __future__ import annotations
 
 import re
 
-from .model import MAX_PLAY, Hand, Play, Suit
+from .model import (
+    FACE_DOWN_SIZE,
+    HAND_SIZE,
+    MAX_PLAY,
+    Deal,
+    Hand,
+    Play,
+    Suit,
+    SuitCounts,
+    play_of,
+)
+from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
+from .validation import InvalidState, validate_match, validate_round
 
 _PLAY = re.compile(r"([1-9][0-9]*)([A-Za-z])@([0-9]+)")
 
@@ -127,3 +143,251 @@ def parse_hand(text: str) -> Hand:
         except ValueError:
             raise NotationError(f"unknown suit {ch!r} (S, M or E)", text, i) from None
     return Hand.from_cards(cards)
+
+
+def format_deal(deal: Deal) -> str:
+    """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME``
+    (the ``deal=`` option of ``new`` in protocol/PROTOCOL.md)."""
+    face_down = "".join(card.letter for card in deal.face_down)
+    return f"{format_hand(deal.hands[0])}/{format_hand(deal.hands[1])}/{face_down}"
+
+
+def parse_deal(text: str) -> Deal:
+    """Parse ``<hand0>/<hand1>/<face-down>`` (suit letters, either case) into a possible deal:
+    14, 14 and 2 cards, 10 of each suit in all (RULINGS H12).
+
+    Raises:
+        NotationError: bad syntax, or a deal that cannot occur, with the character position of
+            the offending part.
+    """
+    parts = text.split("/")
+    if len(parts) != 3:
+        raise NotationError("expected <hand0>/<hand1>/<face-down>", text, 0)
+    sizes = (HAND_SIZE, HAND_SIZE, FACE_DOWN_SIZE)
+    names = ("seat 0's hand", "seat 1's hand", "the face-down cards")
+    offset = 0
+    cards: list[tuple[Suit, ...]] = []
+    for part, size, name in zip(parts, sizes, names, strict=True):
+        for i, ch in enumerate(part):
+            if ch.upper() not in "SME":
+                raise NotationError(f"{ch!r} is not a suit (S, M or E)", text, offset + i)
+        if len(part) != size:
+            raise NotationError(f"{name} has {len(part)} cards, not {size}", text, offset)
+        cards.append(tuple(Suit.from_letter(ch) for ch in part))
+        offset += len(part) + 1
+    deal = Deal((Hand.from_cards(cards[0]), Hand.from_cards(cards[1])), cards[2])
+    try:
+        return deal.validated()
+    except ValueError as error:
+        raise NotationError(f"impossible deal: {error}", text, 0) from None
+
+
+# Positions (FEN-like). Grammar in docs/rules.md, "Position notation".
+
+#: The fields of a round position, in order (names as in :class:`RoundState` and in errors).
+ROUND_FIELDS = ("hands", "face_down", "won", "set_aside", "leader", "lead", "last_follower")
+#: The fields of a match position: a round position, then the match's.
+MATCH_FIELDS = (*ROUND_FIELDS, "round_number", "round_wins", "first_leader")
+
+_COUNT = re.compile(r"0|[1-9][0-9]*")
+_STRICT_PLAY = re.compile(r"([1-3])([SME])@([1-9][0-9]*)")
+
+
+def _format_counts(counts: SuitCounts) -> str:
+    return ",".join(str(n) for n in counts)
+
+
+def format_round_position(state: RoundState) -> str:
+    """The position of a round as one line of 7 space-separated fields (see docs/rules.md):
+    ``hands face-down won set-aside leader lead last-follower``, e.g.
+    ``SSMEEMSSEEMMSE/MMEESSMEEMSSMM SE 0,0,0/0,0,0 0,0,0 0 - -``.
+
+    It holds everything play depends on (hands, face-down cards, won counts, set-aside cards,
+    leader, the lead in progress, the last follower for RULINGS H11), not the finished tricks.
+    """
+    return " ".join(
+        (
+            f"{format_hand(state.hands[0])}/{format_hand(state.hands[1])}",
+            "".join(card.letter for card in state.face_down),
+            f"{_format_counts(state.won[0])}/{_format_counts(state.won[1])}",
+            _format_counts(state.set_aside),
+            str(state.leader),
+            "-" if state.lead is None else format_play(state.lead),
+            "-" if state.last_follower is None else str(state.last_follower),
+        )
+    )
+
+
+def format_position(state: MatchState) -> str:
+    """The position of a match as one line: the round position (:func:`format_round_position`)
+    then ``round-number round-wins first-leader``, e.g. ``... 0 - - 1 0/0 0``."""
+    wins = state.round_wins
+    return (
+        f"{format_round_position(state.round)} {state.round_number} "
+        f"{wins[0]}/{wins[1]} {state.first_leader}"
+    )
+
+
+class _Fields:
+    """The space-separated fields of a position string, with their offsets, for errors."""
+
+    def __init__(self, text: str, names: tuple[str, ...]) -> None:
+        self.text = text
+        self.names = names
+        self.values: dict[str, str] = {}
+        self.offsets: dict[str, int] = {}
+        if not isinstance(text, str):
+            raise TypeError(f"a position is a string, not {type(text).__name__}")
+        parts = text.split(" ")
+        offset = 0
+        for index, part in enumerate(parts):
+            if index >= len(names):
+                raise NotationError(
+                    f"unexpected text after the {len(names)} fields of a position", text, offset
+                )
+            if not part:
+                label = names[index].replace("_", " ")
+                raise NotationError(
+                    f"empty {label} field (fields are separated by one space)",
+                    text,
+                    offset,
+                )
+            self.values[names[index]] = part
+            self.offsets[names[index]] = offset
+            offset += len(part) + 1
+        if len(parts) < len(names):
+            label = names[len(parts)].replace("_", " ")
+            raise NotationError(
+                f"missing the {label} field ({len(names)} fields expected)",
+                text,
+                len(text),
+            )
+
+    def error(self, name: str, message: str, at: int = 0) -> NotationError:
+        return NotationError(
+            f"{name.replace('_', ' ')}: {message}", self.text, self.offsets[name] + at
+        )
+
+    def hand(self, name: str, value: str, at: int) -> Hand:
+        if value == "-":
+            return Hand(())
+        for i, ch in enumerate(value):
+            if ch not in "SME":
+                raise self.error(name, f"{ch!r} is not a suit (S, M or E)", at + i)
+        return Hand.from_cards(Suit.from_letter(ch) for ch in value)
+
+    def count(self, name: str, value: str, at: int) -> int:
+        if _COUNT.fullmatch(value) is None:
+            raise self.error(name, f"{value!r} is not a count (digits, no leading zero)", at)
+        return int(value)
+
+    def counts(self, name: str, value: str, at: int) -> SuitCounts:
+        parts = value.split(",")
+        if len(parts) != 3:
+            raise self.error(name, "expected three counts, Sun,Moon,Earth", at)
+        numbers = []
+        for part in parts:
+            numbers.append(self.count(name, part, at))
+            at += len(part) + 1
+        return (numbers[0], numbers[1], numbers[2])
+
+    def pair(self, name: str, what: str) -> tuple[str, str, int]:
+        value = self.values[name]
+        if value.count("/") != 1:
+            raise self.error(name, f"expected {what} for seat 0 and seat 1, split by /")
+        first, second = value.split("/")
+        return first, second, len(first) + 1
+
+    def seat(self, name: str, allow_none: bool = False) -> int | None:
+        value = self.values[name]
+        if allow_none and value == "-":
+            return None
+        if value not in ("0", "1"):
+            raise self.error(name, f"expected seat 0 or 1{' or -' if allow_none else ''}")
+        return int(value)
+
+
+def _round_from_fields(fields: _Fields) -> RoundState:
+    first, second, at = fields.pair("hands", "hands")
+    hands = (fields.hand("hands", first, 0), fields.hand("hands", second, at))
+    face_down_text = fields.values["face_down"]
+    face_down = fields.hand("face_down", face_down_text, 0).cards
+    if len(face_down_text) != FACE_DOWN_SIZE or face_down_text == "-":
+        raise fields.error("face_down", f"expected {FACE_DOWN_SIZE} suit letters")
+    first, second, at = fields.pair("won", "won counts")
+    won = (fields.counts("won", first, 0), fields.counts("won", second, at))
+    set_aside = fields.counts("set_aside", fields.values["set_aside"], 0)
+    leader = fields.seat("leader")
+    assert leader is not None
+    lead_text = fields.values["lead"]
+    lead: Play | None = None
+    if lead_text != "-":
+        match = _STRICT_PLAY.fullmatch(lead_text)
+        if match is None:
+            raise fields.error("lead", "expected - or a play like 2E@5 (count 1-3, S/M/E)")
+        lead = play_of(int(match.group(1)), Suit.from_letter(match.group(2)), int(match.group(3)))
+    last_follower = fields.seat("last_follower", allow_none=True)
+    emptied = not hands[0].clumps or not hands[1].clumps
+    over = lead is None and (sum(set_aside) > 0 or emptied) and last_follower is not None
+    return RoundState(
+        hands=hands,
+        face_down=face_down,
+        leader=leader,
+        won=won,
+        lead=lead,
+        set_aside=set_aside,
+        last_follower=last_follower,
+        result=score_round(won, last_follower) if over and last_follower is not None else None,
+    )
+
+
+def _invalid(fields: _Fields, error: InvalidState, prefix: str) -> NotationError:
+    path = error.field.removeprefix(prefix)
+    name = next((n for n in fields.names if path == n or path.startswith((f"{n}.", f"{n}["))), None)
+    if name is None:
+        return NotationError(f"impossible position: {error}", fields.text, 0)
+    return NotationError(f"impossible position: {error}", fields.text, fields.offsets[name])
+
+
+def parse_round_position(text: str) -> RoundState:
+    """Parse a round position (:func:`format_round_position`) into a :class:`RoundState` with
+    no finished tricks, checking that the rules can reach it (see
+    :func:`~hipparchusd.games.hipparchus.validation.validate_round`).
+
+    Raises:
+        NotationError: bad syntax or an impossible position, with the offending field's
+            character position.
+    """
+    fields = _Fields(text, ROUND_FIELDS)
+    state = _round_from_fields(fields)
+    try:
+        return validate_round(state, "round")
+    except InvalidState as error:
+        raise _invalid(fields, error, "round.") from None
+
+
+def parse_position(text: str) -> MatchState:
+    """Parse a match position (:func:`format_position`) into a :class:`MatchState` whose round
+    has no finished tricks; the match winner follows from the round wins (RULINGS H12).
+
+    Raises:
+        NotationError: bad syntax or an impossible position, with the offending field's
+            character position.
+    """
+    fields = _Fields(text, MATCH_FIELDS)
+    round_ = _round_from_fields(fields)
+    number_text = fields.values["round_number"]
+    number = fields.count("round_number", number_text, 0)
+    first, second, at = fields.pair("round_wins", "round wins")
+    wins = (fields.count("round_wins", first, 0), fields.count("round_wins", second, at))
+    first_leader = fields.seat("first_leader")
+    assert first_leader is not None
+    winner = next((s for s in (0, 1) if wins[s] >= ROUNDS_TO_WIN), None)
+    state = MatchState(round_, number, wins, first_leader, winner)
+    try:
+        return validate_match(state)
+    except InvalidState as error:
+        name = error.field
+        if name == "winner":
+            raise fields.error("round_wins", str(error)) from None
+        raise _invalid(fields, error, "round.") from None

@@ -7,6 +7,9 @@ attrs values: every transition returns a new state, and a refused play raises
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 import attrs
 
 from .model import (
@@ -18,6 +21,7 @@ from .model import (
     Suit,
     SuitCounts,
     Trick,
+    play_of,
 )
 
 #: Round wins needed to win the match (RULINGS H12).
@@ -98,12 +102,7 @@ def follow_plays(hand: Hand, lead: Play) -> tuple[Play, ...]:
     Plays of the lead suit whose count differs from the lead's are compulsory if any exist;
     otherwise any H2 play of another suit. An empty result means no legal play (H6).
     """
-    plays = hand.plays
-    suit, count = lead.suit, lead.count
-    same = tuple(p for p in plays if p.suit is suit and p.count != count)
-    if same:
-        return same
-    return tuple(p for p in plays if p.suit is not suit)
+    return hand.follow_plays(lead.suit, lead.count)
 
 
 @attrs.frozen(slots=True)
@@ -132,6 +131,11 @@ class RoundState:
     set_aside: SuitCounts = NO_CARDS
     last_follower: int | None = None
     result: RoundResult | None = None
+    # The legal plays, computed once (not part of the value: no init, eq, hash or repr; cattrs
+    # and attrs.evolve leave it out). The rules fill it in when they already know it.
+    _legal: tuple[Play, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def start(cls, deal: Deal, leader: int) -> RoundState:
@@ -156,11 +160,17 @@ class RoundState:
         """The plays of the seat to move (H4 for the leader, H5 for the follower); empty when
         the round is over. Never empty for a round in progress (an H6 position ends the round
         at once, so it is never a state waiting for a move)."""
-        if self.result is not None:
-            return ()
-        if self.lead is None:
-            return self.hands[self.leader].plays
-        return follow_plays(self.hands[1 - self.leader], self.lead)
+        legal = self._legal
+        if legal is None:
+            lead = self.lead
+            if self.result is not None:
+                legal = ()
+            elif lead is None:
+                legal = self.hands[self.leader].plays
+            else:
+                legal = self.hands[1 - self.leader].follow_plays(lead.suit, lead.count)
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def play(self, play: Play) -> RoundState:
         """The state after the seat to move makes ``play``.
@@ -174,8 +184,15 @@ class RoundState:
         """
         if self.result is not None:
             raise GameOver("the round is over")
-        if play not in self.legal_plays():
-            raise IllegalPlay(f"{play} is not a legal play here")
+        legal = self.legal_plays()
+        # Listed plays are shared instances (model.play_of): an identity scan finds a listed
+        # play without calling Play.__eq__ on every play listed before it.
+        if not any(map(is_, legal, repeat(play))):
+            if type(play) is not Play:
+                raise IllegalPlay(f"{play!r} is not a play")
+            play = play_of(play.count, play.suit, play.position)
+            if not any(map(is_, legal, repeat(play))) and play not in legal:
+                raise IllegalPlay(f"{play} is not a legal play here")
         if self.lead is None:
             return self._after_lead(play)
         return self._after_follow(play)
@@ -184,21 +201,36 @@ class RoundState:
         leader = self.leader
         hand = self.hands[leader].without(lead)
         hands = (hand, self.hands[1]) if leader == 0 else (self.hands[0], hand)
-        follower_hand = hands[1 - leader]
-        if follow_plays(follower_hand, lead):
-            return attrs.evolve(self, hands=hands, lead=lead)
+        follows = hands[1 - leader].follow_plays(lead.suit, lead.count)
+        if follows:
+            state = RoundState(
+                hands,
+                self.face_down,
+                leader,
+                self.won,
+                lead,
+                self.tricks,
+                self.set_aside,
+                self.last_follower,
+                None,
+            )
+            object.__setattr__(state, "_legal", follows)
+            return state
         # RULINGS H6: no legal follow; the led cards go aside and the round ends now.
         aside = list(self.set_aside)
         aside[lead.suit] += lead.count
         last = self.last_follower
         assert last is not None, "the first trick always has a legal follow (14 > 10 cards)"
-        return attrs.evolve(
-            self,
-            hands=hands,
-            lead=None,
-            tricks=(*self.tricks, Trick(leader, lead, None, None)),
-            set_aside=(aside[0], aside[1], aside[2]),
-            result=score_round(self.won, last),
+        return RoundState(
+            hands,
+            self.face_down,
+            leader,
+            self.won,
+            None,
+            (*self.tricks, Trick(leader, lead, None, None)),
+            (aside[0], aside[1], aside[2]),
+            last,
+            score_round(self.won, last),
         )
 
     def _after_follow(self, follow: Play) -> RoundState:
@@ -207,22 +239,25 @@ class RoundState:
         follower = 1 - leader
         hand = self.hands[follower].without(follow)
         hands = (self.hands[0], hand) if follower == 1 else (hand, self.hands[1])
-        winner = trick_winner(leader, lead, follow, self.won)
-        gained = list(self.won[winner])
+        won = self.won
+        winner = trick_winner(leader, lead, follow, won)
+        gained = list(won[winner])
         gained[lead.suit] += lead.count
         gained[follow.suit] += follow.count
         gained_t: SuitCounts = (gained[0], gained[1], gained[2])
-        won = (gained_t, self.won[1]) if winner == 0 else (self.won[0], gained_t)
-        ended = hands[0].size == 0 or hands[1].size == 0
-        return attrs.evolve(
-            self,
-            hands=hands,
-            won=won,
-            leader=winner,
-            lead=None,
-            tricks=(*self.tricks, Trick(leader, lead, follow, winner)),
-            last_follower=follower,
-            result=score_round(won, follower) if ended else None,
+        won = (gained_t, won[1]) if winner == 0 else (won[0], gained_t)
+        # RULINGS H9: the round ends after the trick in which either hand emptied.
+        ended = not hands[0].clumps or not hands[1].clumps
+        return RoundState(
+            hands,
+            self.face_down,
+            winner,
+            won,
+            None,
+            (*self.tricks, Trick(leader, lead, follow, winner)),
+            self.set_aside,
+            follower,
+            score_round(won, follower) if ended else None,
         )
 
 
@@ -267,7 +302,9 @@ class MatchState:
             raise GameOver("the match is over")
         round_ = self.round.play(play)
         if round_.result is None:
-            return attrs.evolve(self, round=round_)
+            return MatchState(
+                round_, self.round_number, self.round_wins, self.first_leader, self.winner
+            )
         wins = list(self.round_wins)
         wins[round_.result.winner] += 1
         winner = next((s for s in (0, 1) if wins[s] >= ROUNDS_TO_WIN), None)

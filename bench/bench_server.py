@@ -1,0 +1,261 @@
+"""Benchmark: the daemon under 200 concurrent connections, against a bare trio echo server.
+
+100 matches at once (2 seats each, 200 connections) play random matches over loopback against
+a ``hipparchusd`` subprocess: each seat waits for its ``turn`` event, asks ``legal``, and plays
+a random legal move. Printed: moves per second, request/response round trips per second, and the
+latency of ``play`` (p50, p99). Then, in the same run, a bare trio line-echo server (also a
+subprocess) answers the same number of round trips over 200 connections: the ceiling for a
+trio line server on this machine. Targets (issue 3): >= 50 % of the echo throughput, play
+p99 <= 20 ms.
+
+    .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 3]
+
+The client runs in this process, the servers each in their own: on a machine with two cores,
+the figures depend on the load (printed first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+import trio
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Lines:
+    """A minimal line reader over a trio stream."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.buffer = bytearray()
+
+    async def line(self) -> bytes:
+        while (end := self.buffer.find(b"\n")) < 0:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.buffer += data
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        return line
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.round_trips = 0
+        self.moves = 0
+        self.matches = 0
+        self.play_latency: list[float] = []
+
+
+async def request(conn: Lines, line: str, stats: Stats, events: list[bytes]) -> list[bytes]:
+    """Send a request, return its response lines; events read meanwhile go to ``events``."""
+    await conn.stream.send_all(line.encode() + b"\n")
+    stats.round_trips += 1
+    while True:
+        first = await conn.line()
+        if first.startswith(b"*"):
+            events.append(first)
+            continue
+        lines = [first]
+        while (more := await conn.line()) != b"":
+            lines.append(more)
+        if not first.startswith(b"="):
+            raise RuntimeError(f"{line!r} failed: {lines!r}")
+        return lines
+
+
+async def play_seat(
+    conn: Lines, seat: int, game: str, rng: random.Random, stats: Stats, pending: list[bytes]
+) -> None:
+    """Play ``seat`` of ``game`` until the match is over."""
+    me = f" turn seat={seat} ".encode()
+    while True:
+        line = pending.pop(0) if pending else await conn.line()
+        if not line.startswith(b"* " + game.encode() + b" "):
+            continue
+        if b" match-over " in line:
+            return
+        if me not in line:
+            continue
+        legal = await request(conn, f"legal {game}", stats, pending)
+        moves = legal[0][2:].split() if legal[0].startswith(b"= ") else []
+        move = rng.choice(moves).decode()
+        started = time.perf_counter()
+        await request(conn, f"play {game} {move}", stats, pending)
+        stats.play_latency.append(time.perf_counter() - started)
+        stats.moves += 1
+
+
+async def run_pair(port: int, matches: int, seed: int, stats: Stats) -> None:
+    rng = random.Random(seed)
+    streams = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(2)]
+    conns = [Lines(s) for s in streams]
+    for conn in conns:
+        await conn.line()  # greeting
+    for _ in range(matches):
+        pending: list[list[bytes]] = [[], []]
+        created = await request(conns[0], "new hipparchus", stats, pending[0])
+        game = created[0].split(b"=")[-1].decode()
+        await request(conns[0], f"join {game}", stats, pending[0])
+        await request(conns[1], f"join {game}", stats, pending[1])
+        async with trio.open_nursery() as nursery:
+            for seat in (0, 1):
+                nursery.start_soon(play_seat, conns[seat], seat, game, rng, stats, pending[seat])
+        stats.matches += 1
+    for stream in streams:
+        await stream.aclose()
+
+
+async def echo_server(port: int) -> None:
+    """A bare trio line-echo server: each line comes back as it is."""
+
+    async def handle(stream: trio.SocketStream) -> None:
+        buffer = bytearray()
+        try:
+            while data := await stream.receive_some(65536):
+                buffer += data
+                end = buffer.rfind(b"\n")
+                if end >= 0:
+                    await stream.send_all(bytes(buffer[: end + 1]))
+                    del buffer[: end + 1]
+        except trio.BrokenResourceError:
+            pass
+
+    await trio.serve_tcp(handle, port, host="127.0.0.1")
+
+
+async def run_echo(port: int, connections: int, round_trips: int, latency: list[float]) -> float:
+    """Seconds for ``round_trips`` line round trips spread over ``connections``; each round
+    trip's latency is appended to ``latency``."""
+    per_connection = max(1, round_trips // connections)
+
+    async def client() -> None:
+        conn = Lines(await trio.open_tcp_stream("127.0.0.1", port))
+        request = b"play g12 2E@5\n"
+        for _ in range(per_connection):
+            started = time.perf_counter()
+            await conn.stream.send_all(request)
+            await conn.line()
+            latency.append(time.perf_counter() - started)
+        await conn.stream.aclose()
+
+    started = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        for _ in range(connections):
+            nursery.start_soon(client)
+    return time.perf_counter() - started
+
+
+def start(args: list[str], port: int) -> subprocess.Popen[bytes]:
+    prefix = os.environ.get("BENCH_SERVER_PREFIX", "").split()  # e.g. "-m cProfile -o out"
+    process = subprocess.Popen([sys.executable, *prefix, *args], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"{args} did not start")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def bench(pairs: int, matches: int, port: int) -> Stats:
+    stats = Stats()
+    async with trio.open_nursery() as nursery:
+        for pair in range(pairs):
+            nursery.start_soon(run_pair, port, matches, pair, stats)
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=100, help="matches at once (default 100)")
+    parser.add_argument("--matches", type=int, default=3, help="matches per pair (default 3)")
+    parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        trio.run(echo_server, args.echo_server)
+        return
+
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
+    connections = 2 * args.pairs
+
+    port = free_port()
+    daemon = start(
+        ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
+         "--max-connections", str(connections + 10), "--max-games", str(args.pairs * 2)],
+        port,
+    )  # fmt: skip
+    try:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        stats = trio.run(bench, args.pairs, args.matches, port)
+        elapsed = time.perf_counter() - started
+        client_cpu = time.process_time()
+    finally:
+        daemon.terminate()
+        daemon.wait(15)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+    echo_port = free_port()
+    echo = start([__file__, "--echo-server", str(echo_port)], echo_port)
+    echo_latency: list[float] = []
+    try:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        echo_elapsed = trio.run(run_echo, echo_port, connections, stats.round_trips, echo_latency)
+    finally:
+        echo.terminate()
+        echo.wait(15)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    echo_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+    rt_rate = stats.round_trips / elapsed
+    echo_rate = (stats.round_trips // connections * connections) / echo_elapsed
+    p50 = percentile(stats.play_latency, 0.50) * 1000
+    p99 = percentile(stats.play_latency, 0.99) * 1000
+    print(f"daemon: {connections} connections, {stats.matches} matches, {stats.moves} moves, "
+          f"{stats.round_trips} round trips in {elapsed:.2f} s")  # fmt: skip
+    print(f"  CPU seconds: daemon {server_cpu:.2f} "
+          f"({server_cpu / stats.round_trips * 1e6:.0f} us per round trip), "
+          f"client {client_cpu:.2f}")  # fmt: skip
+    print(f"  moves/s:        {stats.moves / elapsed:10.0f}")
+    print(f"  round trips/s:  {rt_rate:10.0f}")
+    print(f"  play latency:   p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+          f"(mean {statistics.fmean(stats.play_latency) * 1000:.2f} ms)")  # fmt: skip
+    print(f"echo:   {connections} connections, same round trips in {echo_elapsed:.2f} s")
+    print(f"  CPU seconds: echo server {echo_cpu:.2f}")
+    print(f"  round trips/s:  {echo_rate:10.0f}")
+    print(f"  latency:        p50 {percentile(echo_latency, 0.5) * 1000:.2f} ms, "
+          f"p99 {percentile(echo_latency, 0.99) * 1000:.2f} ms")  # fmt: skip
+    ratio = rt_rate / echo_rate
+    print(f"daemon/echo throughput: {ratio:.0%} (target >= 50%); "
+          f"play p99 {p99:.1f} ms (target <= 20 ms)")  # fmt: skip
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,795 @@
+"""The daemon's command handling, pure and synchronous: games, seats, tokens, followers and the
+routing of events (PROTOCOL.md sections 4, 5 and 7).
+
+:class:`Lobby` knows no sockets, no trio and no store. Each call returns a :class:`Result`:
+the response to the request, the store calls that must complete before anything is sent
+(:class:`StoreCall`), and the events to send to whom (:class:`Delivery`). The server performs
+the store calls, then sends the response, then the events, in that order.
+
+Hidden information (RULINGS H13) is decided by the games: an engine event for one seat goes to
+the connection holding that seat and to nobody else; every view comes from ``Game.view`` for
+the asking seat (a spectator gets the seatless view). Tokens are kept only as SHA-256 digests.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from . import __version__
+from .games.base import Event, Game, GameError
+from .kinds import KINDS, BadOption, GameKind
+from .protocol import ErrorCode, Mode, ProtocolError, Request
+from .protocol import formatting as fmt
+from .serialization import converter
+from .store.base import GameStore, StoredSeat
+
+log = logging.getLogger("hipparchusd.lobby")
+
+#: The protocol version this module implements.
+PROTOCOL_VERSION = 1
+SERVER_NAME = "hipparchusd"
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
+
+
+# Events of the lobby itself (the games define the rest). ``kind`` names each on the wire.
+
+
+@attrs.frozen(slots=True)
+class Joined:
+    """``name`` took ``seat``."""
+
+    kind: ClassVar[str] = "joined"
+    seat: int
+    name: str
+
+
+@attrs.frozen(slots=True)
+class Left:
+    """The seat's connection left before the game started: the seat is free again."""
+
+    kind: ClassVar[str] = "left"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Disconnected:
+    """The seat's connection dropped or left; the seat stays reserved for its token."""
+
+    kind: ClassVar[str] = "disconnected"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Resumed:
+    """A connection resumed the seat with its token."""
+
+    kind: ClassVar[str] = "resumed"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Hello:
+    """The greeting, a server event."""
+
+    kind: ClassVar[str] = "hello"
+    name: str
+    version: str
+    protocol: int
+
+
+@attrs.frozen(slots=True)
+class Shutdown:
+    """The server is stopping; connections close after ``grace`` seconds."""
+
+    kind: ClassVar[str] = "shutdown"
+    grace: float | int
+
+
+class EventMessage:
+    """One event as sent: ``game`` (``None`` for a server event), ``seq``, ``kind`` and the JSON
+    ``data``. Its bytes are made once per output mode, however many connections get it."""
+
+    __slots__ = ("_encoded", "data", "game", "kind", "seq")
+
+    def __init__(self, game: str | None, seq: int, kind: str, data: Mapping[str, Any]) -> None:
+        self.game = game
+        self.seq = seq
+        self.kind = kind
+        self.data = data
+        self._encoded: dict[Mode, bytes] = {}
+
+    @classmethod
+    def of(cls, game: str | None, seq: int, payload: Any) -> EventMessage:
+        """The message for an attrs event ``payload`` with a ``kind`` class attribute."""
+        return cls(game, seq, type(payload).kind, converter.unstructure(payload))
+
+    def encode(self, mode: Mode) -> bytes:
+        """The event's line in ``mode``."""
+        encoded = self._encoded.get(mode)
+        if encoded is None:
+            if self.game is None:
+                encoded = fmt.server_event(mode, self.kind, self.data)
+            else:
+                encoded = fmt.game_event(mode, self.game, self.seq, self.kind, self.data)
+            self._encoded[mode] = encoded
+        return encoded
+
+
+@attrs.frozen(slots=True)
+class Response:
+    """The answer to one request: a success with its JSON ``data`` and text ``text`` lines, or
+    an ``error``. ``data`` may be a function that makes it, called only for a JSON-mode
+    connection; it must then be encoded before the game can change (no store call between)."""
+
+    request_id: str | None
+    data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)
+    text: Sequence[str] = ()
+    error: ProtocolError | None = None
+
+    @classmethod
+    def failed(cls, error: ProtocolError) -> Response:
+        """The failure response for ``error`` (echoing its request id)."""
+        return cls(error.request_id, error=error)
+
+    def encode(self, mode: Mode) -> bytes:
+        """The response's bytes in ``mode``, closing empty line included."""
+        if self.error is not None:
+            return fmt.failure(self.request_id, mode, self.error.code, self.error.message)
+        data = self.data
+        if callable(data) and mode is Mode.JSON:
+            data = data()
+        return fmt.success(
+            self.request_id, mode, data if isinstance(data, Mapping) else {}, self.text
+        )
+
+
+@attrs.frozen(slots=True)
+class StoreCall:
+    """A call to make on the :class:`~hipparchusd.store.base.GameStore`: ``method`` with
+    ``args``. The server awaits it before sending anything of the same result."""
+
+    method: str
+    args: tuple[Any, ...]
+
+    async def apply(self, store: GameStore) -> None:
+        """Await the call on ``store``."""
+        await getattr(store, self.method)(*self.args)
+
+
+@attrs.define(eq=False)
+class Session:
+    """One connection as the lobby sees it: its output ``mode``, the seat it holds in each game
+    (game id to seat) and the games it watches."""
+
+    id: int
+    peer: str
+    mode: Mode = Mode.TEXT
+    seats: dict[str, int] = attrs.field(factory=dict)
+    watching: set[str] = attrs.field(factory=set)
+
+
+@attrs.frozen(slots=True)
+class Delivery:
+    """``message`` for each of ``sessions``."""
+
+    sessions: tuple[Session, ...]
+    message: EventMessage
+
+
+@attrs.define
+class Result:
+    """What a call did: the ``response`` (``None`` when there is no request), the store calls
+    to complete first, the events to deliver after the response, the games it touched (the
+    server keeps each game's results in order), and whether to close the connection."""
+
+    response: Response | None = None
+    store_calls: list[StoreCall] = attrs.field(factory=list)
+    deliveries: list[Delivery] = attrs.field(factory=list)
+    games: tuple[str, ...] = ()
+    close: bool = False
+
+
+@attrs.define(eq=False)
+class Table:
+    """A game and everything around it: its seats' names, holders and token digests, its
+    spectators and its public event count ``seq``."""
+
+    id: str
+    kind: GameKind
+    game: Game
+    options: dict[str, str]
+    created_at: float
+    names: list[str | None]
+    holders: list[Session | None]
+    token_hashes: list[bytes | None]
+    spectators: dict[Session, None] = attrs.field(factory=dict)
+    seq: int = 0
+    started: bool = False
+    finished: bool = False
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or ``over``."""
+        if self.finished:
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    def followers(self) -> tuple[Session, ...]:
+        """Seat holders, in seat order, then spectators, in the order they came."""
+        held = tuple(s for s in self.holders if s is not None)
+        return held + tuple(self.spectators)
+
+
+@attrs.frozen
+class CommandSpec:
+    """A command's usage line, summary and argument counts; ``options`` says whether
+    ``key=value`` words are options (else they are plain arguments)."""
+
+    usage: str
+    summary: str
+    min_args: int = 0
+    max_args: int = 0
+    options: bool = False
+
+
+COMMANDS: Mapping[str, CommandSpec] = {
+    "protocol_version": CommandSpec("protocol_version", "the protocol version (1)"),
+    "name": CommandSpec("name", "the server's name"),
+    "version": CommandSpec("version", "the server's version"),
+    "list_commands": CommandSpec("list_commands", "every command, one per line"),
+    "known_command": CommandSpec("known_command <command>", "true if the command exists", 1, 1),
+    "help": CommandSpec("help [<command>]", "usage of every command, or of one", 0, 1),
+    "quit": CommandSpec("quit", "close the connection"),
+    "format": CommandSpec("format [text|json]", "switch the output format", 0, 1),
+    "kinds": CommandSpec("kinds", "the game kinds served"),
+    "new": CommandSpec(
+        "new <kind> [key=value ...]",
+        "create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)",
+        1,
+        1,
+        options=True,
+    ),
+    "games": CommandSpec("games", "the games not finished, one per line"),
+    "join": CommandSpec(
+        "join <game> [<seat>] [name=<name>]", "take a seat; answers its secret token", 1, 2, True
+    ),
+    "resume": CommandSpec("resume <token>", "take back a seat with its token", 1, 1),
+    "leave": CommandSpec("leave <game>", "stop following a game", 1, 1),
+    "watch": CommandSpec("watch <game>", "follow a game as a spectator", 1, 1),
+    "unwatch": CommandSpec("unwatch <game>", "stop watching a game", 1, 1),
+    "state": CommandSpec("state <game>", "your view of a game", 1, 1),
+    "legal": CommandSpec("legal <game>", "your legal moves now", 1, 1),
+    "play": CommandSpec("play <game> <move>", "make a move, e.g. play g1 2E@5", 2, 2),
+    "resign": CommandSpec("resign <game>", "resign the match", 1, 1),
+    "record": CommandSpec("record <game>", "every deal and move of a finished game", 1, 1),
+}
+
+
+def token_digest(token: str) -> bytes:
+    """The SHA-256 digest under which a seat's token is kept."""
+    return hashlib.sha256(token.encode()).digest()
+
+
+def _error_code(error: GameError) -> ErrorCode:
+    try:
+        return ErrorCode(error.code)
+    except ValueError:
+        return ErrorCode.ILLEGAL_MOVE
+
+
+class Lobby:
+    """Every game and connection of one server, and the handling of their commands.
+
+    Args:
+        max_games: games not yet finished that may exist at once (``new`` answers ``limit``).
+        kinds: the game kinds served, by name.
+        finished_kept: finished games kept for ``record`` and ``state`` (oldest dropped first);
+            defaults to ``max_games``.
+        clock: wall-clock seconds, for the games' creation times.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_games: int = 1000,
+        kinds: Mapping[str, GameKind] = KINDS,
+        finished_kept: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.max_games = max_games
+        self.kinds = kinds
+        self.finished_kept = max_games if finished_kept is None else finished_kept
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self.sessions: dict[int, Session] = {}
+        self.shutting_down = False
+        self._next_game = 1
+        self._next_session = 1
+        self._tokens: dict[bytes, tuple[Table, int]] = {}
+        self._finished: collections.deque[str] = collections.deque()
+        self._handlers: dict[str, Callable[[Session, Request, list[str], dict[str, str]], Result]]
+        self._handlers = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
+
+    # Connections.
+
+    def connect(self, peer: str = "") -> Session:
+        """Register a new connection (``peer`` is for logs)."""
+        session = Session(self._next_session, peer)
+        self._next_session += 1
+        self.sessions[session.id] = session
+        return session
+
+    @staticmethod
+    def greeting() -> EventMessage:
+        """The ``* server hello ...`` event sent on connect."""
+        return EventMessage.of(None, 0, Hello(SERVER_NAME, __version__, PROTOCOL_VERSION))
+
+    def disconnect(self, session: Session) -> Result:
+        """The connection is gone: it leaves every game it follows (``left`` before a game
+        starts, ``disconnected`` after; seats stay reserved for their tokens)."""
+        result = Result()
+        games: list[str] = []
+        for game_id in list(session.seats):
+            table = self.tables.get(game_id)
+            if table is not None:
+                result.deliveries += self._release_seat(table, session)
+                games.append(game_id)
+        for game_id in list(session.watching):
+            table = self.tables.get(game_id)
+            if table is not None:
+                table.spectators.pop(session, None)
+        session.seats.clear()
+        session.watching.clear()
+        self.sessions.pop(session.id, None)
+        result.games = tuple(games)
+        return result
+
+    def begin_shutdown(self, grace: float) -> Result:
+        """Refuse new games and moves from now on; the ``* server shutdown`` event for every
+        connection."""
+        self.shutting_down = True
+        grace_value: float | int = int(grace) if float(grace).is_integer() else grace
+        message = EventMessage.of(None, 0, Shutdown(grace_value))
+        return Result(deliveries=[Delivery(tuple(self.sessions.values()), message)])
+
+    def is_idle(self, session: Session) -> bool:
+        """True when the connection follows no game in progress (no seat, no spectating), so
+        that the idle timeout applies to it (PROTOCOL.md section 7)."""
+        for game_id in (*session.seats, *session.watching):
+            table = self.tables.get(game_id)
+            if table is not None and not table.finished:
+                return False
+        return True
+
+    @property
+    def active_games(self) -> int:
+        """Games not finished."""
+        return len(self.tables) - len(self._finished)
+
+    # Requests.
+
+    def handle(self, session: Session, request: Request) -> Result:
+        """Carry out ``request`` from ``session``. A refused request changes nothing and its
+        result holds only the failure response."""
+        try:
+            spec = COMMANDS.get(request.command)
+            if spec is None:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_COMMAND, f"unknown command {request.command!r}"
+                )
+            args, options = self._split_args(spec, request)
+            result = self._handlers[request.command](session, request, args, options)
+        except ProtocolError as error:
+            error.request_id = request.id
+            log.debug("session %d: %s %s: %s", session.id, request.command, error.code, error)
+            return Result(Response.failed(error))
+        return result
+
+    @staticmethod
+    def _split_args(spec: CommandSpec, request: Request) -> tuple[list[str], dict[str, str]]:
+        args: list[str] = []
+        options: dict[str, str] = {}
+        for word in request.args:
+            key, equals, value = word.partition("=")
+            if spec.options and equals:
+                if not key or not value:
+                    raise ProtocolError(ErrorCode.SYNTAX, f"{word!r} is not key=value")
+                if key in options:
+                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {key!r} given twice")
+                options[key] = value
+            else:
+                args.append(word)
+        if not spec.min_args <= len(args) <= spec.max_args:
+            few = "few" if len(args) < spec.min_args else "many"
+            raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {spec.usage}")
+        return args, options
+
+    def _table(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {game_id[:40]!r}")
+        return table
+
+    @staticmethod
+    def _seat(session: Session, table: Table) -> int:
+        seat = session.seats.get(table.id)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, f"you hold no seat in {table.id}")
+        return seat
+
+    @staticmethod
+    def _ok(request: Request, data: Mapping[str, Any], text: Iterable[str] = ()) -> Result:
+        return Result(Response(request.id, data, fmt.join_lines(text)))
+
+    # GTP-style commands.
+
+    def _cmd_protocol_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        return self._ok(r, {"protocol_version": PROTOCOL_VERSION}, [str(PROTOCOL_VERSION)])
+
+    def _cmd_name(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        return self._ok(r, {"name": SERVER_NAME}, [SERVER_NAME])
+
+    def _cmd_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        return self._ok(r, {"version": __version__}, [__version__])
+
+    def _cmd_list_commands(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        return self._ok(r, {"commands": list(COMMANDS)}, COMMANDS)
+
+    def _cmd_known_command(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        known = a[0] in COMMANDS
+        return self._ok(r, {"known": known}, [fmt.scalar_text(known)])
+
+    def _cmd_help(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        names = list(COMMANDS)
+        if a:
+            if a[0] not in COMMANDS:
+                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {a[0][:40]!r}")
+            names = [a[0]]
+        usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
+        return self._ok(r, {"help": usage}, usage.values())
+
+    def _cmd_quit(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        result = self._ok(r, {})
+        result.close = True
+        return result
+
+    def _cmd_format(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        if a:
+            if a[0] not in ("text", "json"):
+                raise ProtocolError(ErrorCode.SYNTAX, "format is text or json")
+            s.mode = Mode(a[0])
+        return self._ok(r, {"format": str(s.mode)}, [str(s.mode)])
+
+    def _cmd_kinds(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        return self._ok(r, {"kinds": list(self.kinds)}, self.kinds)
+
+    # Games.
+
+    def _cmd_new(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
+        kind = self.kinds.get(a[0])
+        if kind is None:
+            known = ", ".join(self.kinds)
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {a[0][:40]!r} ({known})")
+        if self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        try:
+            game = kind.create(options)
+        except BadOption as error:
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+        if self.active_games >= self.max_games:
+            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+        game_id = f"g{self._next_game}"
+        self._next_game += 1
+        seats = game.seat_count
+        table = Table(
+            game_id, kind, game, dict(options), self.clock(), [None] * seats, [None] * seats,
+            [None] * seats,
+        )  # fmt: skip
+        self.tables[game_id] = table
+        log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
+        result = self._ok(r, {"game": game_id}, [f"game={game_id}"])
+        result.store_calls.append(
+            StoreCall("create_game", (game_id, kind.name, dict(options), table.created_at))
+        )
+        result.games = (game_id,)
+        return result
+
+    def _summary(self, table: Table) -> dict[str, Any]:
+        return {
+            "game": table.id,
+            "kind": table.kind.name,
+            "status": table.status,
+            "players": list(table.names),
+            "fixed_deal": table.game.fixed_deal,
+        }
+
+    def _cmd_games(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        summaries = [self._summary(t) for t in self.tables.values() if not t.finished]
+        return self._ok(r, {"games": summaries}, [fmt.words(x) for x in summaries])
+
+    def _state(self, table: Table, seat: int | None) -> dict[str, Any]:
+        view = converter.unstructure(table.game.view(seat)) if table.started else None
+        return {
+            "game": table.id,
+            "kind": table.kind.name,
+            "status": table.status,
+            "seq": table.seq,
+            "players": list(table.names),
+            "view": view,
+        }
+
+    def _state_result(self, r: Request, table: Table, seat: int | None) -> Result:
+        data = self._state(table, seat)
+        result = self._ok(r, data, fmt.lines(data))
+        result.games = (table.id,)
+        return result
+
+    def _cmd_join(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
+        table = self._table(a[0])
+        for key in options:
+            if key != "name":
+                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only name=)")
+        name = options.get("name")
+        if name is not None and _NAME.fullmatch(name) is None:
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
+            )
+        seats = len(table.holders)
+        wanted: int | None = None
+        if len(a) == 2:
+            if not (a[1].isascii() and a[1].isdigit()) or int(a[1]) >= seats:
+                raise ProtocolError(
+                    ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
+                )
+            wanted = int(a[1])
+        if table.id in s.seats:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+            )
+        free = [seat for seat in range(seats) if table.names[seat] is None]
+        if wanted is None:
+            if not free:
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, f"every seat of {table.id} is taken")
+            seat = free[0]
+        elif wanted not in free:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
+        else:
+            seat = wanted
+        name = name or f"player{seat}"
+        token = secrets.token_hex(16)
+        digest = token_digest(token)
+        table.names[seat] = name
+        table.holders[seat] = s
+        table.token_hashes[seat] = digest
+        self._tokens[digest] = (table, seat)
+        s.seats[table.id] = seat
+        s.watching.discard(table.id)
+        table.spectators.pop(s, None)
+        result = self._ok(
+            r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
+        )
+        result.games = (table.id,)
+        result.store_calls.append(StoreCall("add_seat", (table.id, StoredSeat(seat, name, digest))))
+        result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
+        if len(free) == 1:
+            table.started = True
+            log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
+            events = table.game.start()
+            result.store_calls.append(self._snapshot(table))
+            result.deliveries += self._publish(table, events)
+        return result
+
+    @staticmethod
+    def _snapshot(table: Table) -> StoreCall:
+        return StoreCall("snapshot", (table.id, converter.unstructure(table.game.record())))
+
+    def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        digest = token_digest(a[0])
+        entry = self._tokens.get(digest)
+        if entry is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
+        table, seat = entry
+        stored = table.token_hashes[seat]
+        if stored is None or not hmac.compare_digest(stored, digest):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
+        held = s.seats.get(table.id)
+        if held is not None and held != seat:
+            raise ProtocolError(ErrorCode.ALREADY_SEATED, f"you hold seat {held} in {table.id}")
+        previous = table.holders[seat]
+        if previous is not s:
+            table.holders[seat] = s
+            s.seats[table.id] = seat
+            s.watching.discard(table.id)
+            table.spectators.pop(s, None)
+            if previous is not None:
+                previous.seats.pop(table.id, None)
+        deliveries: list[Delivery] = []
+        if previous is not s and not table.finished:
+            # Everyone else hears of it, the ousted connection included (so it knows why the
+            # seat's events stop); the resumer's snapshot already counts the event.
+            (delivery,) = self._publish(table, [Event(None, Resumed(seat))])
+            others = tuple(x for x in delivery.sessions if x is not s)
+            if previous is not None:
+                others += (previous,)
+            if others:
+                deliveries.append(Delivery(others, delivery.message))
+        result = self._state_result(r, table, seat)
+        result.deliveries = deliveries
+        return result
+
+    def _release_seat(self, table: Table, session: Session) -> list[Delivery]:
+        seat = session.seats.pop(table.id)
+        if table.holders[seat] is session:
+            table.holders[seat] = None
+        if not table.started:
+            digest = table.token_hashes[seat]
+            if digest is not None:
+                self._tokens.pop(digest, None)
+            table.names[seat] = None
+            table.token_hashes[seat] = None
+            table.holders[seat] = None
+            return self._publish(table, [Event(None, Left(seat))])
+        if table.finished:
+            return []
+        return self._publish(table, [Event(None, Disconnected(seat))])
+
+    def _cmd_leave(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        result = self._ok(r, {})
+        result.games = (table.id,)
+        if table.id in s.seats:
+            result.deliveries += self._release_seat(table, s)
+        elif s in table.spectators:
+            del table.spectators[s]
+            s.watching.discard(table.id)
+        else:
+            raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not follow {table.id}")
+        return result
+
+    def _cmd_watch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        if table.id in s.seats:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+            )
+        table.spectators[s] = None
+        s.watching.add(table.id)
+        return self._state_result(r, table, None)
+
+    def _cmd_unwatch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        if s not in table.spectators:
+            raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not watch {table.id}")
+        del table.spectators[s]
+        s.watching.discard(table.id)
+        return self._ok(r, {})
+
+    def _cmd_state(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        return self._state_result(r, table, s.seats.get(table.id))
+
+    def _cmd_legal(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._seat(s, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        game = table.game
+        moves = game.legal_moves(seat)
+
+        def data() -> dict[str, Any]:
+            return {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
+
+        # No store call and no game in the result: the server encodes it at once, so ``data``
+        # describes the moves in the position they were listed for.
+        texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
+        return Result(Response(r.id, data, texts))
+
+    def _playable(self, s: Session, table: Table) -> int:
+        seat = self._seat(s, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.game.outcome is not None:
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
+        return seat
+
+    def _cmd_play(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._playable(s, table)
+        if self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        game = table.game
+        if seat not in game.seats_to_move():
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+        try:
+            move = game.parse_move(seat, a[1])
+            text = game.format_move(move)
+            events = game.play(seat, move)
+        except GameError as error:
+            raise ProtocolError(_error_code(error), str(error)) from None
+        result = self._ok(r, {"game": table.id, "move": text}, [text])
+        result.games = (table.id,)
+        result.store_calls.append(StoreCall("add_move", (table.id, seat, text)))
+        if table.kind.starts_round(events):
+            result.store_calls.append(self._snapshot(table))
+        result.deliveries += self._publish(table, events)
+        self._after_move(table, result)
+        return result
+
+    def _cmd_resign(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._playable(s, table)
+        try:
+            events = table.game.resign(seat)
+        except GameError as error:
+            raise ProtocolError(_error_code(error), str(error)) from None
+        result = self._ok(r, {})
+        result.games = (table.id,)
+        result.deliveries += self._publish(table, events)
+        self._after_move(table, result)
+        return result
+
+    def _after_move(self, table: Table, result: Result) -> None:
+        outcome = table.game.outcome
+        if outcome is None:
+            return
+        table.finished = True
+        winners = ",".join(map(str, outcome.winners))
+        resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
+        log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
+        result.store_calls.append(
+            StoreCall("finish", (table.id, converter.unstructure(table.game.record())))
+        )
+        self._finished.append(table.id)
+        while len(self._finished) > self.finished_kept:
+            self._forget(self._finished.popleft())
+
+    def _forget(self, game_id: str) -> None:
+        table = self.tables.pop(game_id)
+        for digest in table.token_hashes:
+            if digest is not None:
+                self._tokens.pop(digest, None)
+        for session in table.followers():
+            session.seats.pop(game_id, None)
+            session.watching.discard(game_id)
+
+    def _cmd_record(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        if not table.finished:
+            raise ProtocolError(ErrorCode.GAME_NOT_OVER, f"{table.id} is not over")
+        data = {
+            "game": table.id,
+            "kind": table.kind.name,
+            "options": dict(table.options),
+            "players": list(table.names),
+            "record": converter.unstructure(table.game.record()),
+        }
+        return self._ok(r, data, fmt.lines(data))
+
+    def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
+        """Number ``events`` and address them: public ones to every follower, a seat's own
+        to that seat's connection only (RULINGS H13)."""
+        deliveries: list[Delivery] = []
+        followers: tuple[Session, ...] | None = None
+        for event in events:
+            if event.audience is None:
+                table.seq += 1
+                if followers is None:
+                    followers = table.followers()
+                recipients = followers
+            else:
+                holder = table.holders[event.audience]
+                recipients = () if holder is None else (holder,)
+            if recipients:
+                message = EventMessage.of(table.id, table.seq, event.payload)
+                deliveries.append(Delivery(recipients, message))
+        return deliveries

@@ -1,0 +1,26 @@
+"""The protocol core, sans I/O: line splitting, request parsing, response and event formatting.
+
+Nothing here knows sockets or trio; the server feeds bytes in and writes bytes out.
+"""
+
+from .errors import ErrorCode, ProtocolError
+from .formatting import Mode, failure, flatten, game_event, lines, server_event, success, words
+from .framing import LineError, LineSplitter
+from .requests import Request, parse_request
+
+__all__ = [
+    "ErrorCode",
+    "LineError",
+    "LineSplitter",
+    "Mode",
+    "ProtocolError",
+    "Request",
+    "failure",
+    "flatten",
+    "game_event",
+    "lines",
+    "parse_request",
+    "server_event",
+    "success",
+    "words",
+]

@@ -1,0 +1,145 @@
+"""Writing responses and events, in text and JSON (PROTOCOL.md sections 3, 4 and 6), sans I/O.
+
+The JSON form of a payload is the source; the text form is its *flattening* (section 6):
+nested objects give dotted keys, lists of scalars join with ``,``, lists of lists join their
+inner lists with ``/``, lists of objects give numbered keys from 1, ``null`` and empty lists or
+objects are ``-``, booleans are ``true``/``false``.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .errors import ErrorCode
+
+
+class Mode(enum.StrEnum):
+    """A connection's output format (``format text|json``)."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def scalar_text(value: Any) -> str:
+    """The text form of one scalar: ``-`` for ``None``, ``true``/``false``, else ``str``."""
+    if value is None:
+        return "-"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+_SCALARS = (str, int, float, type(None))
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, _SCALARS)
+
+
+def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Flatten a JSON object into (key, value text) pairs, in key order (section 6).
+
+    Example: ``{"trick": {"lead": "2E@5"}, "won": [[0, 2, 1], [3, 0, 0]]}`` gives
+    ``[("trick.lead", "2E@5"), ("won", "0,2,1/3,0,0")]``.
+    """
+    pairs: list[tuple[str, str]] = []
+    for key, item in value.items():
+        _flatten_into(pairs, prefix + key, item)
+    return pairs
+
+
+def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
+    # Events are flattened on the hot path: scalars (the common case) are tested first.
+    kind = type(value)
+    if kind is str:
+        pairs.append((key, value))
+    elif kind is int:
+        pairs.append((key, str(value)))
+    elif isinstance(value, Mapping):
+        if value:
+            pairs.extend(flatten(value, key + "."))
+        else:
+            pairs.append((key, "-"))
+    elif isinstance(value, list | tuple):
+        if not value:
+            pairs.append((key, "-"))
+        elif all(_is_scalar(v) for v in value):
+            pairs.append((key, ",".join(map(scalar_text, value))))
+        elif all(isinstance(v, list | tuple) and all(map(_is_scalar, v)) for v in value):
+            pairs.append((key, "/".join(",".join(map(scalar_text, v)) or "-" for v in value)))
+        else:
+            for number, item in enumerate(value, 1):
+                _flatten_into(pairs, f"{key}.{number}", item)
+    else:
+        pairs.append((key, scalar_text(value)))
+
+
+def words(value: Mapping[str, Any]) -> str:
+    """``value`` flattened into ``key=value`` words on one line."""
+    return " ".join(f"{k}={v}" for k, v in flatten(value))
+
+
+def lines(value: Mapping[str, Any]) -> list[str]:
+    """``value`` flattened into one ``key=value`` per line."""
+    return [f"{k}={v}" for k, v in flatten(value)]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def success(
+    request_id: str | None, mode: Mode, data: Mapping[str, Any], text: Sequence[str]
+) -> bytes:
+    """A success response: ``=[id]``, the payload, and the closing empty line.
+
+    ``data`` is the JSON payload; ``text`` the text payload's lines (none for an empty payload).
+    """
+    head = "=" + (request_id or "")
+    if mode is Mode.JSON:
+        return f"{head} {_json(data)}\n\n".encode()
+    if not text:
+        return f"{head}\n\n".encode()
+    return (head + " " + "\n".join(text) + "\n\n").encode()
+
+
+def one_line(message: str) -> str:
+    """``message`` with line breaks replaced, so that it cannot break the framing."""
+    return " ".join(message.splitlines()) or "-"
+
+
+def failure(request_id: str | None, mode: Mode, code: ErrorCode, message: str) -> bytes:
+    """A failure response: ``?[id] code message`` (or the JSON object) and the empty line."""
+    head = "?" + (request_id or "")
+    message = one_line(message)
+    if mode is Mode.JSON:
+        return f"{head} {_json({'code': str(code), 'message': message})}\n\n".encode()
+    return f"{head} {code} {message}\n\n".encode()
+
+
+def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, Any]) -> bytes:
+    """An event of ``game``: ``* g1 7 played seat=0 ...`` or ``* {"game": ...}``."""
+    if mode is Mode.JSON:
+        obj = {"game": game, "seq": seq, "kind": kind, "data": data}
+        return f"* {_json(obj)}\n".encode()
+    fields = words(data)
+    return f"* {game} {seq} {kind}{' ' if fields else ''}{fields}\n".encode()
+
+
+def server_event(mode: Mode, kind: str, data: Mapping[str, Any]) -> bytes:
+    """A server event: ``* server hello ...`` or ``* {"game": "server", ...}`` (no ``seq``)."""
+    if mode is Mode.JSON:
+        return f"* {_json({'game': 'server', 'kind': kind, 'data': data})}\n".encode()
+    fields = words(data)
+    return f"* server {kind}{' ' if fields else ''}{fields}\n".encode()
+
+
+def join_lines(items: Iterable[str]) -> list[str]:
+    """``items`` as a list of payload lines, dropping empty ones (a text payload line is never
+    empty: an empty line ends the response)."""
+    return [item for item in items if item]

@@ -1,0 +1,67 @@
+"""Parsing one request line (PROTOCOL.md section 2), sans I/O.
+
+    request = [id SP] command *(SP argument)
+    id      = 1*9DIGIT
+    command = 1*(%x61-7A / "_")
+
+Words are separated by runs of spaces and tabs. Blank lines and ``#`` comments are no request.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from .errors import ErrorCode, ProtocolError
+
+_WORDS = re.compile(r"[^ \t]+")
+_COMMAND = re.compile(r"[a-z_]+")
+#: The longest id (digits) a request may carry.
+MAX_ID_DIGITS = 9
+
+
+@attrs.frozen(slots=True)
+class Request:
+    """A parsed request: its ``id`` exactly as written (``None`` without one), the command word
+    and the argument words."""
+
+    id: str | None
+    command: str
+    args: tuple[str, ...]
+
+
+def parse_request(line: str) -> Request | None:
+    """Parse a decoded line (without its LF). Returns ``None`` for a line that is ignored: empty,
+    blank, or a ``#`` comment.
+
+    Raises:
+        ProtocolError: ``syntax`` for a bad id, a missing command or a word that cannot be a
+            command (lower-case letters and ``_`` only). Whether the command exists is for the
+            caller to decide (``unknown-command``).
+    """
+    words = _WORDS.findall(line)
+    if not words or words[0].startswith("#"):
+        return None
+    request_id: str | None = None
+    if words[0].isascii() and words[0].isdigit():
+        request_id = words.pop(0)
+        if len(request_id) > MAX_ID_DIGITS:
+            raise ProtocolError(
+                ErrorCode.SYNTAX, f"a request id has at most {MAX_ID_DIGITS} digits"
+            )
+        if not words:
+            raise ProtocolError(ErrorCode.SYNTAX, "a command is missing after the id", request_id)
+    command = words[0]
+    if _COMMAND.fullmatch(command) is None:
+        raise ProtocolError(
+            ErrorCode.SYNTAX,
+            f"{_shorten(command)!r} is not a command (commands are lower-case words)",
+            request_id,
+        )
+    return Request(request_id, command, tuple(words[1:]))
+
+
+def _shorten(word: str, limit: int = 40) -> str:
+    """``word``, cut to ``limit`` characters so that an error message stays short."""
+    return word if len(word) <= limit else word[:limit] + "..."

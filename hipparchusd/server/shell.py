@@ -1,0 +1,405 @@
+"""The trio shell around :class:`~hipparchusd.lobby.Lobby`: listeners, one task per connection
+with a bounded outbound queue, the store calls, limits, and a graceful shutdown.
+
+Everything the protocol decides happens in :mod:`hipparchusd.protocol` and
+:mod:`hipparchusd.lobby`; this module only moves bytes and awaits the store. For each request
+it awaits the store calls of the lobby's result (so that a ``play`` is answered only once it is
+durable), then queues the response, then the events. Results that touch the same game are
+carried out in the order the lobby produced them (:class:`Sequencer`), so that every follower
+sees a game's events in ``seq`` order even while a store call is in flight.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import trio
+
+from ..lobby import Lobby, Result, Session
+from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, parse_request
+from ..protocol import formatting as fmt
+from ..settings import Settings
+from ..store.base import GameStore
+
+log = logging.getLogger("hipparchusd.server")
+
+_RECEIVE_SIZE = 65536
+#: Seconds a closing connection may take to flush what it was sent (e.g. the ``quit`` answer).
+_FLUSH_TIMEOUT = 5.0
+
+
+class Sequencer:
+    """Keeps the results touching one game in the order they were produced.
+
+    :meth:`ticket` is called right after the lobby's synchronous handling, with no checkpoint
+    in between, so tickets follow the lobby's order; a ticket's holder waits for the previous
+    tickets of each of its games before carrying the result out.
+    """
+
+    def __init__(self) -> None:
+        self._tails: dict[str, trio.Event] = {}
+
+    def ticket(self, games: Sequence[str]) -> tuple[list[trio.Event], trio.Event | None]:
+        """(events to wait for, event to set when done); ``None`` when no game is touched."""
+        if not games:
+            return [], None
+        done = trio.Event()
+        waits = [tail for g in games if (tail := self._tails.get(g)) is not None]
+        for g in games:
+            self._tails[g] = done
+        return waits, done
+
+    def release(self, games: Sequence[str], done: trio.Event | None) -> None:
+        """Mark the ticket ``done`` carried out."""
+        if done is None:
+            return
+        done.set()
+        for g in games:
+            if self._tails.get(g) is done:
+                del self._tails[g]
+
+
+class Connection:
+    """One client connection: its stream, its lobby session and its bounded outbound queue.
+
+    What the server sends is gathered per connection while a request is carried out and then
+    flushed as one write (:meth:`flush`). When nothing is waiting, that write is attempted at
+    once on the non-blocking socket, so most answers need no hand-over to the writer task;
+    whatever the socket does not take waits in the backlog for :meth:`write_backlog`. At most
+    ``queue_size`` messages (responses and events) may wait: one more closes the connection
+    (PROTOCOL.md section 7), so a client that stops reading never blocks anyone else.
+    """
+
+    def __init__(
+        self, stream: trio.SocketStream, session: Session, queue_size: int, dirty: list[Connection]
+    ) -> None:
+        self.stream = stream
+        self.session = session
+        self.queue_size = queue_size
+        self.cancel_scope = trio.CancelScope()
+        self.overflowed = False
+        self.timed_out = False
+        self.closing = False
+        #: When the connection last sent something (trio clock), for the idle timeout.
+        self.last_input = trio.current_time()
+        self._fileno = stream.socket.fileno()
+        self._dirty = dirty
+        self._pending: list[bytes] = []
+        self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
+        self._waiting = 0  # messages in _pending and _backlog
+        self._writing = False
+        self._wakeup = trio.Event()
+
+    def enqueue(self, data: bytes) -> None:
+        """Queue one message; if the queue is full, close the connection instead."""
+        if self.overflowed or self.closing:
+            return
+        if self._waiting >= self.queue_size:
+            self.overflowed = True
+            log.info("connection %d: outbound queue full, closing", self.session.id)
+            self.cancel_scope.cancel()
+            return
+        if not self._pending:
+            self._dirty.append(self)
+        self._pending.append(data)
+        self._waiting += 1
+
+    def flush(self) -> None:
+        """Send what was queued since the last flush, or hand it to the writer task."""
+        if not self._pending or self.overflowed:
+            return
+        data = b"".join(self._pending)
+        count = len(self._pending)
+        self._pending.clear()
+        if not self._backlog and not self._writing:
+            try:
+                sent = os.write(self._fileno, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                sent = 0  # the writer meets the same error and closes the connection
+            if sent == len(data):
+                self._waiting -= count
+                return
+            data = data[sent:]
+        self._backlog.append((data, count))
+        self._wakeup.set()
+
+    def close(self) -> None:
+        """Accept no more messages; the writer stops once the backlog is sent."""
+        self.closing = True
+        self._wakeup.set()
+
+    async def write_backlog(self) -> None:
+        """The writer task: send the backlog whenever there is one, until :meth:`close`."""
+        while True:
+            while not self._backlog:
+                if self.closing and not self._pending:
+                    return
+                self._wakeup = trio.Event()
+                await self._wakeup.wait()
+            items = list(self._backlog)
+            self._backlog.clear()
+            self._writing = True
+            try:
+                await self.stream.send_all(b"".join(data for data, _ in items))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.cancel_scope.cancel()
+                return
+            finally:
+                self._writing = False
+            self._waiting -= sum(count for _, count in items)
+
+
+class Server:
+    """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
+
+    ``ports`` are the bound TCP ports once listening; :attr:`games` and :attr:`connections`
+    count what is open now (e.g. for systemd's ``STATUS=``).
+    """
+
+    def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.lobby = lobby or Lobby(max_games=settings.max_games)
+        self.connections: dict[int, Connection] = {}
+        self.ports: list[int] = []
+        self.sequencer = Sequencer()
+        self._dirty: list[Connection] = []
+        self._shutdown = trio.Event()
+        self._all_closed = trio.Event()
+        self._all_closed.set()
+        #: Set once :meth:`serve` has returned (connections and store closed).
+        self.stopped = trio.Event()
+
+    @property
+    def games(self) -> int:
+        """Games not finished."""
+        return self.lobby.active_games
+
+    @property
+    def connection_count(self) -> int:
+        """Open client connections."""
+        return len(self.connections)
+
+    def status(self) -> str:
+        """A one-line status, e.g. ``3 games, 6 connections``."""
+        return f"{self.games} games, {self.connection_count} connections"
+
+    def shutdown(self) -> None:
+        """Begin the graceful shutdown (safe to call more than once, from trio's thread)."""
+        self._shutdown.set()
+
+    async def serve(
+        self,
+        listeners: Sequence[trio.abc.Listener[Any]],
+        *,
+        task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Accept connections on ``listeners`` until :meth:`shutdown`, then send the shutdown
+        notice, let connections finish for ``grace_period`` seconds, close them and the store.
+        ``task_status.started`` is called with this server once it accepts connections."""
+        try:
+            async with trio.open_nursery() as connections:
+                async with trio.open_nursery() as acceptors:
+                    for listener in listeners:
+                        acceptors.start_soon(self._accept, listener, connections)
+                    if self.settings.idle_timeout > 0:
+                        acceptors.start_soon(self._close_idle)
+                    task_status.started(self)
+                    await self._shutdown.wait()
+                    acceptors.cancel_scope.cancel()
+                grace = self.settings.grace_period
+                log.info("shutting down: %s; closing in %g s", self.status(), grace)
+                self._dispatch(self.lobby.begin_shutdown(grace))
+                self._flush()
+                with trio.move_on_after(grace):
+                    await self._all_closed.wait()
+                connections.cancel_scope.cancel()
+        finally:
+            for listener in listeners:
+                with trio.CancelScope(shield=True):
+                    await listener.aclose()
+            with trio.CancelScope(shield=True):
+                await self.store.aclose()
+            log.info("stopped")
+            self.stopped.set()
+
+    async def _close_idle(self) -> None:
+        """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
+        game in progress (PROTOCOL.md section 7). One sweep for all connections keeps the
+        per-request path free of timers."""
+        timeout = self.settings.idle_timeout
+        interval = min(1.0, timeout / 4)
+        while True:
+            await trio.sleep(interval)
+            now = trio.current_time()
+            for conn in list(self.connections.values()):
+                if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+                    conn.timed_out = True
+                    conn.cancel_scope.cancel()
+
+    async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as error:
+                # e.g. EMFILE: too many open files. Wait a little rather than spin.
+                log.error("accept failed: %s", error)
+                await trio.sleep(0.1)
+                continue
+            nursery.start_soon(self._run_connection, stream)
+
+    async def _run_connection(self, stream: trio.SocketStream) -> None:
+        peer = _peer(stream)
+        if len(self.connections) >= self.settings.max_connections:
+            log.info("connection from %s refused: %d connections", peer, len(self.connections))
+            refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
+            with trio.move_on_after(_FLUSH_TIMEOUT):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await stream.send_all(refusal)
+            await trio.aclose_forcefully(stream)
+            return
+        session = self.lobby.connect(peer)
+        conn = Connection(stream, session, self.settings.outbound_queue, self._dirty)
+        self.connections[session.id] = conn
+        self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
+        log.info("connection %d opened from %s", session.id, peer)
+        reason = "closed by peer"
+        try:
+            with conn.cancel_scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(conn.write_backlog)
+                    conn.enqueue(self.lobby.greeting().encode(session.mode))
+                    self._flush()
+                    reason = await self._read(conn)
+                    await self._finish(conn)
+                    nursery.cancel_scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
+            if conn.overflowed:
+                reason = "outbound queue full"
+            elif conn.timed_out:
+                reason = "idle timeout"
+        except Exception:
+            reason = "internal error"
+            log.exception("connection %d failed", session.id)
+        finally:
+            with trio.CancelScope(shield=True) as scope:
+                scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
+                await self._finish(conn)
+            del self.connections[session.id]
+            if not self.connections:
+                self._all_closed.set()
+            await trio.aclose_forcefully(stream)
+            log.info("connection %d closed (%s)", session.id, reason)
+
+    async def _finish(self, conn: Connection) -> None:
+        """Take the connection out of the lobby (``disconnected`` events) and stop its writer
+        once what is queued is sent."""
+        if conn.session.id in self.lobby.sessions:
+            await self._carry_out(self.lobby.disconnect(conn.session), None)
+        conn.close()
+
+    async def _read(self, conn: Connection) -> str:
+        """Read and answer requests until the peer closes or sends ``quit``. Returns why it
+        stopped."""
+        splitter = LineSplitter(self.settings.max_line_bytes)
+        while True:
+            try:
+                data = await conn.stream.receive_some(_RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return "connection lost"
+            conn.last_input = trio.current_time()
+            for item in splitter.feed(data) if data else splitter.close():
+                close = await self._answer(conn, item)
+                self._flush()
+                if close:
+                    return "quit"
+            if not data:
+                return "closed by peer"
+
+    async def _answer(self, conn: Connection, item: str | LineError) -> bool:
+        """Answer one line; True if the connection must close after the answer."""
+        session = conn.session
+        if isinstance(item, LineError):
+            log.debug("connection %d: %s: %s", session.id, item.code, item.message)
+            conn.enqueue(fmt.failure(None, session.mode, item.code, item.message))
+            return False
+        try:
+            request = parse_request(item)
+        except ProtocolError as error:
+            log.debug("connection %d: %s: %s", session.id, error.code, error.message)
+            conn.enqueue(fmt.failure(error.request_id, session.mode, error.code, error.message))
+            return False
+        if request is None:
+            return False
+        try:
+            result = self.lobby.handle(session, request)
+        except Exception:
+            log.exception("connection %d: %s failed", session.id, request.command)
+            message = f"{request.command} failed; see the server log"
+            conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
+            return False
+        await self._carry_out(result, conn)
+        return result.close
+
+    async def _carry_out(self, result: Result, conn: Connection | None) -> None:
+        """Await ``result``'s store calls in its games' order, then queue its response for
+        ``conn`` and its events for their recipients."""
+        waits, done = self.sequencer.ticket(result.games)
+        try:
+            for event in waits:
+                await event.wait()
+            for call in result.store_calls:
+                try:
+                    await call.apply(self.store)
+                except OSError as error:
+                    log.error("store %s failed: %s", call.method, error)
+                    if conn is not None and result.response is not None:
+                        message = f"the game store failed ({error.__class__.__name__})"
+                        conn.enqueue(
+                            fmt.failure(
+                                result.response.request_id,
+                                conn.session.mode,
+                                ErrorCode.INTERNAL,
+                                message,
+                            )
+                        )
+                        conn = None
+                    break
+            if conn is not None and result.response is not None:
+                conn.enqueue(result.response.encode(conn.session.mode))
+            self._dispatch(result)
+        finally:
+            self.sequencer.release(result.games, done)
+            self._flush()
+
+    def _dispatch(self, result: Result) -> None:
+        connections = self.connections
+        for delivery in result.deliveries:
+            message = delivery.message
+            for session in delivery.sessions:
+                target = connections.get(session.id)
+                if target is not None:
+                    target.enqueue(message.encode(session.mode))
+
+    def _flush(self) -> None:
+        """Send what the last result queued, one write per connection."""
+        dirty = self._dirty
+        for conn in dirty:
+            conn.flush()
+        dirty.clear()
+
+
+def _peer(stream: trio.SocketStream) -> str:
+    try:
+        address = stream.socket.getpeername()
+    except OSError:
+        return "?"
+    if isinstance(address, tuple):
+        return f"{address[0]}:{address[1]}"
+    return str(address)

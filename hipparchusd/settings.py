@@ -1,0 +1,100 @@
+"""Every option of the daemon, validated, in one frozen value (set from the command line by
+:mod:`hipparchusd.cli`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import attrs
+
+#: The protocol's default TCP port (PROTOCOL.md).
+DEFAULT_PORT = 7460
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+class SettingsError(ValueError):
+    """An option with a bad value; the message names the option and says what it accepts."""
+
+
+def _positive_int(name: str) -> Any:
+    def check(_: Any, __: Any, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SettingsError(f"{name} must be a whole number >= 1, not {value!r}")
+
+    return check
+
+
+def _non_negative(name: str) -> Any:
+    def check(_: Any, __: Any, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise SettingsError(f"{name} must be a number of seconds >= 0, not {value!r}")
+
+    return check
+
+
+def _check_port(_: Any, __: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
+        raise SettingsError(f"port must be 0-65535 (0: any free port), not {value!r}")
+
+
+def _check_line(_: Any, __: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 64:
+        raise SettingsError(f"max_line_bytes must be at least 64, not {value!r}")
+
+
+def _check_level(_: Any, __: Any, value: str) -> None:
+    if value not in LOG_LEVELS:
+        raise SettingsError(f"log_level must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+
+
+def _check_state_dir(_: Any, __: Any, value: str | None) -> None:
+    if value is not None:
+        raise SettingsError(
+            f"state_dir {value!r}: only 'none' (games kept in memory) is supported so far"
+        )
+
+
+def _check_host(_: Any, __: Any, value: str) -> None:
+    if not value or any(c.isspace() for c in value):
+        raise SettingsError(f"host must be a host name or address, not {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """The daemon's configuration.
+
+    Attributes:
+        host: address to listen on (default 127.0.0.1, loopback only).
+        port: TCP port (default 7460; 0 picks a free one, logged at start).
+        max_line_bytes: longest request line, LF included (bytes; PROTOCOL.md section 1).
+        max_connections: open connections at once; the next gets ``? limit`` and is closed.
+        max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
+        idle_timeout: seconds after which a silent connection following no game in progress
+            is closed (0: never).
+        outbound_queue: messages (responses, events) queued for one connection; a connection
+            whose queue fills is closed.
+        log_level: one of debug, info, warning, error, critical.
+        state_dir: where games are stored; ``None`` keeps them in memory only.
+        grace_period: seconds between the shutdown notice and closing every connection.
+
+    Raises:
+        SettingsError: a value out of range, naming the option.
+    """
+
+    host: str = attrs.field(default="127.0.0.1", validator=_check_host)
+    port: int = attrs.field(default=DEFAULT_PORT, validator=_check_port)
+    max_line_bytes: int = attrs.field(default=4096, validator=_check_line)
+    max_connections: int = attrs.field(default=1000, validator=_positive_int("max_connections"))
+    max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
+    idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
+    outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
+    log_level: str = attrs.field(default="info", validator=_check_level)
+    state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
+    grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
+
+    @property
+    def logging_level(self) -> int:
+        """``log_level`` as a :mod:`logging` level number."""
+        level: int = getattr(logging, self.log_level.upper())
+        return level

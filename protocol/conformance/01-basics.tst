@@ -1,0 +1,69 @@
+# The GTP-style commands, in text mode, on one connection "a".
+# Requests may carry an id, echoed in the response.
+a> protocol_version
+= 1
+a> 1 name
+=1 hipparchusd
+a> 2 version
+=2 0.1.0
+a> list_commands
+= protocol_version
+name
+version
+list_commands
+known_command
+help
+quit
+format
+kinds
+new
+games
+join
+resume
+leave
+watch
+unwatch
+state
+legal
+play
+resign
+record
+a> known_command play
+= true
+a> known_command fly
+= false
+a> help play
+= play <game> <move>  -- make a move, e.g. play g1 2E@5
+a> help
+= protocol_version  -- the protocol version (1)
+name  -- the server's name
+version  -- the server's version
+list_commands  -- every command, one per line
+known_command <command>  -- true if the command exists
+help [<command>]  -- usage of every command, or of one
+quit  -- close the connection
+format [text|json]  -- switch the output format
+kinds  -- the game kinds served
+new <kind> [key=value ...]  -- create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)
+games  -- the games not finished, one per line
+join <game> [<seat>] [name=<name>]  -- take a seat; answers its secret token
+resume <token>  -- take back a seat with its token
+leave <game>  -- stop following a game
+watch <game>  -- follow a game as a spectator
+unwatch <game>  -- stop watching a game
+state <game>  -- your view of a game
+legal <game>  -- your legal moves now
+play <game> <move>  -- make a move, e.g. play g1 2E@5
+resign <game>  -- resign the match
+record <game>  -- every deal and move of a finished game
+a> kinds
+= hipparchus
+a> format
+= text
+a> games
+=
+# Blank lines and comments get no response.
+a> 
+a> # a comment
+a> 3 quit
+=3

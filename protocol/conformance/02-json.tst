@@ -1,0 +1,27 @@
+# The same commands in JSON mode: every payload is one JSON object on one line.
+a> format json
+= {"format": "json"}
+a> protocol_version
+= {"protocol_version": 1}
+a> 1 name
+=1 {"name": "hipparchusd"}
+a> version
+= {"version": "0.1.0"}
+a> list_commands
+= {"commands": ["protocol_version", "name", "version", "list_commands", "known_command", "help", "quit", "format", "kinds", "new", "games", "join", "resume", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record"]}
+a> known_command resign
+= {"known": true}
+a> help state
+= {"help": {"state": "state <game>  -- your view of a game"}}
+a> kinds
+= {"kinds": ["hipparchus"]}
+a> games
+= {"games": []}
+a> frobnicate
+? {"code": "unknown-command", "message": "unknown command 'frobnicate'"}
+a> format text
+= text
+a> format json
+= {"format": "json"}
+a> quit
+= {}

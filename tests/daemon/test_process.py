@@ -1,0 +1,123 @@
+"""The daemon as a process: the console entry point, options, logs, signals."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from hipparchusd.cli import parse_settings
+from hipparchusd.settings import Settings, SettingsError
+
+from .client import Client
+from .helpers import HAND0, HAND1, seated_game
+
+
+async def test_a_game_against_the_subprocess_and_a_clean_sigterm(daemon: Any) -> None:
+    a = await Client.connect(daemon.port)
+    b = await Client.connect(daemon.port)
+    game = await seated_game(a, b)
+    await a.ok(f"play {game} 1S@1")
+    await a.events_until(["turn"])
+    assert daemon.stop() == 0
+    log = daemon.log()
+    assert "shutting down" in log and "stopped" in log
+    assert re.search(r"connection \d+ opened from 127\.0\.0\.1:\d+", log)
+    assert re.search(rf"game {game} started", log)
+    # No hand ever reaches the log at INFO.
+    assert HAND0 not in log and HAND1 not in log
+    await a.aclose()
+    await b.aclose()
+
+
+def test_sigint_during_a_connection_exits_0_after_the_grace(
+    daemon_factory: Callable[..., Any],
+) -> None:
+    daemon = daemon_factory("--state-dir", "none", "--grace-period", "0.3")
+    import socket
+
+    with socket.create_connection((daemon.host, daemon.port)) as conn:
+        reader = conn.makefile("rb")
+        assert reader.readline().startswith(b"* server hello")
+        daemon.process.send_signal(signal.SIGINT)
+        assert reader.readline() == b"* server shutdown grace=0.3\n"
+        started = time.monotonic()
+        assert reader.readline() == b""  # closed at the grace deadline
+        assert time.monotonic() - started < 5
+    assert daemon.process.wait(10) == 0
+
+
+def test_port_0_logs_the_bound_port(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hipparchusd", "--port", "0", "--state-dir", "none"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        match = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+        assert match and int(match.group(1)) > 0, line
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(10) == 0
+
+
+def test_help_explains_every_option() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "hipparchusd", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for option in (
+        "--host", "--port", "--max-line-bytes", "--max-connections", "--max-games",
+        "--idle-timeout", "--outbound-queue", "--log-level", "--state-dir", "--grace-period",
+    ):  # fmt: skip
+        assert option in out
+    assert "7460" in out and "127.0.0.1" in out
+
+
+def test_defaults_and_validation() -> None:
+    assert parse_settings([]) == Settings()
+    assert Settings().port == 7460 and Settings().host == "127.0.0.1"
+    settings = parse_settings(["--port", "0", "--idle-timeout", "1.5", "--state-dir", "none"])
+    assert settings.port == 0 and settings.idle_timeout == 1.5 and settings.state_dir is None
+    with pytest.raises(SettingsError, match="port"):
+        Settings(port=70000)
+    with pytest.raises(SettingsError, match="max_games"):
+        Settings(max_games=0)
+    with pytest.raises(SettingsError, match="state_dir"):
+        Settings(state_dir="/var/lib/hipparchusd")
+    result = subprocess.run(
+        [sys.executable, "-m", "hipparchusd", "--max-connections", "0"],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+    )
+    assert result.returncode == 2 and "max_connections" in result.stderr
+
+
+def test_the_address_in_use_is_a_clear_error(daemon: Any) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "hipparchusd", "--port", str(daemon.port)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert result.returncode == 1 and "cannot serve" in result.stderr
+
+
+async def test_shutdown_lets_a_request_in_flight_finish(daemon: Any) -> None:
+    c = await Client.connect(daemon.port)
+    daemon.process.send_signal(signal.SIGTERM)
+    with trio.fail_after(5):
+        assert (await c.next_event()).startswith("* server shutdown grace=")
+    assert (await c.ok("name")).lines == ["hipparchusd"]
+    await c.aclose()

@@ -1,0 +1,215 @@
+"""Notation: plays, hands and position strings; parse errors say what and where."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipparchusd.games.hipparchus import Hand, MatchState, Play, RoundState, Suit
+from hipparchusd.games.hipparchus.notation import (
+    NotationError,
+    format_deal,
+    format_hand,
+    format_play,
+    format_position,
+    format_round_position,
+    parse_deal,
+    parse_hand,
+    parse_play,
+    parse_play_text,
+    parse_position,
+    parse_round_position,
+)
+
+S, M, E = Suit.SUN, Suit.MOON, Suit.EARTH
+START = "SSMMMEEEEESSSS/MEMSSSMMEEMEME SM 0,0,0/0,0,0 0,0,0 0 - - 1 0/0 0"
+
+
+def test_play_notation_round_trips() -> None:
+    assert format_play(Play(2, E, 5)) == "2E@5"
+    assert parse_play_text("2E@5") == (2, E, 5)
+    assert parse_play_text("3s@12") == (3, S, 12)  # lower case accepted on input
+
+
+def test_any_position_inside_a_clump_gives_the_canonical_play() -> None:
+    hand = parse_hand("SMMMMEE")
+    for position in (2, 3, 4, 5):
+        assert parse_play(f"2M@{position}", hand) == Play(2, M, 2)
+    assert format_play(parse_play("1e@7", hand)) == "1E@6"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("", 0, "expected a play"),
+        ("E@5", 0, "expected a play"),
+        ("2X@5", 1, "unknown suit"),
+        ("4E@5", 0, "1 to 3 cards"),
+        ("2E5", 2, "expected a play"),
+        ("2E@0", 3, "positions start at 1"),
+        ("2E@", 3, "expected a play"),
+    ],
+)
+def test_play_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_play_text(text)
+    assert caught.value.position == where
+    assert what in str(caught.value)
+
+
+def test_play_against_a_hand_names_the_problem() -> None:
+    hand = parse_hand("SSM")
+    with pytest.raises(NotationError, match="outside your hand of 3 cards"):
+        parse_play("1S@4", hand)
+    with pytest.raises(NotationError, match="card 3 of your hand is Moon, not Sun"):
+        parse_play("1S@3", hand)
+
+
+def test_hand_notation() -> None:
+    assert format_hand(parse_hand("SSMEEM")) == "SSMEEM"
+    assert parse_hand("-") == Hand(())
+    assert format_hand(Hand(())) == "-"
+    with pytest.raises(NotationError) as caught:
+        parse_hand("SSQ")
+    assert caught.value.position == 2
+
+
+def test_initial_position_round_trips() -> None:
+    state = parse_position(START)
+    assert state.round.hands[0] == parse_hand("SSMMMEEEEESSSS")
+    assert state.round.face_down == (S, M)
+    assert state.round.to_move == 0
+    assert state.round_number == 1 and state.first_leader == 0
+    assert format_position(state) == START
+
+
+def test_position_in_mid_trick_round_trips_with_lead_and_last_follower() -> None:
+    # Seat 1 led 2 Suns from SS|M (position 1); seat 0 must follow.
+    text = "SSS/M EE 3,9,4/2,0,4 0,0,0 1 2S@1 1 2 1/0 0"
+    state = parse_position(text)
+    assert state.round.lead == Play(2, S, 1)
+    assert state.round.to_move == 0
+    assert state.round.legal_plays() == (Play(3, S, 1),)  # a clump of 3 goes whole
+    assert format_position(state) == text
+
+
+def test_finished_positions_carry_their_result_and_winner() -> None:
+    text = "-/E EM 5,3,4/5,6,4 0,0,0 1 - 1 3 1/2 0"
+    state = parse_position(text)
+    assert state.round.over and state.round.result is not None
+    assert state.round.result.totals == (0, 3)
+    assert state.winner == 1 and state.over
+    assert format_position(state) == text
+
+
+def test_round_position_is_the_match_position_prefix() -> None:
+    state = parse_position(START)
+    assert format_round_position(state.round) == START.rsplit(" ", 3)[0]
+    assert parse_round_position(format_round_position(state.round)) == state.round
+
+
+def _at(text: str, token: str) -> tuple[str, int]:
+    return text, text.index(token)
+
+
+@pytest.mark.parametrize(
+    ("case", "what"),
+    [
+        (("", 0), "empty hands field"),
+        (_at(START.replace(" ", "  ", 1), "  "), "empty face down field"),
+        ((START + " 0", len(START) + 1), "unexpected text"),
+        ((START.rsplit(" ", 1)[0], len(START) - 2), "missing the first leader field"),
+        ((START.replace("/", "", 1), 0), "split by /"),
+        (_at(START.replace("SSSS/", "SSSX/"), "X"), "'X' is not a suit"),
+        (_at(START.replace(" SM ", " S "), " S "), "face down: expected 2"),
+        (_at(START.replace("0,0,0/", "0,01,0/"), "01"), "not a count"),
+        (_at(START.replace("0,0,0/", "0,0/"), "0,0/"), "three counts"),
+        (_at(START.replace(" 0 - - ", " 2 - - "), " 2 - -"), "expected seat 0 or 1"),
+        (_at(START.replace(" 0 - - ", " 0 2e@1 - "), "2e@1"), "expected - or a play"),
+        (_at(START.replace(" 1 0/0 ", " 01 0/0 "), "01"), "round number"),
+    ],
+)
+def test_position_syntax_errors_say_what_and_where(case: tuple[str, int], what: str) -> None:
+    text, where = case
+    if what in ("empty face down field", "face down: expected 2", "expected seat 0 or 1"):
+        where += 1  # the field after the space
+    with pytest.raises(NotationError) as caught:
+        parse_position(text)
+    assert what in str(caught.value)
+    assert caught.value.position == where
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        # 11 Suns in all.
+        (START.replace(" SM ", " SS "), "cards of"),
+        # 1S@1 would tear the clump of 2 Suns of the leader's hand before it, SSM (H2).
+        ("SSS/SM EE 3,9,4/2,0,4 0,0,0 1 1S@1 1 2 1/0 0", "not a play of the leader"),
+        # A lead that the follower cannot answer: H6 would have ended the round.
+        ("SS/M EE 3,9,4/3,0,4 0,0,0 1 2S@1 1 2 1/0 0", "H6"),
+        # Won cards but no last follower.
+        ("SSS/M EE 3,9,4/2,0,4 0,0,0 1 2S@1 - 2 1/0 0", "last_follower"),
+        # Round wins do not count the finished rounds.
+        ("SSS/M EE 3,9,4/2,0,4 0,0,0 1 2S@1 1 2 1/1 0", "round wins"),
+        # Moon total 11 through won counts.
+        ("SSS/M EE 3,10,4/2,0,4 0,0,0 1 2S@1 1 2 1/0 0", "cards of"),
+    ],
+)
+def test_impossible_positions_are_refused(text: str, what: str) -> None:
+    with pytest.raises(NotationError, match=r"impossible position|cards|round wins") as caught:
+        parse_position(text)
+    assert what in str(caught.value)
+
+
+def test_impossible_position_error_points_at_the_field() -> None:
+    text = "SSS/SM EE 3,9,4/2,0,4 0,0,0 1 1S@1 1 2 1/0 0"
+    with pytest.raises(NotationError) as caught:
+        parse_position(text)
+    assert caught.value.position == text.index("1S@1")
+    text = "SSS/M EE 3,9,4/2,0,4 0,0,0 1 2S@1 1 2 1/1 0"
+    with pytest.raises(NotationError) as caught:
+        parse_position(text)
+    assert caught.value.position == text.index("1/1")
+
+
+def test_position_keeps_no_history_but_play_restarts_identically() -> None:
+    state = parse_position(START)
+    match = state.play(Play(2, S, 1))
+    match = match.play(Play(3, S, 4))
+    restarted = parse_position(format_position(match))
+    assert restarted.round.tricks == ()
+    assert restarted.round.legal_plays() == match.round.legal_plays()
+    move = match.round.legal_plays()[0]
+    assert format_position(restarted.play(move)) == format_position(match.play(move))
+
+
+def test_round_state_start_is_what_the_start_position_says() -> None:
+    state = parse_position(START)
+    assert state == MatchState(RoundState(state.round.hands, (S, M), 0))
+
+
+def test_deal_notation_round_trips() -> None:
+    text = "SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME"
+    deal = parse_deal(text)
+    assert deal.hands[0].counts == (5, 5, 4) and deal.face_down == (M, E)
+    assert format_deal(deal) == text
+    assert parse_deal(text.lower()) == deal
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE", 0, "expected <hand0>/<hand1>/<face-down>"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME", 28, "'X' is not a suit"),
+        ("SSSSSMMMMMEEE/SSSSSMMMMMEEEE/MEE", 0, "seat 0's hand has 13 cards"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/MEE", 30, "face-down cards has 3"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/SS", 0, "impossible deal: 12 cards of Sun"),
+        # The example of protocol/PROTOCOL.md (version 1) has 11 Moons.
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME", 0, "impossible deal: 11 cards of Moon"),
+    ],
+)
+def test_deal_errors_say_what_and_where(text: str, where: int, what: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_deal(text)
+    assert what in str(caught.value)
+    assert caught.value.position == where
