@@ -18,6 +18,8 @@ from typing import Any
 
 import attrs
 
+from .settings import LOG_LEVELS, Settings
+
 DEFAULT_CONFIG_PATH = Path("/etc/hipparchusd/config.toml")
 """Read when present and no ``--config`` is given."""
 
@@ -221,29 +223,7 @@ def _close_match(name: str, known: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
-# Checks shared by the daemon's keys -----------------------------------------------------------
-
-
-def at_least(minimum: float) -> Callable[[Any], Any]:
-    """A check that accepts numbers >= ``minimum``."""
-
-    def check(value: Any) -> Any:
-        if value < minimum:
-            raise ValueError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return check
-
-
-def between(low: int, high: int) -> Callable[[Any], Any]:
-    """A check that accepts integers in ``[low, high]``."""
-
-    def check(value: Any) -> Any:
-        if not low <= value <= high:
-            raise ValueError(f"must be between {low} and {high}, got {value}")
-        return value
-
-    return check
+# The daemon's keys -----------------------------------------------------------------------------
 
 
 def one_of(*choices: str) -> Callable[[Any], Any]:
@@ -257,26 +237,43 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
     return check
 
 
-def non_empty(value: Any) -> Any:
-    """A check that refuses the empty string."""
+def _state_dir(value: str) -> str | None:
+    """``state-dir``: a directory, or ``"none"`` to keep games in memory (as ``--state-dir``)."""
     if not value:
-        raise ValueError("must not be empty")
-    return value
+        raise ValueError('must not be empty (use "none" to keep games in memory)')
+    return None if value == "none" else value
 
-
-LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 DAEMON_SCHEMA = Schema(
     (
-        Key("host", "host", str, non_empty),
-        Key("port", "port", int, between(0, 65535)),
+        Key("host", "host", str),
+        Key("port", "port", int),
+        Key("max-line-bytes", "max_line_bytes", int, reloadable=True),
+        Key("max-connections", "max_connections", int, reloadable=True),
+        Key("max-games", "max_games", int, reloadable=True),
+        Key("idle-timeout", "idle_timeout", float, reloadable=True),
+        Key("outbound-queue", "outbound_queue", int, reloadable=True),
         Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
-        Key("max-line-length", "max_line_length", int, at_least(64), reloadable=True),
-        Key("max-connections", "max_connections", int, at_least(1), reloadable=True),
-        Key("max-games", "max_games", int, at_least(1), reloadable=True),
-        Key("idle-timeout", "idle_timeout", float, at_least(0.001), reloadable=True),
-        Key("state-dir", "state_dir", str, non_empty),
-        Key("grace", "grace", float, at_least(0), reloadable=True),
+        Key("state-dir", "state_dir", str, _state_dir),
+        Key("grace-period", "grace_period", float, reloadable=True),
     )
 )
-"""The daemon's configuration keys (see systemd/README.md for their meaning)."""
+"""The daemon's configuration keys: the long options of ``hipparchusd --help`` without their
+dashes. Value ranges are the :class:`~hipparchusd.settings.Settings` validators'."""
+
+
+def _check_setting(field: str, value: Any) -> None:
+    """Raises ``SettingsError`` (a ``ValueError``) when :class:`Settings` refuses ``value``."""
+    attrs.evolve(Settings(), **{field: value})
+
+
+def load_settings(path: Path | None, given: Mapping[str, Any]) -> Settings:
+    """The daemon's settings: the defaults, then the file ``path`` (if any), then ``given`` (the
+    command-line options, field to value).
+
+    Raises:
+        ConfigError: the file cannot be read, or a key in it is unknown or has a bad value.
+        SettingsError: a value in ``given`` is refused.
+    """
+    from_file = DAEMON_SCHEMA.load(path, _check_setting) if path is not None else {}
+    return Settings(**{**from_file, **given})

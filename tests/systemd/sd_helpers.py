@@ -69,3 +69,11 @@ class Client:
     def close(self) -> None:
         self.file.close()
         self.sock.close()
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
