@@ -26,7 +26,7 @@ SD_LISTEN_FDS_START = 3
 
 LISTEN_VARIABLES = ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES")
 
-STREAM_FAMILIES = (socket.AF_INET, socket.AF_INET6, socket.AF_UNIX)
+TCP_FAMILIES = (socket.AF_INET, socket.AF_INET6)
 
 
 class ActivationError(ValueError):
@@ -106,8 +106,9 @@ def _listen_fds(env: MutableMapping[str, str], pid: int) -> list[ListenFd]:
 
 
 def listening_socket(passed: ListenFd) -> socket.socket:
-    """A socket object owning ``passed.fd``, checked to be a listening stream socket (TCP over
-    IPv4 or IPv6, or a unix stream socket): what ``ListenStream=`` with ``Accept=no`` passes.
+    """A socket object owning ``passed.fd``, checked to be a listening TCP socket (IPv4 or IPv6),
+    what ``ListenStream=<port>`` with ``Accept=no`` passes. (The protocol is served over TCP;
+    a unix socket is refused rather than half supported.)
 
     Raises:
         ActivationError: the descriptor is not a socket, not a stream socket, of another
@@ -121,8 +122,8 @@ def listening_socket(passed: ListenFd) -> socket.socket:
     problem = None
     if sock.type != socket.SOCK_STREAM:
         problem = f"{what} is not a stream socket (use ListenStream=)"
-    elif sock.family not in STREAM_FAMILIES:
-        problem = f"{what} has address family {sock.family!r}, not IPv4, IPv6 or unix"
+    elif sock.family not in TCP_FAMILIES:
+        problem = f"{what} is an {sock.family.name} socket, not TCP over IPv4 or IPv6"
     elif not sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
         problem = f"{what} is not listening (the socket unit needs Accept=no)"
     if problem is not None:
@@ -159,6 +160,4 @@ def _describe(sock: socket.socket) -> str:
     address = sock.getsockname()
     if sock.family == socket.AF_INET6:
         return f"[{address[0]}]:{address[1]}"
-    if sock.family == socket.AF_INET:
-        return f"{address[0]}:{address[1]}"
-    return str(address) or "unnamed unix socket"
+    return f"{address[0]}:{address[1]}"

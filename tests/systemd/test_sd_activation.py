@@ -103,12 +103,12 @@ def test_two_passed_sockets_become_listeners(activate: Activate) -> None:
     assert report["env"] == []  # LISTEN_PID, LISTEN_FDS, LISTEN_FDNAMES removed
 
 
-def test_a_unix_stream_socket_is_accepted(activate: Activate, tmp_path: os.PathLike[str]) -> None:
+def test_a_unix_stream_socket_is_refused(activate: Activate, tmp_path: os.PathLike[str]) -> None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.bind(f"{tmp_path}/s")
     sock.listen()
     report = activate([sock], {"LISTEN_FDS": "1"})
-    assert report["fds"] == [3]
+    assert "is an AF_UNIX socket, not TCP over IPv4 or IPv6" in str(report["error"])
 
 
 def test_a_datagram_socket_is_refused(activate: Activate) -> None:

@@ -9,6 +9,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -155,6 +156,37 @@ def test_socket_activation_serves_a_game(
     c1.close()
     process.send_signal(signal.SIGTERM)
     assert process.wait(15) == 0
+
+
+def test_an_unusable_passed_socket_stops_start_up_with_78(tmp_path: Path) -> None:
+    # A datagram socket (a socket unit with ListenDatagram= by mistake): a clear error, and the
+    # exit status that the service's RestartPreventExitStatus= keeps from a restart loop.
+    tool = shutil.which("systemd-socket-activate")
+    if tool is None:
+        pytest.skip("systemd-socket-activate is missing (Debian package 'systemd')")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "datagram.log"
+    with log.open("wb") as out:
+        command = [tool, "--datagram", "-l", f"127.0.0.1:{port}"]
+        command += [sys.executable, "-m", "hipparchusd", "--state-dir", "none"]
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while b"Listening on" not in log.read_bytes():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.02)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+            sender.sendto(b"hello\n", ("127.0.0.1", port))
+        assert process.wait(30) == 78
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "socket activation: passed descriptor 3 (unknown) is not a stream socket" in (
+        log.read_text()
+    )
 
 
 # SIGTERM ----------------------------------------------------------------------------------------
