@@ -160,7 +160,9 @@ async def run_async(
             async def on_signals() -> None:
                 async for signum in signals:
                     name = signal.Signals(signum).name
-                    if signum == signal.SIGHUP:
+                    if signum == signal.SIGHUP and server.shutting_down:
+                        log.info("received SIGHUP while shutting down: ignored")
+                    elif signum == signal.SIGHUP:
                         log.info("received SIGHUP: reloading the configuration")
                         notifier.reloading()
                         if load_settings is not None:

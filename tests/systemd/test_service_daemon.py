@@ -355,6 +355,20 @@ def test_check_config_missing_file(tmp_path: Path) -> None:
     assert "cannot read" in result.stderr
 
 
+def test_check_config_without_a_file() -> None:
+    result = check_config("--config", "")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "no configuration file; options: OK"
+
+
+def test_check_config_checks_the_options_too(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("max-games = 5\n")
+    result = check_config("--config", str(config), "--max-connections", "0")
+    assert result.returncode == 78
+    assert "max_connections must be a whole number >= 1" in result.stderr
+
+
 def test_command_line_wins_over_the_file(daemon_factory: StartDaemon, tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text("port = 1\nmax-games = 1\n")
