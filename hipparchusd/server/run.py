@@ -147,13 +147,14 @@ async def run_async(
     handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
+            # Pinging from the start: systemd's watchdog runs while the store loads, too.
+            nursery.start_soon(notifier.run_watchdog)
             server: Server = await nursery.start(
                 lambda task_status: serve(
                     settings, store, listeners=listeners, task_status=task_status
                 )
             )
             notifier.ready(server.status())
-            nursery.start_soon(notifier.run_watchdog)
             nursery.start_soon(notifier.run_status, server.status)
             task_status.started(server)
 
