@@ -3,10 +3,12 @@ a notification socket of the test's own."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import os
 import statistics
+import threading
 import time
 
 import pytest
@@ -173,3 +175,37 @@ async def test_status_is_sent_when_it_changes(notify_socket: NotifySocket) -> No
                 received.append(notify_socket.sock.recv(4096).decode())
         nursery.cancel_scope.cancel()
     assert received == ["STATUS=1 game", "STATUS=2 games"]
+
+
+async def test_a_blocked_event_loop_stops_the_pings(notify_socket: NotifySocket) -> None:
+    # The point of pinging from the event loop: while it is stuck, systemd hears nothing.
+    notifier = Notifier(notify_socket.env, watchdog_usec=100_000)  # a ping every 0.05 s
+    arrivals: list[float] = []
+    done = threading.Event()
+
+    def listen() -> None:
+        notify_socket.sock.settimeout(0.02)
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                if notify_socket.sock.recv(4096) == b"WATCHDOG=1":
+                    arrivals.append(time.monotonic())
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(notifier.run_watchdog)
+            await trio.sleep(0.3)
+            blocked_at = time.monotonic()
+            time.sleep(0.6)  # a hung handler: no await, so the loop cannot run
+            unblocked_at = time.monotonic()
+            await trio.sleep(0.3)
+            nursery.cancel_scope.cancel()
+    finally:
+        done.set()
+        listener.join()
+    before = [t for t in arrivals if t < blocked_at]
+    during = [t for t in arrivals if blocked_at + 0.01 < t < unblocked_at]
+    after = [t for t in arrivals if t > unblocked_at]
+    assert len(before) >= 3 and len(after) >= 3, arrivals
+    assert during == []
