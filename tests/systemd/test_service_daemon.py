@@ -101,21 +101,34 @@ def test_ready_status_watchdog_stopping(
 # Socket activation ------------------------------------------------------------------------------
 
 
+def ipv6_loopback(port: int) -> bool:
+    """Whether [::1]:``port`` can be bound here (containers may lack IPv6)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", port))
+    except OSError:
+        return False
+    return True
+
+
 @pytest.fixture
 def socket_activated(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
-    """``systemd-socket-activate`` listening on a free port, to start the daemon on the first
-    connection with the listening socket as descriptor 3."""
+    """``systemd-socket-activate`` listening on a free port of 127.0.0.1 (and of ::1 when this
+    machine has IPv6 loopback), as ``hipparchusd.socket`` does on every address: it starts the
+    daemon on the first connection, with the listening sockets as descriptors 3 (and 4)."""
     tool = shutil.which("systemd-socket-activate")
     if tool is None:
         pytest.skip("systemd-socket-activate is missing (Debian package 'systemd')")
     port = free_port()
+    addresses = ["-l", f"127.0.0.1:{port}"]
+    if ipv6_loopback(port):
+        addresses += ["-l", f"[::1]:{port}"]
     log = tmp_path / "activated.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
             [
                 tool,
-                "-l",
-                f"127.0.0.1:{port}",
+                *addresses,
                 "--fdname=hipparchusd.socket",
                 sys.executable,
                 "-m",
@@ -131,7 +144,7 @@ def socket_activated(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[byt
             stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + 10
-    while b"Listening on" not in log.read_bytes():
+    while log.read_bytes().count(b"Listening on") < len(addresses) // 2:
         assert process.poll() is None and time.monotonic() < deadline, log.read_text()
         time.sleep(0.02)
     yield port, process, log
@@ -148,13 +161,19 @@ def test_socket_activation_serves_a_game(
     socket_activated: tuple[int, subprocess.Popen[bytes], Path],
 ) -> None:
     port, process, log = socket_activated
-    # --port 1 would fail to bind: the daemon must use the socket it was given.
+    # --port 1 would fail to bind: the daemon must use the sockets it was given.
     c0, c1, game, _ = seated_game(port)
     assert c0.greeting.startswith("* server hello")
     play_first_legal(c0, game)
     c1.event(f"* {game} ")
     text = log.read_text()
-    assert "using socket hipparchusd.socket passed by systemd: 127.0.0.1:" in text
+    assert f"using socket hipparchusd.socket passed by systemd: 127.0.0.1:{port}" in text
+    if "[::1]" in text:
+        # The same daemon serves the IPv6 socket: a spectator there sees the game.
+        v6 = Client("::1", port)
+        assert v6.ask(f"watch {game}")[0] == f"= game={game}"
+        v6.close()
+        assert f"using socket hipparchusd.socket passed by systemd: [::1]:{port}" in text
     c0.close()
     c1.close()
     process.send_signal(signal.SIGTERM)
