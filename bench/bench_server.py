@@ -19,13 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import attrs
 import trio
 
 
@@ -188,10 +189,77 @@ async def bench(pairs: int, matches: int, port: int) -> Stats:
     return stats
 
 
+def cpu_seconds(process: subprocess.Popen[bytes]) -> float:
+    """CPU time (user + system) ``process`` has used so far (Linux /proc; else 0)."""
+    try:
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@attrs.define
+class Run:
+    """One measurement: round trips per second, the server's CPU per round trip (us) during
+    the load, and latencies (ms): ``play`` for the daemon, every round trip for echo."""
+
+    rate: float
+    cpu_us: float
+    p50: float
+    p99: float
+    moves_per_s: float = 0.0
+
+
+def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
+    port = free_port()
+    daemon = start(
+        ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
+         "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2)],
+        port,
+    )  # fmt: skip
+    try:
+        cpu = cpu_seconds(daemon)
+        started = time.perf_counter()
+        stats = trio.run(bench, pairs, matches, port)
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(daemon) - cpu
+    finally:
+        daemon.terminate()
+        daemon.wait(15)
+    latency = stats.play_latency
+    run = Run(
+        stats.round_trips / elapsed,
+        cpu / stats.round_trips * 1e6,
+        percentile(latency, 0.5) * 1000,
+        percentile(latency, 0.99) * 1000,
+        stats.moves / elapsed,
+    )
+    return run, stats.round_trips
+
+
+def run_echo_server(connections: int, round_trips: int) -> Run:
+    port = free_port()
+    echo = start([__file__, "--echo-server", str(port)], port)
+    latency: list[float] = []
+    try:
+        cpu = cpu_seconds(echo)
+        elapsed = trio.run(run_echo, port, connections, round_trips, latency)
+        cpu = cpu_seconds(echo) - cpu
+    finally:
+        echo.terminate()
+        echo.wait(15)
+    done = len(latency)
+    return Run(
+        done / elapsed, cpu / done * 1e6, percentile(latency, 0.5) * 1000,
+        percentile(latency, 0.99) * 1000,
+    )  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=100, help="matches at once (default 100)")
     parser.add_argument("--matches", type=int, default=3, help="matches per pair (default 3)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -201,57 +269,34 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs)")
     connections = 2 * args.pairs
+    daemon_runs: list[Run] = []
+    echo_runs: list[Run] = []
+    for _ in range(args.repeat):
+        run, round_trips = run_daemon(args.pairs, args.matches)
+        daemon_runs.append(run)
+        echo_runs.append(run_echo_server(connections, round_trips))
+    print(f"{connections} connections, {args.pairs} matches at once, {args.repeat} runs "
+          f"(about {round_trips} round trips each); median [min-max]:")  # fmt: skip
 
-    port = free_port()
-    daemon = start(
-        ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
-         "--max-connections", str(connections + 10), "--max-games", str(args.pairs * 2)],
-        port,
-    )  # fmt: skip
-    try:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        stats = trio.run(bench, args.pairs, args.matches, port)
-        elapsed = time.perf_counter() - started
-        client_cpu = time.process_time()
-    finally:
-        daemon.terminate()
-        daemon.wait(15)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    server_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    def show(name: str, runs: list[Run], field: str, unit: str, digits: int = 0) -> float:
+        values = sorted(getattr(r, field) for r in runs)
+        median = statistics.median(values)
+        print(f"  {name:<28}{median:10.{digits}f} {unit}   "
+              f"[{values[0]:.{digits}f}-{values[-1]:.{digits}f}]")  # fmt: skip
+        return median
 
-    echo_port = free_port()
-    echo = start([__file__, "--echo-server", str(echo_port)], echo_port)
-    echo_latency: list[float] = []
-    try:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        echo_elapsed = trio.run(run_echo, echo_port, connections, stats.round_trips, echo_latency)
-    finally:
-        echo.terminate()
-        echo.wait(15)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    echo_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
-    rt_rate = stats.round_trips / elapsed
-    echo_rate = (stats.round_trips // connections * connections) / echo_elapsed
-    p50 = percentile(stats.play_latency, 0.50) * 1000
-    p99 = percentile(stats.play_latency, 0.99) * 1000
-    print(f"daemon: {connections} connections, {stats.matches} matches, {stats.moves} moves, "
-          f"{stats.round_trips} round trips in {elapsed:.2f} s")  # fmt: skip
-    print(f"  CPU seconds: daemon {server_cpu:.2f} "
-          f"({server_cpu / stats.round_trips * 1e6:.0f} us per round trip), "
-          f"client {client_cpu:.2f}")  # fmt: skip
-    print(f"  moves/s:        {stats.moves / elapsed:10.0f}")
-    print(f"  round trips/s:  {rt_rate:10.0f}")
-    print(f"  play latency:   p50 {p50:.2f} ms, p99 {p99:.2f} ms "
-          f"(mean {statistics.fmean(stats.play_latency) * 1000:.2f} ms)")  # fmt: skip
-    print(f"echo:   {connections} connections, same round trips in {echo_elapsed:.2f} s")
-    print(f"  CPU seconds: echo server {echo_cpu:.2f}")
-    print(f"  round trips/s:  {echo_rate:10.0f}")
-    print(f"  latency:        p50 {percentile(echo_latency, 0.5) * 1000:.2f} ms, "
-          f"p99 {percentile(echo_latency, 0.99) * 1000:.2f} ms")  # fmt: skip
-    ratio = rt_rate / echo_rate
-    print(f"daemon/echo throughput: {ratio:.0%} (target >= 50%); "
+    print("daemon (legal + play per move, random legal moves):")
+    show("moves/s", daemon_runs, "moves_per_s", "")
+    daemon_rate = show("round trips/s", daemon_runs, "rate", "")
+    show("server CPU per round trip", daemon_runs, "cpu_us", "us")
+    show("play latency p50", daemon_runs, "p50", "ms", 2)
+    p99 = show("play latency p99", daemon_runs, "p99", "ms", 2)
+    print("bare trio echo server (same round trips):")
+    echo_rate = show("round trips/s", echo_runs, "rate", "")
+    show("server CPU per round trip", echo_runs, "cpu_us", "us")
+    show("latency p50", echo_runs, "p50", "ms", 2)
+    show("latency p99", echo_runs, "p99", "ms", 2)
+    print(f"daemon/echo throughput: {daemon_rate / echo_rate:.0%} (target >= 50%); "
           f"play p99 {p99:.1f} ms (target <= 20 ms)")  # fmt: skip
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")

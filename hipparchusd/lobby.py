@@ -31,7 +31,7 @@ from .kinds import KINDS, BadOption, GameKind
 from .protocol import ErrorCode, Mode, ProtocolError, Request
 from .protocol import formatting as fmt
 from .serialization import converter
-from .store.base import GameStore, StoredSeat
+from .store.base import GameStore, StoredGame, StoredSeat
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -328,6 +328,59 @@ class Lobby:
         self._next_session += 1
         self.sessions[session.id] = session
         return session
+
+    def restore(self, stored: StoredGame) -> Table:
+        """Bring back a game the store kept (e.g. after a restart): its seats, names and token
+        digests, and its position (the snapshot, then the moves after it). Its seats have no
+        connection until their tokens ``resume`` them; ``seq`` starts again from 0, so clients
+        take the resume snapshot as their new starting point. Later ids follow it.
+
+        Raises:
+            ValueError: an unknown kind, a game id already in use, or a snapshot or move the
+                game refuses (nothing is changed).
+        """
+        kind = self.kinds.get(stored.kind)
+        if kind is None:
+            raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
+        if stored.game_id in self.tables:
+            raise ValueError(f"game {stored.game_id} is already loaded")
+        try:
+            if stored.snapshot is None:
+                game = kind.create(stored.options)
+            else:
+                game = kind.restore(stored.options, stored.snapshot)
+            for mover, text in stored.moves:
+                game.play(mover, game.parse_move(mover, text))
+        except (BadOption, GameError) as error:
+            raise ValueError(f"game {stored.game_id}: {error}") from None
+        seats = game.seat_count
+        table = Table(
+            stored.game_id, kind, game, dict(stored.options), stored.created_at,
+            [None] * seats, [None] * seats, [None] * seats,
+        )  # fmt: skip
+        for taken in stored.seats:
+            if not 0 <= taken.seat < seats:
+                raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
+            table.names[taken.seat] = taken.name
+            table.token_hashes[taken.seat] = taken.token_hash
+        table.started = stored.snapshot is not None
+        if not table.started and all(name is not None for name in table.names):
+            # Stopped between the last seat and the first snapshot: nothing was sent yet
+            # (the server stores before it sends), so the game starts afresh.
+            game.start()
+            table.started = True
+        table.finished = game.outcome is not None
+        self.tables[table.id] = table
+        for seat, digest in enumerate(table.token_hashes):
+            if digest is not None:
+                self._tokens[digest] = (table, seat)
+        if table.finished:
+            self._finished.append(table.id)
+        number = stored.game_id[1:]
+        if stored.game_id.startswith("g") and number.isdigit():
+            self._next_game = max(self._next_game, int(number) + 1)
+        log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
+        return table
 
     @staticmethod
     def greeting() -> EventMessage:

@@ -95,6 +95,26 @@ class Connection:
         self._writing = False
         self._wakeup = trio.Event()
 
+    async def receive(self) -> bytes:
+        """The next bytes from the peer (``b""`` at end of stream).
+
+        A client waits for each answer, so a request is rarely already there when asked for:
+        wait until the socket is readable, then read, rather than try a read that fails first
+        (what ``SocketStream.receive_some`` does), saving a system call per request.
+
+        Raises:
+            trio.BrokenResourceError: the connection failed.
+            trio.ClosedResourceError: the stream was closed.
+        """
+        while True:
+            await trio.lowlevel.wait_readable(self._fileno)
+            try:
+                return os.read(self._fileno, _RECEIVE_SIZE)
+            except BlockingIOError:
+                continue
+            except OSError as error:
+                raise trio.BrokenResourceError(str(error)) from error
+
     def enqueue(self, data: bytes) -> None:
         """Queue one message; if the queue is full, close the connection instead."""
         if self.overflowed or self.closing:
@@ -223,6 +243,7 @@ class Server:
         notice, let connections finish for ``grace_period`` seconds, close them and the store.
         ``task_status.started`` is called with this server once it accepts connections."""
         try:
+            await self._restore()
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
@@ -246,6 +267,15 @@ class Server:
                 await self.store.aclose()
             log.info("stopped")
             self.stopped.set()
+
+    async def _restore(self) -> None:
+        """Load the games the store kept unfinished; one that cannot be restored is logged and
+        left out (the store keeps it)."""
+        for stored in await self.store.load_unfinished():
+            try:
+                self.lobby.restore(stored)
+            except ValueError as error:
+                log.error("cannot restore game %s: %s", stored.game_id, error)
 
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
@@ -309,7 +339,10 @@ class Server:
         finally:
             with trio.CancelScope(shield=True) as scope:
                 scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
-                await self._finish(conn)
+                try:
+                    await self._finish(conn)
+                except Exception:
+                    log.exception("connection %d: leaving its games failed", session.id)
             del self.connections[session.id]
             if not self.connections:
                 self._all_closed.set()
@@ -329,7 +362,7 @@ class Server:
         splitter = LineSplitter(self.settings.max_line_bytes)
         while True:
             try:
-                data = await conn.stream.receive_some(_RECEIVE_SIZE)
+                data = await conn.receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
             conn.last_input = trio.current_time()
@@ -358,12 +391,12 @@ class Server:
             return False
         try:
             result = self.lobby.handle(session, request)
+            await self._carry_out(result, conn)
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
             conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
             return False
-        await self._carry_out(result, conn)
         return result.close
 
     async def _carry_out(self, result: Result, conn: Connection | None) -> None:
@@ -376,8 +409,10 @@ class Server:
             for call in result.store_calls:
                 try:
                     await call.apply(self.store)
-                except OSError as error:
-                    log.error("store %s failed: %s", call.method, error)
+                except Exception as error:
+                    # The game has moved on in memory; the followers still get its events so
+                    # that they stay in step with it, and the requester learns it is unsaved.
+                    log.error("store %s failed: %r", call.method, error, exc_info=error)
                     if conn is not None and result.response is not None:
                         message = f"the game store failed ({error.__class__.__name__})"
                         conn.enqueue(
@@ -392,7 +427,10 @@ class Server:
                     break
             if conn is not None and result.response is not None:
                 conn.enqueue(result.response.encode(conn.session.mode))
-            self._dispatch(result)
+            try:
+                self._dispatch(result)
+            except Exception:
+                log.exception("delivering events failed")
         finally:
             self.sequencer.release(result.games, done)
             self._flush()

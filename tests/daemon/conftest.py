@@ -19,12 +19,13 @@ StartServer = Callable[..., Awaitable[Server]]
 
 @pytest.fixture
 async def start_server(nursery: trio.Nursery) -> AsyncIterator[StartServer]:
-    """``await start_server(**settings)``: a server on 127.0.0.1 port 0, stopped at the end."""
+    """``await start_server(store=None, **settings)``: a server on 127.0.0.1 port 0 (with a
+    :class:`MemoryStore` unless ``store`` is given), stopped at the end."""
     servers: list[Server] = []
 
-    async def start(**options: Any) -> Server:
+    async def start(store: Any = None, **options: Any) -> Server:
         settings = Settings(**{"port": 0, "grace_period": 0.5, **options})
-        server: Server = await nursery.start(serve, settings, MemoryStore())
+        server: Server = await nursery.start(serve, settings, store or MemoryStore())
         servers.append(server)
         return server
 

@@ -270,3 +270,23 @@ async def test_seats_and_tokens_are_per_game(server: Server, connect: Connect) -
     assert (await a.ok(f"state {g2}")).fields()["view.seat"] == "1"
     assert server.games == 2 and server.connection_count == 2
     assert server.status() == "2 games, 2 connections"
+
+
+async def test_a_bug_while_leaving_does_not_take_the_server_down(
+    server: Server, connect: Connect
+) -> None:
+    a = await connect()
+    await a.ok("name")
+
+    def broken(session: object) -> object:
+        raise RuntimeError("a bug")
+
+    original = server.lobby.disconnect
+    server.lobby.disconnect = broken  # type: ignore[method-assign]
+    await a.aclose()
+    with trio.fail_after(5):
+        while server.connection_count:
+            await trio.sleep(0.01)
+    server.lobby.disconnect = original  # type: ignore[method-assign]
+    b = await connect()
+    assert (await b.ok("name")).lines == ["hipparchusd"]

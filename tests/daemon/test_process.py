@@ -121,3 +121,12 @@ async def test_shutdown_lets_a_request_in_flight_finish(daemon: Any) -> None:
         assert (await c.next_event()).startswith("* server shutdown grace=")
     assert (await c.ok("name")).lines == ["hipparchusd"]
     await c.aclose()
+
+
+def test_a_first_word_naming_a_subcommand_runs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hipparchusd import cli
+
+    seen: list[list[str]] = []
+    monkeypatch.setitem(cli.SUBCOMMANDS, "export", lambda args: seen.append(args) or 3)
+    assert cli.main(["export", "--all", "g1"]) == 3
+    assert seen == [["--all", "g1"]]

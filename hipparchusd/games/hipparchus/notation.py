@@ -146,7 +146,7 @@ def parse_hand(text: str) -> Hand:
 
 
 def format_deal(deal: Deal) -> str:
-    """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME``
+    """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME``
     (the ``deal=`` option of ``new`` in protocol/PROTOCOL.md)."""
     face_down = "".join(card.letter for card in deal.face_down)
     return f"{format_hand(deal.hands[0])}/{format_hand(deal.hands[1])}/{face_down}"
@@ -204,6 +204,7 @@ def format_round_position(state: RoundState) -> str:
 
     It holds everything play depends on (hands, face-down cards, won counts, set-aside cards,
     leader, the lead in progress, the last follower for RULINGS H11), not the finished tricks.
+    It shows every card: never send it to a seat or spectator while the round is on (H13).
     """
     return " ".join(
         (

@@ -1,0 +1,229 @@
+"""What the terminal client shows, built from protocol data alone (no I/O, no sockets).
+
+Inputs are the JSON forms of PROTOCOL.md: a seat's ``view`` (the ``state`` answer), ``legal``'s
+``moves`` and events' ``data``. Outputs are rich renderables and strings. Suits are drawn as
+symbols (``☉ ☽ ⊕``) or, for terminals that cannot show them, as their letters (``S M E``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+SUIT_LETTERS = "SME"
+"""Suit letters in the protocol's per-suit order: Sun, Moon, Earth (PROTOCOL.md section 6)."""
+
+SUIT_NAMES = {"S": "Sun", "M": "Moon", "E": "Earth"}
+SUIT_SYMBOLS = {"S": "☉", "M": "☽", "E": "⊕"}
+SUIT_STYLES = {"S": "bold yellow", "M": "bold cyan", "E": "bold green"}
+
+_PLAY = re.compile(r"([1-9][0-9]*)([SMEsme])@([1-9][0-9]*)")
+
+
+@attrs.frozen
+class Style:
+    """How to draw suits: ``symbols`` (Unicode) or letters."""
+
+    symbols: bool
+
+    def suit(self, letter: str) -> str:
+        """One card of suit ``letter`` (S, M or E) as drawn."""
+        return SUIT_SYMBOLS[letter] if self.symbols else letter
+
+    def cards(self, letters: str) -> Text:
+        """A run of cards (e.g. ``"SSM"``), each coloured by suit."""
+        text = Text()
+        for letter in letters:
+            text.append(self.suit(letter), SUIT_STYLES.get(letter, ""))
+        return text
+
+    def play(self, notation: str) -> Text:
+        """A play such as ``2E@5`` followed by its cards (``2E@5 ⊕⊕``)."""
+        text = Text(notation)
+        match = _PLAY.fullmatch(notation)
+        if match:
+            text.append(" ")
+            text.append_text(self.cards(match.group(2).upper() * int(match.group(1))))
+        return text
+
+
+def clumps(hand: str) -> list[tuple[int, str]]:
+    """Split a hand (``"SSMEEE"``) into its clumps (RULINGS H2: maximal runs of one suit) as
+    ``(position of the first card, 1-based; the cards)``, in hand order (H1)."""
+    groups: list[tuple[int, str]] = []
+    for index, letter in enumerate(hand, start=1):
+        if groups and groups[-1][1][-1] == letter:
+            position, run = groups[-1]
+            groups[-1] = (position, run + letter)
+        else:
+            groups.append((index, letter))
+    return groups
+
+
+def hand_text(hand: str, style: Style) -> Text:
+    """The hand in its real order, each clump bracketed after the position of its first card
+    (the position a play names): ``1[SS] 3[M] 4[EEE]``. An empty hand is ``(empty)``."""
+    if not hand or hand == "-":
+        return Text("(empty)")
+    text = Text()
+    for index, (position, run) in enumerate(clumps(hand)):
+        if index:
+            text.append(" ")
+        text.append(f"{position}[", "dim")
+        text.append_text(style.cards(run))
+        text.append("]", "dim")
+    return text
+
+
+def pick_move(answer: str, legal: Sequence[dict[str, Any]]) -> str | None:
+    """The legal move an answer names, or ``None`` when it names none of them.
+
+    ``legal`` is ``legal``'s JSON ``moves`` (``move``, ``suit``, ``count``, ``clump``). A number
+    from 1 picks that move of the list; notation picks the move of that count and suit whose
+    clump holds the position named (any position inside the clump, suit letters in either
+    case, as the protocol accepts).
+    """
+    answer = answer.strip()
+    if answer.isdigit():
+        number = int(answer)
+        return str(legal[number - 1]["move"]) if 1 <= number <= len(legal) else None
+    match = _PLAY.fullmatch(answer)
+    if match is None:
+        return None
+    count, suit, position = int(match.group(1)), match.group(2).upper(), int(match.group(3))
+    for move in legal:
+        clump = move.get("clump") or [move.get("position")]
+        if str(move.get("suit")) == suit and move.get("count") == count and position in clump:
+            return str(move["move"])
+    return None
+
+
+def legal_columns(moves: Sequence[str], style: Style) -> Columns:
+    """The legal plays, numbered from 1 for choosing (``[1] 1S@1 ☉``), laid out in columns
+    that wrap between plays, never inside one."""
+    items = [
+        Text.assemble((f"[{number}] ", "bold"), style.play(move))
+        for number, move in enumerate(moves, start=1)
+    ]
+    return Columns(items, padding=(0, 3))
+
+
+def names_of(players: Sequence[Any], seat: int) -> tuple[str, str]:
+    """(my label, the opponent's name) for the seat's point of view."""
+    opponent = players[1 - seat] if len(players) > 1 - seat else None
+    return "you", str(opponent) if opponent not in (None, "-") else "opponent"
+
+
+def seat_label(seat: Any, my_seat: int, players: Sequence[Any]) -> str:
+    """``you`` for my seat, else the opponent's name."""
+    mine, theirs = names_of(players, my_seat)
+    return mine if seat == my_seat else theirs
+
+
+def won_table(view: dict[str, Any], players: Sequence[Any], style: Style) -> Table:
+    """Both won piles by suit (RULINGS H8: public), and the cards set aside (H6) if any."""
+    seat = int(view["seat"])
+    table = Table(box=box.SIMPLE if style.symbols else box.ASCII, show_edge=False, pad_edge=False)
+    table.add_column("won")
+    for letter in SUIT_LETTERS:
+        table.add_column(
+            Text.assemble(style.cards(letter), f" {SUIT_NAMES[letter]}"), justify="right"
+        )
+    won = view.get("won") or [[0, 0, 0], [0, 0, 0]]
+    for row_seat in (seat, 1 - seat):
+        table.add_row(seat_label(row_seat, seat, players), *(str(n) for n in won[row_seat]))
+    set_aside = view.get("set_aside") or [0, 0, 0]
+    if any(set_aside):
+        table.add_row("set aside", *(str(n) for n in set_aside))
+    return table
+
+
+def score_line(
+    view: dict[str, Any], players: Sequence[Any], past_rounds: Sequence[dict[str, Any]] = ()
+) -> Text:
+    """``Round 2 | round wins: you 1 - 0 bob (first to 2) | round 1: you 4 - 3 bob``.
+
+    ``past_rounds`` are the ``round-over`` events' data of the rounds played so far.
+    """
+    seat = int(view["seat"])
+    wins = view.get("round_wins") or [0, 0]
+    mine, theirs = names_of(players, seat)
+    text = Text.assemble(
+        (f"Round {view.get('round_number', '?')}", "bold"),
+        f" | round wins: {mine} {wins[seat]} - {wins[1 - seat]} {theirs} (first to 2)",
+    )
+    for data in past_rounds:
+        totals = (data.get("result") or {}).get("totals") or [0, 0]
+        text.append(
+            f" | round {data.get('round_number')}: "
+            f"{mine} {totals[seat]} - {totals[1 - seat]} {theirs}"
+        )
+    return text
+
+
+def trick_line(view: dict[str, Any], players: Sequence[Any], style: Style) -> Text:
+    """The trick on the table: who leads, or what was led and who must follow."""
+    seat = int(view["seat"])
+    lead = view.get("lead")
+    leader = view.get("leader")
+    if lead:
+        return Text.assemble(
+            "Trick: ", seat_label(leader, seat, players), " led ", style.play(str(lead))
+        )
+    return Text.assemble("Trick: ", seat_label(leader, seat, players), " to lead")
+
+
+def table_view(
+    view: dict[str, Any],
+    players: Sequence[Any],
+    moves: Sequence[str],
+    style: Style,
+    past_rounds: Sequence[dict[str, Any]] = (),
+) -> RenderableType:
+    """Everything a seat sees at its turn (RULINGS H13): the score (round wins and the past
+    rounds' totals), the opponent's hand size, both won piles, the trick on the table, its own
+    hand (clumps grouped) and the numbered legal plays."""
+    seat = int(view["seat"])
+    sizes = view.get("hand_sizes") or [0, 0]
+    _, theirs = names_of(players, seat)
+    return Group(
+        score_line(view, players, past_rounds),
+        Text(f"{theirs} holds {sizes[1 - seat]} cards"),
+        won_table(view, players, style),
+        trick_line(view, players, style),
+        Text.assemble(("Hand: ", "bold"), hand_text(str(view.get("hand") or ""), style)),
+        Text("Legal plays:", "bold"),
+        legal_columns(moves, style),
+    )
+
+
+def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> Text:
+    """A ``round-over`` event's result: totals, the winner and how (RULINGS H10, H11)."""
+    result = data.get("result") or {}
+    totals = result.get("totals") or [0, 0]
+    winner = result.get("winner")
+    mine, theirs = names_of(players, my_seat)
+    text = Text.assemble(
+        (f"Round {data.get('round_number', '?')} over: ", "bold"),
+        f"{mine} {totals[my_seat]} - {totals[1 - my_seat]} {theirs}; ",
+        (f"{seat_label(winner, my_seat, players)} won the round", "bold"),
+    )
+    if result.get("by_tie_break"):
+        text.append(" (tie broken by the last follower, RULINGS H11)")
+    scores = result.get("scores")
+    if scores and len(scores) == 2:
+        text.append(". Points by suit (S M E): ")
+        text.append(f"{mine} {' '.join(map(str, scores[my_seat]))}, ")
+        text.append(f"{theirs} {' '.join(map(str, scores[1 - my_seat]))}")
+    wins = data.get("round_wins")
+    if wins:
+        text.append(f". Round wins: {mine} {wins[my_seat]} - {wins[1 - my_seat]} {theirs}")
+    return text

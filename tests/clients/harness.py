@@ -1,0 +1,260 @@
+"""Run example-client bots against a live daemon and check their matches against the record.
+
+Shared by every client test (``test_*.py`` in this directory). The directory has no
+``__init__.py`` on purpose: pytest's default ``prepend`` import mode puts it on ``sys.path``, so a
+test here imports the harness as ``from harness import play_match, python_bot, ...``.
+
+The bot contract (every bot in ``clients/<language>/`` follows it, so one harness drives them all):
+
+- Command line: ``<bot> --host HOST --port PORT (--create | --game ID) [--name NAME] [--seed N]``.
+  ``--create`` makes a new ``hipparchus`` game and takes a seat in it; ``--game ID`` joins that
+  game. ``--seed N`` makes the run reproducible: it seeds the bot's own random choices and, with
+  ``--create``, the game's deal (``new hipparchus seed=N``).
+- Standard output: as soon as the bot holds its seat it prints (and flushes) one line
+  ``game=<id> seat=<n>``; when the match is over it prints one line
+  ``winner=<n> round_wins=<a>,<b>`` (seat numbers as in the protocol) and exits 0. Other
+  lines are free, but must not start with ``game=`` or ``winner=``.
+- On any protocol error or lost connection it prints the reason to standard error and exits
+  non-zero.
+
+Typical use (a Python bot against a second Python bot)::
+
+    result = play_match(daemon, python_bot(), python_bot(), seed=7)
+    assert result.winner == result.record_winner
+
+where ``daemon`` is the ``tests/conftest.py`` fixture (anything with ``host`` and ``port``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+import attrs
+
+REPO = Path(__file__).resolve().parents[2]
+CLIENTS = REPO / "clients"
+
+_SEATED = re.compile(r"^game=(\S+) seat=(\d+)\s*$", re.MULTILINE)
+_RESULT = re.compile(r"^winner=(\d+) round_wins=(\d+),(\d+)\s*$", re.MULTILINE)
+
+
+class Endpoint(Protocol):
+    """Where a daemon listens (the ``DaemonProcess`` of tests/conftest.py has these)."""
+
+    host: str
+    port: int
+
+
+@attrs.define
+class BotRun:
+    """One finished bot process: what it printed and what the harness parsed from it.
+
+    ``game_id``/``seat`` come from its ``game=<id> seat=<n>`` line, ``winner``/``round_wins``
+    from its ``winner=<n> round_wins=<a>,<b>`` line (``None`` when the line is missing).
+    """
+
+    command: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    game_id: str | None
+    seat: int | None
+    winner: int | None
+    round_wins: tuple[int, int] | None
+
+    def describe(self) -> str:
+        """The command, exit status and both outputs, for assertion messages."""
+        return (
+            f"$ {' '.join(self.command)}\nexit {self.returncode}\n"
+            f"--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
+        )
+
+
+@attrs.define
+class MatchResult:
+    """Two bots' runs in one game, the winner they agree on and the winner the record gives."""
+
+    game_id: str
+    first: BotRun
+    second: BotRun
+    record: dict[str, Any]
+    record_winner: int | None
+    record_round_wins: tuple[int, int]
+
+    @property
+    def winner(self) -> int | None:
+        """The winner both bots printed, or ``None`` if they disagree or one printed none."""
+        if self.first.winner is not None and self.first.winner == self.second.winner:
+            return self.first.winner
+        return None
+
+    def describe(self) -> str:
+        """Both bots' runs, for assertion messages."""
+        return f"game {self.game_id}\n{self.first.describe()}\n{self.second.describe()}"
+
+
+def python_bot() -> list[str]:
+    """The command that runs clients/python's bot with this interpreter."""
+    return [sys.executable, str(CLIENTS / "python" / "bot.py")]
+
+
+def bot_arguments(
+    daemon: Endpoint, *, game: str | None, name: str | None = None, seed: int | None = None
+) -> list[str]:
+    """The contract's arguments: ``--create`` when ``game`` is None, else ``--game game``."""
+    args = ["--host", daemon.host, "--port", str(daemon.port)]
+    args += ["--create"] if game is None else ["--game", game]
+    if name is not None:
+        args += ["--name", name]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    return args
+
+
+class _RunningBot:
+    """A bot subprocess whose output is collected by threads (so pipes never fill)."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        self.command = command
+        self.process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.seated = threading.Event()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self._threads = [
+            threading.Thread(target=self._pump, args=(self.process.stdout, self.out, True)),
+            threading.Thread(target=self._pump, args=(self.process.stderr, self.err, False)),
+        ]
+        for thread in self._threads:
+            thread.daemon = True
+            thread.start()
+
+    def _pump(self, stream: IO[str], sink: list[str], watch: bool) -> None:
+        for line in stream:
+            sink.append(line)
+            if watch and _SEATED.match(line):
+                self.seated.set()
+        if watch:
+            self.seated.set()  # end of output: stop anyone waiting for the seat line
+
+    def finish(self, timeout: float) -> BotRun:
+        """Wait for the bot (killing it after ``timeout`` seconds) and parse its output."""
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            self.err.append(f"\n[harness: killed after {timeout} s]\n")
+        for thread in self._threads:
+            thread.join(5)
+        stdout, stderr = "".join(self.out), "".join(self.err)
+        seated = _SEATED.search(stdout)
+        results = _RESULT.findall(stdout)
+        last = results[-1] if results else None
+        return BotRun(
+            command=self.command,
+            returncode=self.process.returncode,
+            stdout=stdout,
+            stderr=stderr,
+            game_id=seated.group(1) if seated else None,
+            seat=int(seated.group(2)) if seated else None,
+            winner=int(last[0]) if last else None,
+            round_wins=(int(last[1]), int(last[2])) if last else None,
+        )
+
+
+def run_bot(
+    command: Sequence[str],
+    daemon: Endpoint,
+    *,
+    game: str | None = None,
+    name: str | None = None,
+    seed: int | None = None,
+    timeout: float = 120.0,
+    cwd: Path = REPO,
+) -> BotRun:
+    """Run one bot to completion (``--create`` if ``game`` is None) and return its run.
+
+    Someone else must take the other seat for the match to be played (e.g. start this in a
+    thread, or use :func:`play_match`).
+    """
+    full = [*command, *bot_arguments(daemon, game=game, name=name, seed=seed)]
+    return _RunningBot(full, cwd).finish(timeout)
+
+
+def play_match(
+    daemon: Endpoint,
+    creator: Sequence[str],
+    joiner: Sequence[str],
+    *,
+    seed: int | None = None,
+    timeout: float = 120.0,
+    cwd: Path = REPO,
+) -> MatchResult:
+    """Play one match between two bots and fetch the game's record.
+
+    ``creator`` runs with ``--create`` (and ``--seed seed`` if given), ``joiner`` with
+    ``--game <the id the creator printed>`` (and ``--seed seed+1``). Both get ``--name``.
+
+    Raises:
+        AssertionError: the creator did not print its ``game=`` line (with both outputs).
+    """
+    first = _RunningBot(
+        [*creator, *bot_arguments(daemon, game=None, name="creator", seed=seed)], cwd
+    )
+    first.seated.wait(timeout)
+    seated = _SEATED.search("".join(first.out))
+    if seated is None:
+        run = first.finish(1.0)
+        raise AssertionError(f"the creating bot never printed game=<id> seat=<n>\n{run.describe()}")
+    game_id = seated.group(1)
+    second_seed = None if seed is None else seed + 1
+    second = _RunningBot(
+        [*joiner, *bot_arguments(daemon, game=game_id, name="joiner", seed=second_seed)], cwd
+    )
+    first_run = first.finish(timeout)
+    second_run = second.finish(timeout)
+    record = fetch_record(daemon, game_id)
+    winner, round_wins = replay_outcome(record)
+    return MatchResult(game_id, first_run, second_run, record, winner, round_wins)
+
+
+def fetch_record(daemon: Endpoint, game_id: str) -> dict[str, Any]:
+    """The daemon's JSON answer to ``record <game_id>`` (raises the client's error if refused)."""
+    from hipparchusd.client import Client
+
+    with Client.connect(daemon.host, daemon.port, json=True) as client:
+        return client.request_json("record", game_id)
+
+
+def replay_outcome(record: dict[str, Any]) -> tuple[int | None, tuple[int, int]]:
+    """Replay a ``record`` answer (JSON) through the rules (hipparchusd.games.hipparchus.replay)
+    and return (the match winner, the round wins) they give; after a resignation, which the
+    plays cannot show, the winner is the seat that did not resign.
+
+    Raises:
+        IllegalPlay, GameOver: the record's plays break the rules.
+    """
+    from hipparchusd.games.hipparchus.game import MatchRecord, replay
+    from hipparchusd.serialization import converter
+
+    match_record = converter.structure(record["record"], MatchRecord)
+    state = replay(match_record)
+    if match_record.resigned is not None:
+        return 1 - match_record.resigned, state.round_wins
+    return state.winner, state.round_wins

@@ -1,0 +1,82 @@
+"""hipparchus-play's display and input rules (hipparchusd.play.table), without a server."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from hipparchusd.play.app import wants_symbols
+from hipparchusd.play.table import Style, clumps, hand_text, pick_move, table_view
+
+LEGAL = [
+    {"move": "1S@1", "suit": "S", "count": 1, "position": 1, "clump": [1]},
+    {"move": "1M@2", "suit": "M", "count": 1, "position": 2, "clump": [2, 3, 4, 5]},
+    {"move": "2M@2", "suit": "M", "count": 2, "position": 2, "clump": [2, 3, 4, 5]},
+    {"move": "3M@2", "suit": "M", "count": 3, "position": 2, "clump": [2, 3, 4, 5]},
+]
+
+
+def render(renderable: object, width: int = 100) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(renderable)
+    assert isinstance(console.file, io.StringIO)
+    return console.file.getvalue()
+
+
+def test_clumps_keep_hand_order() -> None:
+    # RULINGS H1, H2: maximal runs of one suit, in the order dealt.
+    assert clumps("SSMEEES") == [(1, "SS"), (3, "M"), (4, "EEE"), (7, "S")]
+    assert clumps("") == []
+
+
+def test_hand_text_letters_and_symbols() -> None:
+    assert hand_text("SSMEEES", Style(symbols=False)).plain == "1[SS] 3[M] 4[EEE] 7[S]"
+    assert hand_text("SSM", Style(symbols=True)).plain == "1[☉☉] 3[☽]"
+    assert hand_text("-", Style(symbols=False)).plain == "(empty)"
+
+
+def test_pick_move_by_number_or_notation() -> None:
+    assert pick_move("1", LEGAL) == "1S@1"
+    assert pick_move(" 4 ", LEGAL) == "3M@2"
+    assert pick_move("0", LEGAL) is None
+    assert pick_move("5", LEGAL) is None
+    assert pick_move("2M@2", LEGAL) == "2M@2"
+    assert pick_move("2m@4", LEGAL) == "2M@2"  # any position inside the clump
+    assert pick_move("2M@6", LEGAL) is None
+    assert pick_move("4M@2", LEGAL) is None  # never more than 3 cards
+    assert pick_move("2E@2", LEGAL) is None
+    assert pick_move("banana", LEGAL) is None
+
+
+def test_symbols_only_where_the_output_can_encode_them() -> None:
+    utf8 = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    latin = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="latin-1"))
+    assert wants_symbols(utf8, force_ascii=False)
+    assert not wants_symbols(utf8, force_ascii=True)
+    assert not wants_symbols(latin, force_ascii=False)
+
+
+def test_table_view_shows_what_the_seat_may_see() -> None:
+    view = {
+        "seat": 1,
+        "hand": "SMMMME",
+        "hand_sizes": [5, 6],
+        "won": [[1, 0, 2], [0, 3, 0]],
+        "set_aside": [0, 0, 0],
+        "leader": 0,
+        "lead": "2E@4",
+        "round_number": 2,
+        "round_wins": [1, 0],
+    }
+    past = [{"round_number": 1, "result": {"totals": [4, 3], "winner": 0}}]
+    text = render(table_view(view, ["alice", "bob"], ["1E@6"], Style(symbols=False), past))
+    assert "Round 2 | round wins: you 0 - 1 alice (first to 2) | round 1: you 3 - 4 alice" in text
+    assert "alice holds 5 cards" in text
+    assert "Trick: alice led 2E@4 EE" in text
+    assert "Hand: 1[S] 2[MMMM] 6[E]" in text
+    assert "[1] 1E@6 E" in text
+    cells = [line.replace("|", " ").split() for line in text.splitlines()]
+    rows = {cell[0]: cell[1:] for cell in cells if cell}
+    assert rows["you"] == ["0", "3", "0"]
+    assert rows["alice"] == ["1", "0", "2"]

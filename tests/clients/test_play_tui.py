@@ -1,0 +1,321 @@
+"""``hipparchus-play`` driven through whole matches by scripted input (pexpect) against the
+Python bot. What it shows is checked against the server's record, replayed through the rules:
+the hand in its real order (the ``hand`` event's order, cards removed as played, RULINGS H1),
+the numbered legal plays (what ``legal`` answers), the opponent's plays, and the result."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from harness import REPO, Endpoint, fetch_record, python_bot, replay_outcome
+
+from hipparchusd.games.hipparchus.game import MatchRecord
+from hipparchusd.games.hipparchus.notation import format_hand, format_play
+from hipparchusd.games.hipparchus.rules import RoundState
+from hipparchusd.serialization import converter
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+SYMBOL_LETTERS = {"☉": "S", "☽": "M", "⊕": "E"}
+PROMPT = r"Your play \(number or notation, \? for help\): "
+MATCH_OVER = r"Match over: winner seat (\d) \([^)]*\), round wins (\d)-(\d)"
+
+
+def tui_command() -> list[str]:
+    """The installed console script if it is next to this interpreter, else ``-m``."""
+    script = Path(sys.executable).with_name("hipparchus-play")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "hipparchusd.play"]
+
+
+def expected_turns(record: dict[str, object], seat: int) -> list[tuple[str, list[str], str]]:
+    """For each time ``seat`` had to move, in order: (its hand, the legal plays in canonical
+    notation, the play it made), from the record replayed through the rules."""
+    match_record = converter.structure(record["record"], MatchRecord)
+    turns = []
+    for round_record in match_record.rounds:
+        state = RoundState.start(round_record.deal, round_record.leader)
+        for play in round_record.plays:
+            if state.to_move == seat:
+                legal = [format_play(p) for p in state.legal_plays()]
+                turns.append((format_hand(state.hands[seat]), legal, format_play(play)))
+            state = state.play(play)
+    return turns
+
+
+def shown_hand(line: str) -> str:
+    """``1[SS] 3[M]`` (or with symbols) -> ``SSM``, checking each clump's shown position."""
+    hand = ""
+    for position, cards in re.findall(r"(\d+)\[([^\]]+)\]", line):
+        letters = "".join(SYMBOL_LETTERS.get(card, card) for card in cards)
+        assert int(position) == len(hand) + 1, line
+        assert len(set(letters)) == 1, f"a clump holds one suit: {line}"
+        hand += letters
+    return hand
+
+
+def test_console_script_is_installed_with_the_package() -> None:
+    scripts = importlib.metadata.entry_points(group="console_scripts")
+    assert any(
+        ep.name == "hipparchus-play" and ep.value == "hipparchusd.play.app:main" for ep in scripts
+    )
+
+
+def spawn_tui(args: list[str], log_path: Path) -> pexpect.spawn:
+    """hipparchus-play in a 100x60 pseudo-terminal, without colour, logging to ``log_path``."""
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "100", "LINES": "60", "LANG": "C.UTF-8"}
+    env["NO_COLOR"] = "1"
+    env.pop("LC_ALL", None)
+    command = tui_command()
+    child = pexpect.spawn(
+        command[0],
+        [*command[1:], *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(60, 100),
+        timeout=30,
+        cwd=str(REPO),
+    )
+    child.logfile_read = log_path.open("a", encoding="utf-8")
+    return child
+
+
+def next_turn(child: pexpect.spawn) -> tuple[str, str, list[str]] | None:
+    """Wait for the next prompt: (the text shown since the last one, the hand shown, the legal
+    plays shown, in their numbered order), or ``None`` when the match is over instead (then
+    ``child.match`` holds the result line)."""
+    if child.expect([PROMPT, MATCH_OVER]) == 1:
+        return None
+    before = ANSI.sub("", child.before)
+    hand_line = re.search(r"^Hand: (.*)$", before, re.MULTILINE)
+    assert hand_line and "Legal plays:" in before, before
+    legal_block = before.split("Legal plays:", 1)[1]
+    legal = re.findall(r"\[(\d+)\] (\d[SME]@\d+)", legal_block)
+    assert [int(n) for n, _ in legal] == list(range(1, len(legal) + 1)), legal_block
+    return before, shown_hand(hand_line.group(1)), [move for _, move in legal]
+
+
+def answer(child: pexpect.spawn, moves: list[str], rng: random.Random) -> str:
+    """Choose a random legal play, by its number or (lower-case) notation; return it."""
+    index = rng.randrange(len(moves))
+    child.sendline(str(index + 1) if rng.random() < 0.5 else moves[index].lower())
+    return moves[index]
+
+
+def result_line(child: pexpect.spawn) -> tuple[int, tuple[int, int]]:
+    """(winner, round wins) from the ``Match over`` line just matched."""
+    match = child.match
+    return int(match.group(1)), (int(match.group(2)), int(match.group(3)))
+
+
+@pytest.mark.parametrize(
+    ("ascii_mode", "tui_creates"), [(True, True), (False, False)], ids=["ascii", "symbols"]
+)
+def test_whole_match_against_bot(
+    daemon: Endpoint, ascii_mode: bool, tui_creates: bool, tmp_path: Path
+) -> None:
+    """One match with letters, the terminal client creating the game (and fixing the leader);
+    one with suit symbols, joining a game the bot created."""
+    rng = random.Random(5)
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    bot_args = [*python_bot(), *where, "--name", "botty", "--seed", "3"]
+    args = [*where, "--name", "human"] + (["--ascii"] if ascii_mode else [])
+    bot = None
+    if tui_creates:
+        args += ["--seed", "31", "--leader", "0"]
+    else:
+        bot = subprocess.Popen(
+            [*bot_args, "--create"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert bot.stdout is not None
+        first_line = bot.stdout.readline()
+        seated = re.match(r"game=(\S+) seat=\d", first_line)
+        assert seated, first_line
+        args += ["--game", seated.group(1)]
+    child = spawn_tui(args, tmp_path / "tui.log")
+    try:
+        child.expect(r"You sit at seat (\d) of game (\S+)\.")
+        seat = int(child.match.group(1))
+        game = ANSI.sub("", child.match.group(2))
+        if bot is None:
+            bot = subprocess.Popen(
+                [*bot_args, "--game", game],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        shown: list[tuple[str, list[str]]] = []
+        chosen: list[str] = []
+        transcript = ""
+        while (turn := next_turn(child)) is not None:
+            before, hand, moves = turn
+            transcript += before
+            shown.append((hand, moves))
+            if len(shown) == 1:
+                # A wrong answer is refused and asked again; nothing is played.
+                child.sendline("[/]9Z@99")  # rich markup in it must be shown, not parsed
+                child.expect("is not one of the legal plays")
+                child.expect(PROMPT)
+                assert "Hand:" not in child.before
+            chosen.append(answer(child, moves, rng))
+        transcript += ANSI.sub("", child.before)
+        winner, wins = result_line(child)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        bot_out, bot_err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, bot_err
+    finally:
+        child.close(force=True)
+        child.logfile_read.close()
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+
+    record = fetch_record(daemon, game)
+    turns = expected_turns(record, seat)
+    assert [(hand, legal) for hand, legal, _ in turns] == shown
+    assert [play for _, _, play in turns] == chosen
+    assert (winner, wins) == replay_outcome(record)
+    assert f"winner={winner} " in bot_out
+    # Each round's new hand is shown as dealt (the `hand` event's order, RULINGS H1).
+    match_record = converter.structure(record["record"], MatchRecord)
+    new_hands = [
+        shown_hand(line) for line in re.findall(r"^Your new hand: (.*)$", transcript, re.M)
+    ]
+    assert new_hands == [format_hand(r.deal.hands[seat]) for r in match_record.rounds]
+    # The opponent's plays were shown as they happened, in order.
+    opponent_plays = re.findall(r"^botty played (\d[SME]@\d+)", transcript, re.MULTILINE)
+    expected_opponent = []
+    for round_record in match_record.rounds:
+        state = RoundState.start(round_record.deal, round_record.leader)
+        for play in round_record.plays:
+            if state.to_move != seat:
+                expected_opponent.append(format_play(play))
+            state = state.play(play)
+    assert opponent_plays == expected_opponent
+
+
+def test_resume_after_a_dropped_connection(daemon: Endpoint, tmp_path: Path) -> None:
+    """The terminal client is killed at its 4th turn; ``--resume <token>`` in a new one shows
+    the same position again and plays the match to its end."""
+    rng = random.Random(8)
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    first = spawn_tui([*where, "--ascii", "--seed", "41", "--leader", "0"], tmp_path / "a.log")
+    bot = None
+    second = None
+    try:
+        first.expect(r"You sit at seat (\d) of game (\S+)\. Your seat's token .* is (\w+)\.")
+        seat, game, token = int(first.match.group(1)), first.match.group(2), first.match.group(3)
+        bot = subprocess.Popen(
+            [*python_bot(), *where, "--game", game, "--seed", "4"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        shown: list[tuple[str, list[str]]] = []
+        chosen: list[str] = []
+        for _ in range(3):
+            turn = next_turn(first)
+            assert turn is not None
+            shown.append(turn[1:])
+            chosen.append(answer(first, turn[2], rng))
+        pending = next_turn(first)
+        assert pending is not None
+        first.close(force=True)  # the connection drops with a turn to play
+
+        second = spawn_tui([*where, "--ascii", "--resume", token], tmp_path / "b.log")
+        second.expect(f"You are back at seat {seat} of game {game}")
+        turn = next_turn(second)
+        assert turn is not None and turn[1:] == pending[1:]
+        while turn is not None:
+            shown.append(turn[1:])
+            chosen.append(answer(second, turn[2], rng))
+            turn = next_turn(second)
+        result = result_line(second)
+        second.expect(pexpect.EOF)
+        second.close()
+        assert second.exitstatus == 0
+        _, bot_err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, bot_err
+    finally:
+        for tui in (first, second):
+            if tui is not None:
+                tui.close(force=True)
+                tui.logfile_read.close()
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+
+    record = fetch_record(daemon, game)
+    turns = expected_turns(record, seat)
+    assert [(hand, legal) for hand, legal, _ in turns] == shown
+    assert [play for _, _, play in turns] == chosen
+    assert result == replay_outcome(record)
+
+
+def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) -> None:
+    """'resign' asks for confirmation; 'n' keeps playing, 'y' ends the match: the bot wins, and
+    the record says who resigned."""
+    where = ["--host", daemon.host, "--port", str(daemon.port)]
+    child = spawn_tui([*where, "--ascii", "--seed", "52"], tmp_path / "tui.log")
+    bot = None
+    try:
+        child.expect(r"You sit at seat (\d) of game (\S+)\.")
+        seat, game = int(child.match.group(1)), child.match.group(2)
+        bot = subprocess.Popen(
+            [*python_bot(), *where, "--game", game],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        turn = next_turn(child)
+        assert turn is not None
+        child.sendline("resign")
+        child.expect(r"Resign the whole match\? \[y/N\] ")
+        child.sendline("n")
+        child.expect(PROMPT)
+        child.sendline("resign")
+        child.expect(r"Resign the whole match\? \[y/N\] ")
+        child.sendline("y")
+        child.expect(MATCH_OVER)
+        winner, _ = result_line(child)
+        child.expect(pexpect.EOF)
+        assert "(you resigned)" in child.before
+        bot_out, bot_err = bot.communicate(timeout=30)
+        assert bot.returncode == 0, bot_err
+    finally:
+        child.close(force=True)
+        child.logfile_read.close()
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+    assert winner == 1 - seat
+    record = fetch_record(daemon, game)
+    assert record["record"]["resigned"] == seat
+    assert replay_outcome(record)[0] == winner
+    assert f"winner={winner} " in bot_out
+
+
+def test_refusals_and_unreachable_servers_exit_1_with_the_reason(
+    daemon: Endpoint, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hipparchusd.play.app import main
+
+    with socket.socket() as probe:  # a port with nobody listening
+        probe.bind(("127.0.0.1", 0))
+        dead_port = probe.getsockname()[1]
+
+    where = ["--host", daemon.host, "--port", str(daemon.port), "--ascii"]
+    assert main([*where, "--game", "g999999"]) == 1
+    assert "unknown-game" in capsys.readouterr().out
+    assert main([*where, "--resume", "not-a-token"]) == 1
+    assert "bad-token" in capsys.readouterr().out
+    assert main(["--host", "127.0.0.1", "--port", str(dead_port), "--ascii"]) == 1
+    assert "hipparchus-play:" in capsys.readouterr().out
