@@ -11,6 +11,7 @@ Precedence: built-in defaults, then the file, then the command line.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -105,10 +106,6 @@ class Schema:
             if key.name == name:
                 return key
         raise KeyError(name)
-
-    def by_field(self) -> dict[str, Key]:
-        """The keys by settings field."""
-        return {key.field: key for key in self.keys}
 
     def parse(
         self, data: Mapping[str, object], path: Path, validate: Validate | None = None
@@ -216,8 +213,6 @@ def _toml_type(value: object) -> str:
 
 def _close_match(name: str, known: Iterable[str]) -> str | None:
     """A known key ``name`` was probably meant to be (``max_games`` for ``max-games``)."""
-    import difflib
-
     normal = name.replace("_", "-").lower()
     matches = difflib.get_close_matches(normal, list(known), n=1, cutoff=0.75)
     return matches[0] if matches else None
