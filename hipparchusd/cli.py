@@ -1,8 +1,9 @@
 """The ``hipparchusd`` command line: options to :class:`~hipparchusd.settings.Settings`, then
 run the daemon.
 
-A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g. a future
-``hipparchusd export ...``; with no subcommand, ``hipparchusd [options]`` serves.
+A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g.
+``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]``; with no subcommand,
+``hipparchusd [options]`` serves.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from . import __version__
 from .config_file import DEFAULT_CONFIG_PATH, EX_CONFIG, ConfigError, config_path, load_settings
 from .logs import configure_logging
 from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError
+from .store.export import export_main
+from .store.statedir import resolve_state_dir
 from .systemd.activation import ActivationError, activated_listeners
 from .systemd.notify import Notifier
 
@@ -29,11 +32,7 @@ log = logging.getLogger("hipparchusd")
 SETTINGS_FIELDS = frozenset(field.name for field in attrs.fields(Settings))
 
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {}
-
-
-def _state_dir(text: str) -> str | None:
-    return None if text == "none" else text
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -102,10 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
     add(
         "--state-dir",
         type=_state_dir,
-        default=d.state_dir,
         metavar="DIR|none",
-        help="where games are kept across restarts; 'none' keeps them in memory only "
-        "(default none; the only choice so far)",
+        help="where games are kept across restarts and crashes (a SQLite database); 'none' "
+        "keeps them in memory only (default: $STATE_DIRECTORY under systemd, else the user's "
+        "data directory, e.g. ~/.local/share/hipparchusd)",
+    )
+    add(
+        "--retention-days",
+        type=float,
+        default=d.retention_days,
+        metavar="DAYS",
+        help="keep finished games in the state directory this many days; 0 keeps them "
+        "forever (default 0)",
     )
     add(
         "--grace-period",
@@ -140,6 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
 def given_options(ns: argparse.Namespace) -> dict[str, Any]:
     """The settings fields set on the command line in ``ns``."""
     return {name: value for name, value in vars(ns).items() if name in SETTINGS_FIELDS}
+
+
+def _state_dir(value: str) -> str | None:
+    """The ``--state-dir`` value as a path, ``None`` for ``none`` (see
+    :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
+    path = resolve_state_dir(value)
+    return None if path is None else str(path)
 
 
 def parse_settings(argv: Sequence[str]) -> Settings:

@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from .settings import LOG_LEVELS, Settings
+from .store.statedir import default_state_dir, resolve_state_dir
 
 DEFAULT_CONFIG_PATH = Path("/etc/hipparchusd/config.toml")
 """Read when present and no ``--config`` is given."""
@@ -233,10 +234,12 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
 
 
 def _state_dir(value: str) -> str | None:
-    """``state-dir``: a directory, or ``"none"`` to keep games in memory (as ``--state-dir``)."""
+    """``state-dir``: a directory (``~`` expanded), or ``"none"`` to keep games in memory, as
+    ``--state-dir`` takes it."""
     if not value:
         raise ValueError('must not be empty (use "none" to keep games in memory)')
-    return None if value == "none" else value
+    path = resolve_state_dir(value)
+    return None if path is None else str(path)
 
 
 DAEMON_SCHEMA = Schema(
@@ -250,6 +253,7 @@ DAEMON_SCHEMA = Schema(
         Key("outbound-queue", "outbound_queue", int, reloadable=True),
         Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
         Key("state-dir", "state_dir", str, _state_dir),
+        Key("retention-days", "retention_days", float),
         Key("grace-period", "grace_period", float, reloadable=True),
     )
 )
@@ -264,11 +268,14 @@ def _check_setting(field: str, value: Any) -> None:
 
 def load_settings(path: Path | None, given: Mapping[str, Any]) -> Settings:
     """The daemon's settings: the defaults, then the file ``path`` (if any), then ``given`` (the
-    command-line options, field to value).
+    command-line options, field to value). Unless one of them sets it, the state directory is
+    the default one (``$STATE_DIRECTORY`` under systemd, see
+    :func:`hipparchusd.store.statedir.default_state_dir`).
 
     Raises:
         ConfigError: the file cannot be read, or a key in it is unknown or has a bad value.
         SettingsError: a value in ``given`` is refused.
     """
     from_file = DAEMON_SCHEMA.load(path, _check_setting) if path is not None else {}
-    return Settings(**{**from_file, **given})
+    values = {"state_dir": str(default_state_dir()), **from_file, **given}
+    return Settings(**values)

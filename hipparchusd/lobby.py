@@ -429,6 +429,13 @@ class Lobby:
         """Games not finished."""
         return len(self.tables) - len(self._finished)
 
+    def count_stored_games(self, latest_game_id: str | None) -> None:
+        """Number new games after ``latest_game_id``, the game the store created last
+        (``GameStore.latest_game_id``, finished games included), so that no id is used twice
+        across restarts."""
+        if latest_game_id is not None and re.fullmatch(r"g[0-9]{1,18}", latest_game_id):
+            self._next_game = max(self._next_game, int(latest_game_id[1:]) + 1)
+
     # Requests.
 
     def handle(self, session: Session, request: Request) -> Result:
@@ -600,7 +607,7 @@ class Lobby:
         seats = len(table.holders)
         wanted: int | None = None
         if len(a) == 2:
-            if not (a[1].isascii() and a[1].isdigit()) or int(a[1]) >= seats:
+            if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
                 raise ProtocolError(
                     ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
                 )
@@ -739,13 +746,14 @@ class Lobby:
         game = table.game
         moves = game.legal_moves(seat)
 
-        def data() -> dict[str, Any]:
-            return {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
-
-        # No store call and no game in the result: the server encodes it at once, so ``data``
-        # describes the moves in the position they were listed for.
+        # The JSON form (clump positions) is made now, for a JSON-mode connection only: the
+        # answer waits behind the game's earlier results (their events come first, as for
+        # ``state``), and by then the position may have moved on.
+        data: dict[str, Any] = {}
+        if s.mode is Mode.JSON:
+            data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
         texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
-        return Result(Response(r.id, data, texts))
+        return Result(Response(r.id, data, texts), games=(table.id,))
 
     def _playable(self, s: Session, table: Table) -> int:
         seat = self._seat(s, table)
@@ -827,6 +835,22 @@ class Lobby:
             "record": converter.unstructure(table.game.record()),
         }
         return self._ok(r, data, fmt.lines(data))
+
+    def stored_record(self, request: Request, stored: StoredGame) -> Result:
+        """The answer to ``record`` for a finished game that only the store still holds (after
+        a restart, or once the lobby has forgotten it): ``stored`` from
+        ``GameStore.load_finished``, whose snapshot is the final record."""
+        players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
+        for seat in stored.seats:
+            players[seat.seat] = seat.name
+        data = {
+            "game": stored.game_id,
+            "kind": stored.kind,
+            "options": dict(stored.options),
+            "players": players,
+            "record": stored.snapshot,
+        }
+        return self._ok(request, data, fmt.lines(data))
 
     def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
         """Number ``events`` and address them: public ones to every follower, a seat's own

@@ -11,6 +11,7 @@ import logging
 import resource
 import signal
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -19,7 +20,8 @@ from ..config_file import DAEMON_SCHEMA, ConfigError, changes
 from ..lobby import Lobby
 from ..logs import set_level
 from ..settings import Settings, SettingsError
-from ..store.base import GameStore, MemoryStore
+from ..store import statedir
+from ..store.base import GameStore
 from ..systemd.notify import Notifier
 from .shell import Server
 
@@ -55,11 +57,14 @@ def ensure_open_files(max_connections: int) -> None:
         )
 
 
-def open_store(settings: Settings) -> GameStore:
-    """The store ``settings.state_dir`` names: for now only memory (``None``)."""
-    if settings.state_dir is None:
-        return MemoryStore()
-    raise ValueError(f"unsupported state_dir {settings.state_dir!r}")  # pragma: no cover
+async def open_store(settings: Settings) -> GameStore:
+    """The store ``settings.state_dir`` names: SQLite in that directory, or memory (``None``).
+
+    Raises:
+        StoreError: the state directory or its database cannot be used (the message says why).
+    """
+    state_dir = None if settings.state_dir is None else Path(settings.state_dir)
+    return await statedir.open_store(state_dir, retention_days=settings.retention_days)
 
 
 async def serve(
@@ -128,27 +133,30 @@ async def run_async(
     load_settings: Callable[[], Settings] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store and serve until SIGINT or SIGTERM, then shut down gracefully; a second
-    SIGINT or SIGTERM stops at once (the store is still closed). SIGHUP reloads the settings
-    with ``load_settings`` (ignored without it).
+    """Open the store (its unfinished games restored) and serve until SIGINT or SIGTERM, then
+    shut down gracefully; a second SIGINT or SIGTERM stops at once (the store is still closed).
+    SIGHUP reloads the settings with ``load_settings`` (ignored without it).
 
     ``notifier`` reports to systemd: ``READY=1`` once accepting, ``STATUS=`` with the game and
-    connection counts when they change, ``WATCHDOG=1`` from this event loop, ``RELOADING=1``
-    and ``READY=1`` around a reload, ``STOPPING=1`` at shutdown.
+    connection counts when they change, ``WATCHDOG=1`` from this event loop (from before the
+    store loads), ``RELOADING=1`` and ``READY=1`` around a reload, ``STOPPING=1`` at shutdown.
 
     Raises:
-        OSError: the address cannot be bound (raised as such, before anything starts).
+        OSError: the address cannot be bound, or the store cannot be used (a
+            :class:`~hipparchusd.store.base.StoreError`), raised as such before anything
+            starts.
     """
     notifier = notifier or Notifier(None)
     ensure_open_files(settings.max_connections)
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-    store = open_store(settings)
     handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
             # Pinging from the start: systemd's watchdog runs while the store loads, too.
             nursery.start_soon(notifier.run_watchdog)
+            notifier.status("opening the store")
+            store = await open_store(settings)
             server: Server = await nursery.start(
                 lambda task_status: serve(
                     settings, store, listeners=listeners, task_status=task_status
@@ -190,10 +198,25 @@ def run(
     load_settings: Callable[[], Settings] | None = None,
 ) -> int:
     """Run the daemon in this process until it is stopped (see :func:`run_async`); the exit
-    status (0)."""
-    trio.run(
-        lambda: run_async(
-            settings, listeners=listeners, notifier=notifier, load_settings=load_settings
+    status (0).
+
+    Raises:
+        OSError: the address cannot be bound, or the store cannot be used (e.g. a stored game
+            of a newer serialization version); out of the server's tasks it comes in an
+            exception group, and the first one is raised as it is, for the caller's message.
+    """
+    try:
+        trio.run(
+            lambda: run_async(
+                settings, listeners=listeners, notifier=notifier, load_settings=load_settings
+            )
         )
-    )
+    except BaseExceptionGroup as group:
+        errors, others = group.split(OSError)
+        if errors is None or others is not None:
+            raise
+        first: BaseException = errors
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from group
     return 0

@@ -21,8 +21,9 @@ from typing import Any
 import trio
 
 from ..lobby import Lobby, Result, Session
-from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, parse_request
+from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
+from ..serialization import converter
 from ..settings import Settings
 from ..store.base import GameStore
 
@@ -94,6 +95,7 @@ class Connection:
         self._waiting = 0  # messages in _pending and _backlog
         self._writing = False
         self._wakeup = trio.Event()
+        self._drained = trio.Event()
 
     async def receive(self) -> bytes:
         """The next bytes from the peer (``b""`` at end of stream).
@@ -150,6 +152,15 @@ class Connection:
         self._backlog.append((data, count))
         self._wakeup.set()
 
+    async def wait_drained(self) -> None:
+        """Wait while half the queue or more waits to be sent. The reader calls this between
+        requests, so that a client that pipelines requests faster than it reads the answers
+        is slowed down (its requests wait in its socket) instead of overflowing its queue:
+        only events it does not read can fill the queue (PROTOCOL.md section 7)."""
+        while self._waiting > self.queue_size // 2 and not (self.overflowed or self.closing):
+            self._drained = trio.Event()
+            await self._drained.wait()
+
     def close(self) -> None:
         """Accept no more messages; the writer stops once the backlog is sent."""
         self.closing = True
@@ -174,6 +185,7 @@ class Connection:
             finally:
                 self._writing = False
             self._waiting -= sum(count for _, count in items)
+            self._drained.set()
 
 
 class Server:
@@ -270,12 +282,24 @@ class Server:
 
     async def _restore(self) -> None:
         """Load the games the store kept unfinished; one that cannot be restored is logged and
-        left out (the store keeps it)."""
+        left out (the store keeps it). New games are numbered after every stored one.
+
+        What a restore decided is stored before anything is served: a game its stored moves
+        ended is finished; a game restored from moves after its snapshot, or started afresh,
+        gets a new snapshot, which keeps any deal made while replaying (dealt from the system's
+        randomness, and seen by nobody yet) for the next restart.
+        """
+        self.lobby.count_stored_games(await self.store.latest_game_id())
         for stored in await self.store.load_unfinished():
             try:
-                self.lobby.restore(stored)
+                table = self.lobby.restore(stored)
             except ValueError as error:
                 log.error("cannot restore game %s: %s", stored.game_id, error)
+                continue
+            if table.finished:
+                await self.store.finish(table.id, converter.unstructure(table.game.record()))
+            elif table.started and (stored.moves or stored.snapshot is None):
+                await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
@@ -366,13 +390,22 @@ class Server:
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
             conn.last_input = trio.current_time()
-            for item in splitter.feed(data) if data else splitter.close():
+            if not data:
+                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
+                # a connection dropped mid-line must not carry out, say, a truncated move.
+                if any(True for _ in splitter.close()):
+                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+                return "closed by peer"
+            for number, item in enumerate(splitter.feed(data)):
+                if number:
+                    # Pipelined requests: let the other connections in between them, or a
+                    # packet of thousands would hold everyone else up for its whole length.
+                    await trio.lowlevel.checkpoint()
                 close = await self._answer(conn, item)
                 self._flush()
                 if close:
                     return "quit"
-            if not data:
-                return "closed by peer"
+                await conn.wait_drained()
 
     async def _answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line; True if the connection must close after the answer."""
@@ -391,6 +424,8 @@ class Server:
             return False
         try:
             result = self.lobby.handle(session, request)
+            if request.command == "record":
+                result = await self._record_from_store(request, result)
             await self._carry_out(result, conn)
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
@@ -398,6 +433,21 @@ class Server:
             conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
             return False
         return result.close
+
+    async def _record_from_store(self, request: Request, result: Result) -> Result:
+        """For ``record`` of a game the lobby does not hold, the store's record if it has
+        one (a finished game from before a restart, or one the lobby has forgotten)."""
+        response = result.response
+        if response is None or response.error is None:
+            return result
+        if response.error.code != ErrorCode.UNKNOWN_GAME or len(request.args) != 1:
+            return result
+        try:
+            stored = await self.store.load_finished(request.args[0])
+        except OSError as error:
+            log.error("store load_finished failed: %s", error)
+            return result
+        return result if stored is None else self.lobby.stored_record(request, stored)
 
     async def _carry_out(self, result: Result, conn: Connection | None) -> None:
         """Await ``result``'s store calls in its games' order, then queue its response for

@@ -94,11 +94,24 @@ def test_a_bad_key_is_named(tmp_path: Path, text: str, key: str, reason: str) ->
 
 def test_defaults_then_file_then_command_line(tmp_path: Path) -> None:
     path = write(tmp_path, 'max-games = 5\nmax-connections = 6\nlog-level = "warning"\n')
-    assert load_settings(None, {}) == Settings()
-    assert load_settings(path, {}) == Settings(max_games=5, max_connections=6, log_level="warning")
-    assert load_settings(path, {"max_games": 7}) == Settings(
-        max_games=7, max_connections=6, log_level="warning"
+    defaults = load_settings(None, {})
+    assert defaults == Settings(state_dir=defaults.state_dir)
+    assert load_settings(path, {}) == attrs.evolve(
+        defaults, max_games=5, max_connections=6, log_level="warning"
     )
+    assert load_settings(path, {"max_games": 7}) == attrs.evolve(
+        defaults, max_games=7, max_connections=6, log_level="warning"
+    )
+
+
+def test_under_systemd_the_state_directory_is_systemds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/hipparchusd")
+    assert load_settings(None, {}).state_dir == "/var/lib/hipparchusd"
+    path = write(tmp_path, 'state-dir = "/srv/games"\n')
+    assert load_settings(path, {}).state_dir == "/srv/games"
+    assert load_settings(path, {"state_dir": None}).state_dir is None
 
 
 def test_state_dir_none_means_memory(tmp_path: Path) -> None:

@@ -31,7 +31,8 @@ from .model import (
 from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
 from .validation import InvalidState, validate_match, validate_round
 
-_PLAY = re.compile(r"([1-9][0-9]*)([A-Za-z])@([0-9]+)")
+# Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
+_PLAY = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])@([0-9]{1,9})")
 
 
 class NotationError(ValueError):

@@ -1,0 +1,1 @@
+"""Adversarial audit of the daemon against PROTOCOL.md and RULINGS H13."""
