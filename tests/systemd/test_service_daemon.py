@@ -234,21 +234,9 @@ def test_sigterm_mid_match_exits_0(daemon_factory: StartDaemon) -> None:
     assert "stopped" in daemon.log()
 
 
-def state_dir_supported() -> bool:
-    from hipparchusd.settings import Settings, SettingsError
-
-    try:
-        Settings(state_dir="/nonexistent")
-    except SettingsError:
-        return False
-    return True
-
-
 def test_after_sigterm_the_match_resumes_on_the_same_state_dir(
     daemon_factory: StartDaemon, tmp_path: Path
 ) -> None:
-    if not state_dir_supported():
-        pytest.skip("games are kept in memory only: persistence (--state-dir DIR) not merged yet")
     state = str(tmp_path / "state")
     daemon = daemon_factory("--state-dir", state, "--grace", "5")
     c0, c1, game, tokens = seated_game(daemon.port)
