@@ -180,6 +180,48 @@ def test_socket_activation_serves_a_game(
     assert process.wait(15) == 0
 
 
+def test_as_the_units_run_it(tmp_path: Path, notify_socket: NotifySocket) -> None:
+    # What hipparchusd.socket and hipparchusd.service give the daemon: the socket, a
+    # notification socket, $STATE_DIRECTORY, no command-line options at all.
+    tool = shutil.which("systemd-socket-activate")
+    if tool is None:
+        pytest.skip("systemd-socket-activate is missing (Debian package 'systemd')")
+    port = free_port()
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)  # systemd creates it (StateDirectory=)
+    log = tmp_path / "service.log"
+    environment = [
+        f"--setenv=NOTIFY_SOCKET={notify_socket.env}",
+        f"--setenv=STATE_DIRECTORY={state}",
+        "--setenv=WATCHDOG_USEC=30000000",
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [tool, "-l", f"127.0.0.1:{port}", *environment, sys.executable, "-m", "hipparchusd"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 10
+        while b"Listening on" not in log.read_bytes():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.02)
+        c0, c1, game, _ = seated_game(port)
+        notify_socket.messages_until("READY=1")
+        play_first_legal(c0, game)
+        c0.close()
+        c1.close()
+        assert (state / "games.sqlite3").exists()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) == 0
+        assert any(m.startswith("STOPPING=1") for m in notify_socket.messages_until("STOPPING=1"))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert f"store {state / 'games.sqlite3'} open" in log.read_text()
+
+
 def test_an_unusable_passed_socket_stops_start_up_with_78(tmp_path: Path) -> None:
     # A datagram socket (a socket unit with ListenDatagram= by mistake): a clear error, and the
     # exit status that the service's RestartPreventExitStatus= keeps from a restart loop.
