@@ -227,7 +227,25 @@ class Server:
 
     def status(self) -> str:
         """A one-line status, e.g. ``3 games, 6 connections``."""
-        return f"{self.games} games, {self.connection_count} connections"
+        games, connections = self.games, self.connection_count
+        return (
+            f"{games} game{'' if games == 1 else 's'}, "
+            f"{connections} connection{'' if connections == 1 else 's'}"
+        )
+
+    def reconfigure(self, settings: Settings) -> None:
+        """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
+        ``max_games``, ``idle_timeout`` and ``grace_period`` apply at once; ``max_line_bytes``
+        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        current count closes nothing; it refuses new ones until the count is under it. The
+        caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
+        self.settings = settings
+        self.lobby.max_games = settings.max_games
+
+    @property
+    def shutting_down(self) -> bool:
+        """Whether :meth:`shutdown` has been called."""
+        return self._shutdown.is_set()
 
     def shutdown(self) -> None:
         """Begin the graceful shutdown (safe to call more than once, from trio's thread)."""
@@ -248,8 +266,7 @@ class Server:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
                         acceptors.start_soon(self._accept, listener, connections)
-                    if self.settings.idle_timeout > 0:
-                        acceptors.start_soon(self._close_idle)
+                    acceptors.start_soon(self._close_idle)
                     task_status.started(self)
                     await self._shutdown.wait()
                     acceptors.cancel_scope.cancel()
@@ -293,11 +310,13 @@ class Server:
     async def _close_idle(self) -> None:
         """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
         game in progress (PROTOCOL.md section 7). One sweep for all connections keeps the
-        per-request path free of timers."""
-        timeout = self.settings.idle_timeout
-        interval = min(1.0, timeout / 4)
+        per-request path free of timers. The timeout is read at every sweep, since a reload
+        may change it (0: never)."""
         while True:
-            await trio.sleep(interval)
+            timeout = self.settings.idle_timeout
+            await trio.sleep(min(1.0, timeout / 4) if timeout > 0 else 1.0)
+            if timeout <= 0:
+                continue
             now = trio.current_time()
             for conn in list(self.connections.values()):
                 if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
