@@ -49,10 +49,13 @@ def _check_level(_: Any, __: Any, value: str) -> None:
 
 
 def _check_state_dir(_: Any, __: Any, value: str | None) -> None:
-    if value is not None:
-        raise SettingsError(
-            f"state_dir {value!r}: only 'none' (games kept in memory) is supported so far"
-        )
+    if value is not None and (not isinstance(value, str) or not value or "\0" in value):
+        raise SettingsError(f"state_dir must be a directory path (or none), not {value!r}")
+
+
+def _check_retention(_: Any, __: Any, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise SettingsError(f"retention_days must be a number of days >= 0, not {value!r}")
 
 
 def _check_host(_: Any, __: Any, value: str) -> None:
@@ -75,7 +78,9 @@ class Settings:
         outbound_queue: messages (responses, events) queued for one connection; a connection
             whose queue fills is closed.
         log_level: one of debug, info, warning, error, critical.
-        state_dir: where games are stored; ``None`` keeps them in memory only.
+        state_dir: the directory whose SQLite database keeps games across restarts
+            (:mod:`hipparchusd.store`); ``None`` keeps them in memory only.
+        retention_days: days a finished game is kept in the state directory (0: forever).
         grace_period: seconds between the shutdown notice and closing every connection.
 
     Raises:
@@ -91,6 +96,7 @@ class Settings:
     outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
     log_level: str = attrs.field(default="info", validator=_check_level)
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
+    retention_days: float = attrs.field(default=0, validator=_check_retention)
     grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
 
     @property

@@ -4,4 +4,12 @@
 from .run import open_store, run, run_async, serve
 from .shell import Connection, Sequencer, Server
 
-__all__ = ["Connection", "Sequencer", "Server", "open_store", "run", "run_async", "serve"]
+__all__ = [
+    "Connection",
+    "Sequencer",
+    "Server",
+    "open_store",
+    "run",
+    "run_async",
+    "serve",
+]

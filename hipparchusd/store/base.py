@@ -15,6 +15,12 @@ from typing import Any, Protocol
 import attrs
 
 
+class StoreError(OSError):
+    """The store cannot do what was asked: a state directory that cannot be written, a damaged
+    or unknown database, a schema newer than this program, or a failed write. The message says
+    which file and what to do; start-up stops on it (the CLI prints it and exits non-zero)."""
+
+
 @attrs.frozen
 class StoredSeat:
     """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token
@@ -45,7 +51,14 @@ class StoredGame:
 
 
 class GameStore(Protocol):
-    """A place to keep games. Every method may raise ``OSError`` (or a subclass) on failure."""
+    """A place to keep games. Every method may raise ``OSError`` (or a subclass, usually
+    :class:`StoreError`) on failure; a failed write records nothing.
+
+    Calls are applied in the order they are made, so the daemon must make a game's calls in
+    the game's order: ``create_game``, ``add_seat`` for each seat, ``snapshot`` when it starts,
+    then ``add_move`` for each move, a ``snapshot`` at each new deal, and ``finish``. A snapshot
+    covers exactly the moves whose ``add_move`` was called before it.
+    """
 
     async def load_unfinished(self) -> list[StoredGame]:
         """Every game not yet finished, oldest first."""
@@ -58,7 +71,8 @@ class GameStore(Protocol):
         ...
 
     async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
-        """Record that a seat was taken."""
+        """Record that a seat was taken (replacing what was recorded for that seat before: a
+        seat freed before the game starts may be taken again)."""
         ...
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
@@ -71,6 +85,17 @@ class GameStore(Protocol):
 
     async def finish(self, game_id: str, record: Any) -> None:
         """Record the finished game's full record (kept per the retention setting)."""
+        ...
+
+    async def load_finished(self, game_id: str) -> StoredGame | None:
+        """The finished game ``game_id`` with its final record as ``snapshot`` (and no moves),
+        or ``None`` when the store holds no finished game of that id (unknown, unfinished, or
+        past retention)."""
+        ...
+
+    async def latest_game_id(self) -> str | None:
+        """The id of the game created last among those the store holds (finished or not), or
+        ``None`` when it holds none; the daemon numbers new games after it."""
         ...
 
     async def aclose(self) -> None:
@@ -101,6 +126,14 @@ class MemoryStore:
 
     async def finish(self, game_id: str, record: Any) -> None:
         """Nothing to do."""
+
+    async def load_finished(self, game_id: str) -> StoredGame | None:
+        """Always ``None``: nothing is kept."""
+        return None
+
+    async def latest_game_id(self) -> str | None:
+        """Always ``None``: nothing is kept."""
+        return None
 
     async def aclose(self) -> None:
         """Nothing to do."""

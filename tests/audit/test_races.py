@@ -119,12 +119,6 @@ class FailingStore(MemoryStore):
         raise OSError(28, "No space left on device")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audit finding: when the store fails, 'play' is answered '? internal', which "
-    "PROTOCOL.md section 3 documents as 'the request changed nothing', but the move stays made "
-    "and its events are sent (deliberate since ef3819e): the spec or the daemon must change",
-)
 async def test_a_failed_store_call_changes_nothing(start_server: StartServer) -> None:
     server = await start_server(store=FailingStore())
     a, b, w = [await Client.connect(server.ports[0]) for _ in range(3)]

@@ -17,6 +17,7 @@ import trio
 
 from hipparchusd.cli import parse_settings
 from hipparchusd.settings import Settings, SettingsError
+from hipparchusd.store.statedir import default_state_dir
 
 from .client import Client
 from .helpers import HAND0, HAND1, seated_game
@@ -79,13 +80,15 @@ def test_help_explains_every_option() -> None:
     for option in (
         "--host", "--port", "--max-line-bytes", "--max-connections", "--max-games",
         "--idle-timeout", "--outbound-queue", "--log-level", "--state-dir", "--grace-period",
+        "--retention-days",
     ):  # fmt: skip
         assert option in out
     assert "7460" in out and "127.0.0.1" in out
 
 
 def test_defaults_and_validation() -> None:
-    assert parse_settings([]) == Settings()
+    # The default state directory is the user's data directory ($STATE_DIRECTORY under systemd).
+    assert parse_settings([]) == Settings(state_dir=str(default_state_dir()))
     assert Settings().port == 7460 and Settings().host == "127.0.0.1"
     settings = parse_settings(["--port", "0", "--idle-timeout", "1.5", "--state-dir", "none"])
     assert settings.port == 0 and settings.idle_timeout == 1.5 and settings.state_dir is None
@@ -94,7 +97,9 @@ def test_defaults_and_validation() -> None:
     with pytest.raises(SettingsError, match="max_games"):
         Settings(max_games=0)
     with pytest.raises(SettingsError, match="state_dir"):
-        Settings(state_dir="/var/lib/hipparchusd")
+        Settings(state_dir="")
+    with pytest.raises(SettingsError, match="retention_days"):
+        Settings(retention_days=-1)
     result = subprocess.run(
         [sys.executable, "-m", "hipparchusd", "--max-connections", "0"],
         capture_output=True,

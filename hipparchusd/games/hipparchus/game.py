@@ -70,6 +70,11 @@ def replay(record: MatchRecord) -> MatchState:
     return state
 
 
+# Asked on every request that moves: made once.
+_NOBODY: frozenset[int] = frozenset()
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
+
+
 def _check_seat(seat: object) -> None:
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise IllegalMove(f"no seat {seat!r} at this table (seats 0 and 1)")
@@ -100,6 +105,7 @@ class HipparchusGame:
     ) -> None:
         self._seed = seed
         self._deals = tuple(d.validated() for d in deals)
+        self._fixed = seed is not None or bool(self._deals)
         if first_leader is None:
             chooser = random.Random(f"hipparchus/{seed}/leader") if seed is not None else None
             first_leader = (chooser or random.SystemRandom()).randrange(SEATS)
@@ -130,8 +136,50 @@ class HipparchusGame:
 
     @property
     def fixed_deal(self) -> bool:
-        """True when a seed or explicit deals were given."""
-        return self._seed is not None or bool(self._deals)
+        """True when a seed or explicit deals were given (or, for a restored game, when the
+        original game was fixed)."""
+        return self._fixed
+
+    @classmethod
+    def restore(cls, record: MatchRecord, *, seed: int | None = None) -> HipparchusGame:
+        """Rebuild a game from its record, e.g. after a restart: the same first leader, the
+        recorded deal of every recorded round, every recorded play made again through the rules
+        (and the resignation, if any). Rounds after the recorded ones are dealt from ``seed``
+        (give the seed the game was created with, if any), else from the system's randomness.
+
+        ``fixed_deal`` is as recorded: a game dealt from the system's randomness stays unfixed,
+        although the server knows its recorded deals (RULINGS H13 is about what a game's
+        creator can know). The game is started; call :meth:`view` for its position.
+
+        Raises:
+            ValueError: the record does not follow the rules (its leaders, plays or outcome).
+        """
+        game = cls(
+            first_leader=record.first_leader,
+            seed=seed,
+            deals=[round_record.deal for round_record in record.rounds],
+        )
+        game._fixed = record.fixed_deal
+        for number, round_record in enumerate(record.rounds, start=1):
+            if (
+                game._state.round_number != number
+                or game._state.round.leader != round_record.leader
+            ):
+                raise ValueError(f"round {number} of the record does not follow the rules")
+            for play in round_record.plays:
+                to_move = game.seats_to_move()
+                if len(to_move) != 1:
+                    raise ValueError(f"round {number} of the record has plays after its end")
+                try:
+                    game.play(next(iter(to_move)), play)
+                except IllegalMove as error:
+                    raise ValueError(f"round {number} of the record: {error}") from None
+        if record.resigned is not None:
+            game.resign(record.resigned)
+        outcome = game.outcome
+        if (outcome.winners[0] if outcome else None) != record.winner:
+            raise ValueError("the record's winner is not the one its plays give")
+        return game
 
     def start(self) -> list[Event]:
         """Events for the first round's deal and first turn."""
@@ -152,10 +200,10 @@ class HipparchusGame:
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self.outcome is not None:
-            return frozenset()
+        if self._resigned is not None or self._state.winner is not None:
+            return _NOBODY
         seat = self._state.round.to_move
-        return frozenset() if seat is None else frozenset((seat,))
+        return _NOBODY if seat is None else _ONE_SEAT[seat]
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
@@ -295,6 +343,15 @@ class HipparchusGame:
             resigned=self._resigned,
             fixed_deal=self.fixed_deal,
         )
+
+    def fork(self) -> HipparchusGame:
+        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
+        state is immutable, so only the lists of recorded rounds and plays are copied."""
+        copy = object.__new__(HipparchusGame)
+        copy.__dict__.update(self.__dict__)
+        copy._rounds = list(self._rounds)
+        copy._plays = list(self._plays)
+        return copy
 
     def _current_round_record(self) -> RoundRecord:
         first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None

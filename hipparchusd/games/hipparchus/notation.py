@@ -39,6 +39,8 @@ from .validation import InvalidState, validate_match, validate_round
 # Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
 _PLAY = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])@([0-9]{1,9})")
 _CARDS = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])")
+#: Each suit's letter, indexed by the suit (``Suit.letter``).
+_SUIT_LETTERS = "".join(suit.letter for suit in Suit)
 
 
 class NotationError(ValueError):
@@ -53,7 +55,9 @@ class NotationError(ValueError):
 
 def format_play(play: Play) -> str:
     """The canonical notation of ``play``, e.g. ``2E@5``."""
-    return f"{play.count}{play.suit.letter}@{play.position}"
+    # Indexing the letters with the suit (an int) is Suit.letter without a call: every event
+    # and every legal-move list formats plays.
+    return f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
 
 
 def parse_play_text(text: str) -> tuple[int, Suit, int]:
@@ -85,7 +89,7 @@ def parse_play_text(text: str) -> tuple[int, Suit, int]:
 def format_cards(cards: PlayedCards | Play) -> str:
     """The public notation of a play, its count and suit: ``2E`` (RULINGS H13). Given a
     :class:`Play`, its position is left out."""
-    return f"{cards.count}{cards.suit.letter}"
+    return f"{cards.count}{_SUIT_LETTERS[cards.suit]}"
 
 
 def parse_cards(text: str) -> PlayedCards:

@@ -1,0 +1,155 @@
+"""The SQLite store's table layout, its version, and the path from older layouts to this one.
+
+The database records its layout version in ``meta`` (key ``schema_version``). Version 0 is the
+empty database. ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``, so
+:data:`MIGRATIONS` read in order is the whole history of the layout, and a database of any
+older version is brought up to date by running the missing steps in order.
+
+To change the layout: append a function to :data:`MIGRATIONS` (never edit one that has been
+released: databases in the field were made by it) and add a test that migrates a database made
+at the previous version. The new version is ``len(MIGRATIONS)``.
+
+Every migration runs inside one transaction together with the update of ``schema_version``, so a
+crash or an error during a migration leaves the database at its old version. Before migrating a
+database that holds data, the store copies it aside
+(:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
+
+What the layout holds (version 1):
+
+- ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
+  (Unix time and pid of the last process that opened it for writing).
+- ``games``: one row per game. ``options`` (the creation options), ``snapshot`` (the latest game
+  record, ``NULL`` until the game starts) and ``record`` (the final record, once finished) are
+  JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
+  ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
+  and ``finished_at`` are seconds since the Unix epoch. - ``seats(game_id, seat, name,
+  token_hash)``: the SHA-256 digest of each seat's resume token. - ``moves(id, game_id, seat,
+  move)``: every move of an unfinished game, ``id`` increasing in the order moves were recorded
+  (across games), ``move`` the game's canonical move text. A finished game keeps its record
+  instead."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+
+from .base import StoreError
+
+#: Marks a database as this program's, in ``meta``.
+APPLICATION = "hipparchusd"
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _create_v1(conn: sqlite3.Connection) -> None:
+    """Version 0 (empty) to 1: the first layout."""
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
+    conn.execute(
+        """CREATE TABLE games (
+            game_id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            snapshot TEXT,
+            snapshot_move_id INTEGER NOT NULL DEFAULT 0,
+            finished_at REAL,
+            record TEXT
+        ) STRICT"""
+    )
+    conn.execute("CREATE INDEX games_by_finish ON games (finished_at)")
+    conn.execute(
+        """CREATE TABLE seats (
+            game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            token_hash BLOB NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        ) STRICT, WITHOUT ROWID"""
+    )
+    conn.execute(
+        """CREATE TABLE moves (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            move TEXT NOT NULL
+        ) STRICT"""
+    )
+    conn.execute("CREATE INDEX moves_by_game ON moves (game_id, id)")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('application', ?)", (APPLICATION,))
+
+
+#: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
+MIGRATIONS: Sequence[Migration] = (_create_v1,)
+
+
+def latest_version(migrations: Sequence[Migration] | None = None) -> int:
+    """The layout version this program writes: the number of migrations."""
+    return len(MIGRATIONS if migrations is None else migrations)
+
+
+def read_version(conn: sqlite3.Connection, where: str) -> int:
+    """The layout version of the database open on ``conn`` (0 when it is empty).
+
+    Raises:
+        StoreError: the database holds tables but is not a hipparchusd store, or its recorded
+            version is not a number. ``where`` names the file in the message.
+    """
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+    if not tables:
+        return 0
+    if "meta" not in tables:
+        raise StoreError(f"{where} is not a hipparchusd database (it has no meta table)")
+    rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    if rows.get("application") != APPLICATION:
+        raise StoreError(f"{where} is not a hipparchusd database")
+    version = rows.get("schema_version")
+    if version is None or not str(version).isdigit():
+        raise StoreError(f"{where} records no valid schema version ({version!r})")
+    return int(version)
+
+
+def check_version(version: int, where: str, migrations: Sequence[Migration] | None = None) -> None:
+    """Refuse a database written by a newer program.
+
+    Raises:
+        StoreError: ``version`` is beyond :func:`latest_version`.
+    """
+    latest = latest_version(migrations)
+    if version > latest:
+        raise StoreError(
+            f"{where} has schema version {version}, newer than this hipparchusd understands "
+            f"(up to {latest}); run a newer hipparchusd on it, or use another --state-dir"
+        )
+
+
+def migrate(
+    conn: sqlite3.Connection, where: str, migrations: Sequence[Migration] | None = None
+) -> int:
+    """Bring the database open on ``conn`` (autocommit mode) up to :func:`latest_version`, one
+    transaction per step; return the version it had.
+
+    Raises:
+        StoreError: the database is not ours, is newer than this program, or a step failed (the
+            database then stays at the last version reached).
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    found = read_version(conn, where)
+    check_version(found, where, steps)
+    for version in range(found, len(steps)):
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            steps[version](conn)
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(version + 1),),
+            )
+            conn.execute("COMMIT")
+        except Exception as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise StoreError(
+                f"migrating {where} from schema version {version} to {version + 1} failed "
+                f"({error}); the database is unchanged at version {version}"
+            ) from error
+    return found

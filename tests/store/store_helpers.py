@@ -1,0 +1,55 @@
+"""Shared helpers for the store tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hipparchusd.games.hipparchus import HipparchusGame
+
+
+def play_random(game: HipparchusGame, rng: random.Random, plays: int | None = None) -> list[str]:
+    """Make up to ``plays`` random legal plays (all, to the match's end, when ``None``) chosen
+    by ``rng``; return them as canonical move texts."""
+    made: list[str] = []
+    while game.outcome is None and (plays is None or len(made) < plays):
+        (seat,) = game.seats_to_move()
+        play = rng.choice(game.legal_moves(seat))
+        game.play(seat, play)
+        made.append(game.format_move(play))
+    return made
+
+
+@contextlib.contextmanager
+def open_db(path: Path) -> Iterator[sqlite3.Connection]:
+    """A plain connection to a store's database, as an operator's ``sqlite3`` would have;
+    committed and closed on leaving."""
+    conn = sqlite3.connect(path)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
+
+
+def without_root_privileges() -> list[str]:
+    """A command prefix under which file permissions bite: none for a normal user; for root,
+    ``setpriv`` dropping the capabilities that let root ignore them."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv (util-linux): permissions cannot bite")
+    prefix = [setpriv, "--bounding-set", "-dac_override,-dac_read_search"]
+    probe = subprocess.run([*prefix, "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"running as root and setpriv cannot drop capabilities: {probe.stderr!r}")
+    return prefix

@@ -1,0 +1,249 @@
+"""SqliteStore: what goes in comes back out, across a close or a crash, and errors are per call."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from store_helpers import open_db, play_random
+
+from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
+from hipparchusd.serialization import converter
+from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+
+
+def _seat(seat: int, name: str) -> StoredSeat:
+    return StoredSeat(seat, name, hashlib.sha256(f"token-{name}".encode()).digest())
+
+
+def _crash_copy(state_dir: Path, into: Path) -> Path:
+    """The state directory's files as a crash would leave them: copied while the store is
+    open (database and write-ahead log, no checkpoint, no close)."""
+    into.mkdir()
+    for path in state_dir.iterdir():
+        if path.name.startswith(DB_NAME):
+            shutil.copy(path, into / path.name)
+    return into
+
+
+async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> None:
+    game = HipparchusGame(seed=4)
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g1", "hipparchus", {"seed": "4"}, 1000.5)
+    await store.add_seat("g1", _seat(1, "bob"))
+    await store.add_seat("g1", _seat(0, "ann"))
+    game.start()
+    await store.snapshot("g1", converter.unstructure(game.record()))
+    moves = play_random(game, random.Random(4), 5)
+    for ply, move in enumerate(moves):
+        await store.add_move("g1", (ply + 1) % 2, move)
+    await store.create_game("g2", "hipparchus", {}, 999.0)  # older, not started
+    await store.aclose()
+
+    store = await SqliteStore.open(state_dir)
+    try:
+        older, loaded = await store.load_unfinished()
+        assert await store.latest_game_id() == "g2"  # created last, though older
+    finally:
+        await store.aclose()
+    assert older.game_id == "g2" and older.snapshot is None and older.seats == ()
+    assert loaded.game_id == "g1"
+    assert loaded.kind == "hipparchus"
+    assert loaded.options == {"seed": "4"}
+    assert loaded.created_at == 1000.5
+    assert loaded.seats == (_seat(0, "ann"), _seat(1, "bob"))
+    assert loaded.finished is False
+    assert loaded.moves == tuple(((ply + 1) % 2, move) for ply, move in enumerate(moves))
+    snapshot = converter.structure(loaded.snapshot, MatchRecord)
+    assert snapshot.rounds[0].deal == game.record().rounds[0].deal
+    assert snapshot.rounds[0].plays == ()
+
+
+async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.snapshot("g", {"n": 0})
+    await store.add_move("g", 0, "a")
+    await store.add_move("g", 1, "b")
+    await store.snapshot("g", {"n": 2})
+    await store.add_move("g", 0, "c")
+    [loaded] = await store.load_unfinished()
+    await store.aclose()
+    assert loaded.snapshot == {"n": 2}
+    assert loaded.moves == ((0, "c"),)
+    # Every move stays in the store until the game finishes.
+    with open_db(state_dir / DB_NAME) as conn:
+        rows = conn.execute("SELECT seat, move FROM moves ORDER BY id").fetchall()
+    assert rows == [(0, "a"), (1, "b"), (0, "c")]
+
+
+async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {"seed": "1"}, 5.0)
+    await store.add_seat("g", _seat(0, "ann"))
+    await store.snapshot("g", {"deal": 1})
+    for ply in range(30):
+        await store.add_move("g", ply % 2, f"m{ply}")
+    crashed = _crash_copy(state_dir, tmp_path / "crashed")
+    await store.aclose()
+
+    reopened = await SqliteStore.open(crashed)
+    try:
+        [loaded] = await reopened.load_unfinished()
+    finally:
+        await reopened.aclose()
+    assert loaded.snapshot == {"deal": 1}
+    assert loaded.seats == (_seat(0, "ann"),)
+    assert loaded.moves == tuple((ply % 2, f"m{ply}") for ply in range(30))
+
+
+async def test_the_database_is_in_wal_mode_with_full_sync(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    try:
+        await store.create_game("g", "hipparchus", {}, 1.0)
+        assert store._conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert store._conn.execute("PRAGMA synchronous").fetchone() == (2,)  # 2 = FULL
+        # Hands of games in progress are in there: for the daemon's user alone.
+        for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):
+            assert (state_dir / name).stat().st_mode & 0o777 == 0o600, name
+    finally:
+        await store.aclose()
+    assert state_dir.stat().st_mode & 0o777 == 0o700
+
+
+async def test_the_database_is_private_in_an_open_state_directory(state_dir: Path) -> None:
+    state_dir.mkdir(mode=0o755)  # as systemd's StateDirectory= makes it by default
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.aclose()
+    assert (state_dir / DB_NAME).stat().st_mode & 0o777 == 0o600
+    assert state_dir.stat().st_mode & 0o777 == 0o755  # the operator's choice, left alone
+
+
+async def test_a_finished_game_keeps_its_record_and_leaves_the_unfinished(
+    state_dir: Path,
+) -> None:
+    game = HipparchusGame()
+    game.start()
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.snapshot("g", converter.unstructure(game.record()))
+    for move in play_random(game, random.Random(8)):
+        await store.add_move("g", 0, move)
+    await store.finish("g", converter.unstructure(game.record()))
+    assert await store.load_unfinished() == []
+    stored = await store.load_finished("g")
+    assert await store.load_finished("nope") is None
+    assert await store.latest_game_id() == "g"
+    with pytest.raises(StoreError, match="no unfinished game g"):
+        await store.add_move("g", 0, "1S@1")
+    with pytest.raises(StoreError, match="no unfinished game g"):
+        await store.finish("g", {})
+    await store.aclose()
+    assert stored is not None and stored.finished and stored.moves == ()
+    assert replay(converter.structure(stored.snapshot, MatchRecord)) == game.state
+    with open_db(state_dir / DB_NAME) as conn:
+        assert conn.execute("SELECT count(*) FROM moves").fetchone() == (0,)
+
+
+async def test_values_are_stored_in_the_versioned_envelope(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {"seed": "7"}, 1.0)
+    await store.snapshot("g", {"a": [1, 2]})
+    await store.aclose()
+    with open_db(state_dir / DB_NAME) as conn:
+        options, snapshot = conn.execute("SELECT options, snapshot FROM games").fetchone()
+    assert options == '{"version":1,"kind":"options","data":{"seed":"7"}}'
+    assert snapshot == '{"version":1,"kind":"snapshot","data":{"a":[1,2]}}'
+
+
+async def test_a_value_from_a_newer_serialization_is_refused_at_load(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.aclose()
+    with open_db(state_dir / DB_NAME) as conn:
+        conn.execute("""UPDATE games SET options = '{"version":9,"kind":"options","data":{}}'""")
+    store = await SqliteStore.open(state_dir)
+    try:
+        with pytest.raises(StoreError, match="schema version 9 is newer than this program"):
+            await store.load_unfinished()
+    finally:
+        await store.aclose()
+
+
+async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.add_seat("g", _seat(0, "ann"))
+    with pytest.raises(StoreError, match="already stored"):
+        await store.create_game("g", "hipparchus", {"x": "y"}, 2.0)
+    await store.add_seat("g", _seat(1, "eve"))
+    await store.add_seat("g", _seat(1, "bob"))  # seat 1 freed before the start, taken again
+    with pytest.raises(StoreError, match="no unfinished game h"):
+        await store.add_seat("h", _seat(0, "eve"))
+    with pytest.raises(StoreError, match="no unfinished game h"):
+        await store.snapshot("h", {})
+    with pytest.raises(StoreError, match="cannot store this snapshot"):
+        await store.snapshot("g", {"x": object()})
+
+    # In one batch, the move for an unknown game fails and the others commit.
+    results: dict[str, Any] = {}
+
+    async def move(game_id: str, text: str) -> None:
+        try:
+            await store.add_move(game_id, 0, text)
+            results[text] = "ok"
+        except StoreError as error:
+            results[text] = str(error)
+
+    with store._gate:  # hold the writer so that all three calls form one batch
+        async with trio.open_nursery() as nursery:
+            for game_id, text in (("g", "a"), ("nope", "b"), ("g", "c")):
+                nursery.start_soon(move, game_id, text)
+            await trio.testing.wait_all_tasks_blocked()
+            store._gate.release()
+        store._gate.acquire()
+    assert results == {"a": "ok", "b": "no unfinished game nope is stored", "c": "ok"}
+    [loaded] = await store.load_unfinished()
+    await store.aclose()
+    assert loaded.options == {}
+    assert loaded.seats == (_seat(0, "ann"), _seat(1, "bob"))
+    assert sorted(loaded.moves) == [(0, "a"), (0, "c")]  # trio starts tasks in any order
+
+
+async def test_a_closed_store_refuses_calls(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.aclose()
+    await store.aclose()  # idempotent
+    with pytest.raises(StoreError, match="closed"):
+        await store.create_game("g", "hipparchus", {}, 1.0)
+
+
+async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    returned = []
+
+    async def cancelled_move() -> None:
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await store.add_move("g", 0, "a")
+            returned.append(True)
+
+    with store._gate:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(cancelled_move)
+            await trio.testing.wait_all_tasks_blocked()
+            assert returned == []  # queued, cancelled, and still waiting for the commit
+            store._gate.release()
+        store._gate.acquire()
+    assert returned == [True]
+    [loaded] = await store.load_unfinished()
+    await store.aclose()
+    assert loaded.moves == ((0, "a"),)
