@@ -98,10 +98,11 @@ class PlayedCards:
     """The public form of a play: ``count`` cards (1-3) of ``suit``, without the hand position
     they came from (notation ``2E``).
 
-    Everything sent to a seat other than the player, or to a spectator, shows a play in this
-    form (RULINGS H13): a position would tell which cards of the player's hand were of the
-    suit played and (canonical positions name a clump's first card) that the card before them
-    was not. Only the ``play`` response and the finished match's record carry positions.
+    Views and events show every play in this form, to everyone (RULINGS H13): a position would
+    tell the opponent and spectators which cards of the player's hand were of the suit played
+    and (canonical positions name a clump's first card) that the card before them was not.
+    Positions go only to the player (its ``legal`` and ``play`` answers) and, once the match is
+    over, into its record.
     """
 
     count: int
