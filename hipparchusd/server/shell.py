@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -36,6 +37,31 @@ _RECEIVE_SIZE = 65536
 _FLUSH_TIMEOUT = 5.0
 
 
+class Ticket:
+    """A request's place in the order of one or more games (:class:`Sequencer`). Most tickets
+    are released with nobody waiting for them, so the :class:`trio.Event` a waiter needs is
+    made only when one comes."""
+
+    __slots__ = ("_done", "_event")
+
+    def __init__(self) -> None:
+        self._done = False
+        self._event: trio.Event | None = None
+
+    async def wait(self) -> None:
+        """Wait until the ticket is released (at once, with no checkpoint, if it is)."""
+        if not self._done:
+            if self._event is None:
+                self._event = trio.Event()
+            await self._event.wait()
+
+    def set(self) -> None:
+        """Release the ticket: wake whoever waits for it."""
+        self._done = True
+        if self._event is not None:
+            self._event.set()
+
+
 class Sequencer:
     """Carries out the requests on one game one at a time, in the order they came.
 
@@ -46,26 +72,29 @@ class Sequencer:
     """
 
     def __init__(self) -> None:
-        self._tails: dict[str, trio.Event] = {}
+        self._tails: dict[str, Ticket] = {}
 
-    def ticket(self, games: Sequence[str]) -> tuple[list[trio.Event], trio.Event | None]:
-        """(events to wait for, event to set when done); ``None`` when no game is touched."""
+    def ticket(self, games: Sequence[str]) -> tuple[list[Ticket], Ticket | None]:
+        """(tickets to wait for, ticket to release when done); ``None`` when no game is
+        touched."""
         if not games:
             return [], None
-        done = trio.Event()
-        waits = [tail for g in games if (tail := self._tails.get(g)) is not None]
+        done = Ticket()
+        tails = self._tails
+        waits = [tail for g in games if (tail := tails.get(g)) is not None]
         for g in games:
-            self._tails[g] = done
+            tails[g] = done
         return waits, done
 
-    def release(self, games: Sequence[str], done: trio.Event | None) -> None:
+    def release(self, games: Sequence[str], done: Ticket | None) -> None:
         """Mark the ticket ``done`` carried out."""
         if done is None:
             return
         done.set()
+        tails = self._tails
         for g in games:
-            if self._tails.get(g) is done:
-                del self._tails[g]
+            if tails.get(g) is done:
+                del tails[g]
 
 
 class Connection:
@@ -157,6 +186,11 @@ class Connection:
             data = data[sent:]
         self._backlog.append((data, count))
         self._wakeup.set()
+
+    @property
+    def backed_up(self) -> bool:
+        """Whether half the queue or more waits to be sent (see :meth:`wait_drained`)."""
+        return self._waiting > self.queue_size // 2
 
     async def wait_drained(self) -> None:
         """Wait while half the queue or more waits to be sent. The reader calls this between
@@ -385,11 +419,8 @@ class Server:
         session = conn.session
         if session.id in self.lobby.sessions:
             games = self.lobby.session_games(session)
-            await self._sequenced(games, lambda: self._disconnect(session), None)
+            await self._sequenced(games, functools.partial(self.lobby.disconnect, session), None)
         conn.close()
-
-    async def _disconnect(self, session: Session) -> Result:
-        return self.lobby.disconnect(session)
 
     async def _read(self, conn: Connection) -> str:
         """Read and answer requests until the peer closes or sends ``quit``. Returns why it
@@ -416,7 +447,8 @@ class Server:
                 self._flush()
                 if close:
                     return "quit"
-                await conn.wait_drained()
+                if conn.backed_up:
+                    await conn.wait_drained()
 
     async def _answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line; True if the connection must close after the answer."""
@@ -433,9 +465,15 @@ class Server:
             return False
         if request is None:
             return False
+        refine = None
+        if request.command == "record":
+            refine = functools.partial(self._record_from_store, request)
         try:
             result = await self._sequenced(
-                self.lobby.games_of(session, request), lambda: self._prepare(session, request), conn
+                self.lobby.games_of(session, request),
+                functools.partial(self.lobby.prepare, session, request),
+                conn,
+                refine,
             )
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
@@ -444,17 +482,10 @@ class Server:
             return False
         return result.close
 
-    async def _prepare(self, session: Session, request: Request) -> Result:
-        """The lobby's result for ``request``, prepared (not yet committed); for ``record`` of
-        a game the lobby no longer holds, the store's record, if it has one."""
-        result = self.lobby.prepare(session, request)
-        if request.command == "record":
-            result = await self._record_from_store(request, result)
-        return result
-
     async def _record_from_store(self, request: Request, result: Result) -> Result:
-        """For ``record`` of a game the lobby does not hold, the store's record if it has
-        one (a finished game from before a restart, or one the lobby has forgotten)."""
+        """The lobby's ``result`` for ``record``, or, for a game the lobby does not hold, the
+        store's record if it has one (a finished game from before a restart, or one the lobby
+        has forgotten)."""
         response = result.response
         if response is None or response.error is None:
             return result
@@ -470,22 +501,29 @@ class Server:
     async def _sequenced(
         self,
         games: Sequence[str],
-        prepare: Callable[[], Awaitable[Result]],
+        prepare: Callable[[], Result],
         conn: Connection | None,
+        refine: Callable[[Result], Awaitable[Result]] | None = None,
     ) -> Result:
-        """Wait for the earlier requests on ``games``, then ``prepare`` a result and carry it
-        out (for ``conn``, if it answers a request) before the next request on them starts.
-        A game the result creates is held too, for the requests that name it next."""
+        """Wait for the earlier requests on ``games``, then ``prepare`` a result (and
+        ``refine`` it, if given) and carry it out (for ``conn``, if it answers a request)
+        before the next request on them starts. A game the result creates is held too, for
+        the requests that name it next."""
         waits, done = self.sequencer.ticket(games)
         try:
-            for event in waits:
-                await event.wait()
-            result = await prepare()
-            created = tuple(g for g in result.games if g not in games)
+            for ticket in waits:
+                await ticket.wait()
+            result = prepare()
+            if refine is not None:
+                result = await refine(result)
+            created = [g for g in result.games if g not in games]
+            if not created:
+                await self._carry_out(result, conn)
+                return result
             waits, created_done = self.sequencer.ticket(created)
             try:
-                for event in waits:
-                    await event.wait()
+                for ticket in waits:
+                    await ticket.wait()
                 await self._carry_out(result, conn)
             finally:
                 self.sequencer.release(created, created_done)
