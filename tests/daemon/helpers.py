@@ -1,6 +1,12 @@
-"""Shared helpers for the daemon tests: fixed deals and game set-up."""
+"""Shared helpers for the daemon tests (and the audit tests): fixed deals, game set-up, and
+match records replayed through the rules."""
 
 from __future__ import annotations
+
+import attrs
+
+from hipparchusd.games.hipparchus import MatchRecord, MatchState
+from hipparchusd.games.hipparchus.notation import format_hand
 
 from .client import Client
 
@@ -24,3 +30,41 @@ async def seated_game(a: Client, b: Client, options: str = f"leader=0 deal={DEAL
     await a.ok(f"join {game} 0 name=alice")
     await b.ok(f"join {game} 1 name=bob")
     return game
+
+
+@attrs.frozen
+class RoundTruth:
+    """One round as the rules played it: every position's full state, in order."""
+
+    states: tuple[MatchState, ...]
+
+    def hands(self, seat: int) -> set[str]:
+        """``seat``'s hand in notation at every moment of the round."""
+        return {format_hand(s.round.hands[seat]) for s in self.states}
+
+    def sizes(self) -> set[tuple[int, int]]:
+        """Both hand sizes at every moment of the round."""
+        return {(s.round.hands[0].size, s.round.hands[1].size) for s in self.states}
+
+    @property
+    def end(self) -> MatchState:
+        """The state when the round was over."""
+        return self.states[-1]
+
+
+def replay_rounds(record: MatchRecord) -> list[RoundTruth]:
+    """Each round of ``record`` replayed through the rules."""
+    rounds: list[RoundTruth] = []
+    state: MatchState | None = None
+    for round_record in record.rounds:
+        state = (
+            MatchState.start(round_record.deal, record.first_leader)
+            if state is None
+            else state.next_round(round_record.deal)
+        )
+        states = [state]
+        for play in round_record.plays:
+            state = state.play(play)
+            states.append(state)
+        rounds.append(RoundTruth(tuple(states)))
+    return rounds
