@@ -3,12 +3,44 @@ match records replayed through the rules."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
 import attrs
+import trio
 
 from hipparchusd.games.hipparchus import MatchRecord, MatchState
 from hipparchusd.games.hipparchus.notation import format_hand
+from hipparchusd.server import Server, serve
+from hipparchusd.settings import Settings
+from hipparchusd.store.base import GameStore, MemoryStore
 
 from .client import Client
+
+StartServer = Callable[..., Awaitable[Server]]
+
+
+@contextlib.contextmanager
+def server_starter(nursery: trio.Nursery, grace_period: float) -> Iterator[StartServer]:
+    """Within the block, ``await start(store=None, **settings)`` starts a server in ``nursery``
+    on 127.0.0.1 port 0 with ``grace_period`` seconds of shutdown grace (with a
+    :class:`MemoryStore` unless ``store`` is given); every one started is shut down on leaving.
+    For the ``start_server`` fixtures of tests/daemon and tests/audit."""
+    servers: list[Server] = []
+
+    async def start(store: GameStore | None = None, **options: Any) -> Server:
+        settings = Settings(**{"port": 0, "grace_period": grace_period, **options})
+        server: Server = await nursery.start(serve, settings, store or MemoryStore())
+        servers.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.shutdown()
+
 
 #: A first-round deal with distinctive hands: seat 0 alternates Sun and Moon then holds four
 #: Earths; seat 1 holds runs. Face down: Moon, Earth. 10 cards of each suit in all.
