@@ -390,9 +390,8 @@ def _round_from_fields(fields: _Fields) -> RoundState:
 def _invalid(fields: _Fields, error: InvalidState, prefix: str) -> NotationError:
     path = error.field.removeprefix(prefix)
     name = next((n for n in fields.names if path == n or path.startswith((f"{n}.", f"{n}["))), None)
-    if name is None:
-        return NotationError(f"impossible position: {error}", fields.text, 0)
-    return NotationError(f"impossible position: {error}", fields.text, fields.offsets[name])
+    at = 0 if name is None else fields.offsets[name]
+    return NotationError(f"impossible position: {error}", fields.text, at)
 
 
 def parse_round_position(text: str) -> RoundState:
