@@ -242,8 +242,8 @@ class Server:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
                         acceptors.start_soon(self._accept, listener, connections)
-                    if self.settings.idle_timeout > 0:
-                        acceptors.start_soon(self._close_idle)
+                    if self.settings.idle_timeout > 0 or self.settings.abandon_timeout > 0:
+                        acceptors.start_soon(self._sweep)
                     task_status.started(self)
                     await self._shutdown.wait()
                     acceptors.cancel_scope.cancel()
@@ -284,19 +284,30 @@ class Server:
             elif table.started and (stored.moves or stored.snapshot is None):
                 await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
-    async def _close_idle(self) -> None:
-        """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
-        game in progress (PROTOCOL.md section 7). One sweep for all connections keeps the
-        per-request path free of timers."""
-        timeout = self.settings.idle_timeout
-        interval = min(1.0, timeout / 4)
+    async def _sweep(self) -> None:
+        """Every second (or a quarter of the shorter timeout), close the idle connections and
+        drop the abandoned games (PROTOCOL.md section 7). One sweep for all connections and
+        games keeps the per-request path free of timers."""
+        timeouts = (self.settings.idle_timeout, self.settings.abandon_timeout)
+        interval = min(1.0, *(t / 4 for t in timeouts if t > 0))
         while True:
             await trio.sleep(interval)
             now = trio.current_time()
-            for conn in list(self.connections.values()):
-                if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
-                    conn.timed_out = True
-                    conn.cancel_scope.cancel()
+            if self.settings.idle_timeout > 0:
+                self._close_idle(now)
+            if self.settings.abandon_timeout > 0:
+                result = self.lobby.drop_abandoned(now, self.settings.abandon_timeout)
+                if result.games:
+                    await self._carry_out(result, None)
+
+    def _close_idle(self, now: float) -> None:
+        """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
+        game in progress."""
+        timeout = self.settings.idle_timeout
+        for conn in list(self.connections.values()):
+            if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+                conn.timed_out = True
+                conn.cancel_scope.cancel()
 
     async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
         while True:
