@@ -451,8 +451,7 @@ class Lobby:
                 dropped.append(table.id)
                 result.store_calls.append(StoreCall("drop_game", (table.id,)))
                 log.info(
-                    "game %s dropped: still waiting for players and followed by nobody "
-                    "for %g s",
+                    "game %s dropped: still waiting for players and followed by nobody for %g s",
                     table.id,
                     timeout,
                 )

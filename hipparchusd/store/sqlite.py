@@ -333,8 +333,7 @@ class SqliteStore:
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
-                "DELETE FROM games "
-                "WHERE game_id = ? AND finished_at IS NULL AND snapshot IS NULL",
+                "DELETE FROM games WHERE game_id = ? AND finished_at IS NULL AND snapshot IS NULL",
                 (game_id,),
             )
             if cursor.rowcount != 1:
