@@ -11,7 +11,9 @@ p99 <= 20 ms.
     .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 3]
 
 The client runs in this process, the servers each in their own: on a machine with two cores,
-the figures depend on the load (printed first).
+the figures depend on the load (printed first). The CPU time per round trip of the server and
+of the client (this process) are printed too: they move much less with the load than the
+rates, and the client's share bounds the rate any server can reach here.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -208,19 +211,30 @@ class Run:
     p50: float
     p99: float
     moves_per_s: float = 0.0
+    client_cpu_us: float = 0.0
 
 
-def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
+def run_daemon(pairs: int, matches: int, durable: bool) -> tuple[Run, int]:
     port = free_port()
-    daemon = start(
-        ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
-         "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2)],
-        port,
-    )  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-hipparchusd-") as state_dir:
+        daemon = start(
+            ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
+             "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2),
+             "--state-dir", state_dir if durable else "none"],
+            port,
+        )  # fmt: skip
+        return measure_daemon(daemon, pairs, matches, port)
+
+
+def measure_daemon(
+    daemon: subprocess.Popen[bytes], pairs: int, matches: int, port: int
+) -> tuple[Run, int]:
     try:
         cpu = cpu_seconds(daemon)
         started = time.perf_counter()
+        client_cpu = time.process_time()
         stats = trio.run(bench, pairs, matches, port)
+        client_cpu = time.process_time() - client_cpu
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(daemon) - cpu
     finally:
@@ -233,6 +247,7 @@ def run_daemon(pairs: int, matches: int) -> tuple[Run, int]:
         percentile(latency, 0.5) * 1000,
         percentile(latency, 0.99) * 1000,
         stats.moves / elapsed,
+        client_cpu / stats.round_trips * 1e6,
     )
     return run, stats.round_trips
 
@@ -243,7 +258,9 @@ def run_echo_server(connections: int, round_trips: int) -> Run:
     latency: list[float] = []
     try:
         cpu = cpu_seconds(echo)
+        client_cpu = time.process_time()
         elapsed = trio.run(run_echo, port, connections, round_trips, latency)
+        client_cpu = time.process_time() - client_cpu
         cpu = cpu_seconds(echo) - cpu
     finally:
         echo.terminate()
@@ -251,7 +268,7 @@ def run_echo_server(connections: int, round_trips: int) -> Run:
     done = len(latency)
     return Run(
         done / elapsed, cpu / done * 1e6, percentile(latency, 0.5) * 1000,
-        percentile(latency, 0.99) * 1000,
+        percentile(latency, 0.99) * 1000, 0.0, client_cpu / done * 1e6,
     )  # fmt: skip
 
 
@@ -260,6 +277,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="matches at once (default 100)")
     parser.add_argument("--matches", type=int, default=3, help="matches per pair (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="give the daemon a (temporary) state directory: every move is stored in SQLite "
+        "before it is answered; by default it keeps games in memory only (--state-dir none), "
+        "the measurement of issue 3 (bench/bench_durable.py measures the store)",
+    )
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
@@ -272,7 +296,7 @@ def main() -> None:
     daemon_runs: list[Run] = []
     echo_runs: list[Run] = []
     for _ in range(args.repeat):
-        run, round_trips = run_daemon(args.pairs, args.matches)
+        run, round_trips = run_daemon(args.pairs, args.matches, args.durable)
         daemon_runs.append(run)
         echo_runs.append(run_echo_server(connections, round_trips))
     print(f"{connections} connections, {args.pairs} matches at once, {args.repeat} runs "
@@ -285,15 +309,18 @@ def main() -> None:
               f"[{values[0]:.{digits}f}-{values[-1]:.{digits}f}]")  # fmt: skip
         return median
 
-    print("daemon (legal + play per move, random legal moves):")
+    store = "SQLite in a temporary state directory" if args.durable else "memory (--state-dir none)"
+    print(f"daemon (legal + play per move, random legal moves; store: {store}):")
     show("moves/s", daemon_runs, "moves_per_s", "")
     daemon_rate = show("round trips/s", daemon_runs, "rate", "")
     show("server CPU per round trip", daemon_runs, "cpu_us", "us")
+    show("client CPU per round trip", daemon_runs, "client_cpu_us", "us")
     show("play latency p50", daemon_runs, "p50", "ms", 2)
     p99 = show("play latency p99", daemon_runs, "p99", "ms", 2)
     print("bare trio echo server (same round trips):")
     echo_rate = show("round trips/s", echo_runs, "rate", "")
     show("server CPU per round trip", echo_runs, "cpu_us", "us")
+    show("client CPU per round trip", echo_runs, "client_cpu_us", "us")
     show("latency p50", echo_runs, "p50", "ms", 2)
     show("latency p99", echo_runs, "p99", "ms", 2)
     print(f"daemon/echo throughput: {daemon_rate / echo_rate:.0%} (target >= 50%); "

@@ -12,11 +12,24 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
 
 from . import __version__
+from .config_file import DEFAULT_CONFIG_PATH, EX_CONFIG, ConfigError, config_path, load_settings
+from .logs import configure_logging
 from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError
 from .store.export import export_main
 from .store.statedir import resolve_state_dir
+from .systemd.activation import ActivationError, activated_listeners
+from .systemd.notify import Notifier
+
+log = logging.getLogger("hipparchusd")
+
+#: The options that set a :class:`Settings` field (the rest steer the command itself).
+SETTINGS_FIELDS = frozenset(field.name for field in attrs.fields(Settings))
 
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main}
@@ -29,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hipparchusd",
         description=(
             "Game engine daemon for the card game Hipparchus: serves protocol 1 "
-            "(protocol/PROTOCOL.md) over TCP. Stop it with SIGINT or SIGTERM."
+            "(protocol/PROTOCOL.md) over TCP. Stop it with SIGINT or SIGTERM (a second one "
+            "stops at once); SIGHUP reloads the configuration file."
         ),
         epilog=(f"subcommands: {', '.join(SUBCOMMANDS)}" if SUBCOMMANDS else None),
     )
@@ -95,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--state-dir",
+        type=_state_dir,
         metavar="DIR|none",
         help="where games are kept across restarts and crashes (a SQLite database); 'none' "
         "keeps them in memory only (default: $STATE_DIRECTORY under systemd, else the user's "
@@ -110,16 +125,40 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--grace-period",
+        "--grace",
         type=float,
         default=d.grace_period,
         metavar="SECONDS",
         help=f"on SIGINT/SIGTERM, how long connections may finish before they are closed "
         f"(default {d.grace_period:g})",
     )
+    add(
+        "--config",
+        metavar="PATH",
+        help=f"TOML configuration file whose keys are these long options without '--', e.g. "
+        f"'max-games = 50'; options given here win over it (default {DEFAULT_CONFIG_PATH} "
+        f"when it exists; '' for none)",
+    )
+    add(
+        "--check-config",
+        action="store_true",
+        help=f"check the configuration file and the options, say OK and exit 0; or name the "
+        f"offending key and exit {EX_CONFIG}",
+    )
+    # Defaults come from Settings (and the file), so that the namespace holds only the options
+    # actually given: those win over the configuration file.
+    for action in parser._actions:
+        if action.dest in SETTINGS_FIELDS:
+            action.default = argparse.SUPPRESS
     return parser
 
 
-def _state_dir(value: str | None) -> str | None:
+def given_options(ns: argparse.Namespace) -> dict[str, Any]:
+    """The settings fields set on the command line in ``ns``."""
+    return {name: value for name, value in vars(ns).items() if name in SETTINGS_FIELDS}
+
+
+def _state_dir(value: str) -> str | None:
     """The ``--state-dir`` value as a path, ``None`` for ``none`` (see
     :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
     path = resolve_state_dir(value)
@@ -127,52 +166,70 @@ def _state_dir(value: str | None) -> str | None:
 
 
 def parse_settings(argv: Sequence[str]) -> Settings:
-    """Parse the daemon's options into :class:`Settings`.
+    """Parse the daemon's options into :class:`Settings`: the defaults, then the configuration
+    file (``--config``, or the default file when it exists), then the options given.
 
     Raises:
-        SystemExit: bad options (argparse prints the usage and the error; status 2).
+        SystemExit: bad options or a bad configuration file (argparse prints the usage and the
+            error; status 2).
     """
     parser = build_parser()
     ns = parser.parse_args(list(argv))
     try:
-        return Settings(
-            host=ns.host,
-            port=ns.port,
-            max_line_bytes=ns.max_line_bytes,
-            max_connections=ns.max_connections,
-            max_games=ns.max_games,
-            idle_timeout=ns.idle_timeout,
-            abandon_timeout=ns.abandon_timeout,
-            outbound_queue=ns.outbound_queue,
-            log_level=ns.log_level,
-            state_dir=_state_dir(ns.state_dir),
-            retention_days=ns.retention_days,
-            grace_period=ns.grace_period,
-        )
-    except SettingsError as error:
+        return load_settings(config_path(ns.config), given_options(ns))
+    except (ConfigError, SettingsError) as error:
         parser.error(str(error))
 
 
-def configure_logging(settings: Settings) -> None:
-    """Log to stderr at ``settings.log_level``, one line per record."""
-    logging.basicConfig(
-        level=settings.logging_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+def check_config(path: Path | None, load: Callable[[], Settings]) -> int:
+    """``--check-config``: print ``<file>: OK`` and return 0, or print the error (naming the
+    offending key) to stderr and return :data:`EX_CONFIG`."""
+    try:
+        load()
+    except (ConfigError, SettingsError) as error:
+        print(f"hipparchusd: {error}", file=sys.stderr)
+        return EX_CONFIG
+    print(f"{path}: OK" if path is not None else "no configuration file; options: OK")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``hipparchusd`` with ``argv`` (default ``sys.argv[1:]``); the exit status."""
+    """Run ``hipparchusd`` with ``argv`` (default ``sys.argv[1:]``); the exit status: 0 after
+    a clean stop, 1 when the address cannot be bound, 2 for bad options, :data:`EX_CONFIG`
+    (78) for a bad configuration file or unusable sockets from systemd."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in SUBCOMMANDS:
         return SUBCOMMANDS[args[0]](args[1:])
-    settings = parse_settings(args)
-    configure_logging(settings)
+    parser = build_parser()
+    ns = parser.parse_args(args)
+    path = config_path(ns.config)
+    given = given_options(ns)
+
+    def load() -> Settings:
+        return load_settings(path, given)
+
+    if ns.check_config:
+        return check_config(path, load)
+    try:
+        settings = load()
+    except ConfigError as error:
+        print(f"hipparchusd: {error}", file=sys.stderr)
+        return EX_CONFIG
+    except SettingsError as error:
+        parser.error(str(error))
+    configure_logging(settings.log_level)
+    if path is not None:
+        log.info("configuration file %s", path)
+    try:
+        listeners = activated_listeners()
+    except ActivationError as error:
+        log.error("socket activation: %s", error)
+        return EX_CONFIG
+    notifier = Notifier.from_environment()
     from .server import run
 
     try:
-        return run(settings)
+        return run(settings, listeners=listeners or None, notifier=notifier, load_settings=load)
     except OSError as error:
-        logging.getLogger("hipparchusd").error("cannot serve: %s", error)
+        log.error("cannot serve: %s", error)
         return 1

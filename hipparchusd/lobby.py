@@ -6,6 +6,13 @@ the response to the request, the store calls that must complete before anything 
 (:class:`StoreCall`), and the events to send to whom (:class:`Delivery`). The server performs
 the store calls, then sends the response, then the events, in that order.
 
+A request that must be stored (``new``, ``join``, ``play``, ``resign``) is carried out in two
+steps, so that a change the store refuses is never made (a refused command changes nothing):
+:meth:`Lobby.prepare` checks it and works out its store calls and outcome without changing the
+lobby or the game (a move is played on a :meth:`~hipparchusd.games.base.Game.fork`), and
+:meth:`Result.commit` makes the change once the first store call (the one that records it) has
+succeeded. The server holds back any other request on the same game in between.
+
 Hidden information (RULINGS H13) is decided by the games: an engine event for one seat goes to
 the connection holding that seat and to nobody else; every view comes from ``Game.view`` for
 the asking seat (a spectator gets the seatless view). Tokens are kept only as SHA-256 digests.
@@ -26,7 +33,7 @@ from typing import Any, ClassVar
 import attrs
 
 from . import __version__
-from .games.base import Event, Game, GameError
+from .games.base import Event, Game, GameError, Outcome
 from .kinds import KINDS, BadOption, GameKind
 from .protocol import ErrorCode, Mode, ProtocolError, Request
 from .protocol import formatting as fmt
@@ -149,7 +156,10 @@ class Response:
         if callable(data) and mode is Mode.JSON:
             data = data()
         return fmt.success(
-            self.request_id, mode, data if isinstance(data, Mapping) else {}, self.text
+            self.request_id,
+            mode,
+            data if type(data) is dict or isinstance(data, Mapping) else {},
+            self.text,
         )
 
 
@@ -190,13 +200,27 @@ class Delivery:
 class Result:
     """What a call did: the ``response`` (``None`` when there is no request), the store calls
     to complete first, the events to deliver after the response, the games it touched (the
-    server keeps each game's results in order), and whether to close the connection."""
+    server keeps each game's results in order), and whether to close the connection.
+
+    ``pending`` is the change still to make (see :meth:`commit`); the first of ``store_calls``
+    records it, the others (a snapshot, a finished game's record) follow it.
+    """
 
     response: Response | None = None
     store_calls: list[StoreCall] = attrs.field(factory=list)
     deliveries: list[Delivery] = attrs.field(factory=list)
     games: tuple[str, ...] = ()
     close: bool = False
+    pending: Callable[[], None] | None = None
+
+    def commit(self) -> None:
+        """Make the pending change (a prepared result, :meth:`Lobby.prepare`): the lobby and
+        the game change and :attr:`deliveries` get the events. Call it once the first store
+        call succeeded; never call it when that call failed, and nothing changes. A second
+        call, or a result with nothing pending, does nothing."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending()
 
 
 @attrs.define(eq=False)
@@ -229,8 +253,9 @@ class Table:
 
     def followers(self) -> tuple[Session, ...]:
         """Seat holders, in seat order, then spectators, in the order they came."""
-        held = tuple(s for s in self.holders if s is not None)
-        return held + tuple(self.spectators)
+        held = [s for s in self.holders if s is not None]
+        held += self.spectators
+        return tuple(held)
 
 
 @attrs.frozen
@@ -472,9 +497,42 @@ class Lobby:
 
     # Requests.
 
+    #: Commands whose first argument names the game they act on.
+    GAME_COMMANDS = frozenset(
+        ("join", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record")
+    )
+
+    def games_of(self, session: Session, request: Request) -> tuple[str, ...]:
+        """The existing games ``request`` from ``session`` may act on, known before it is
+        prepared: the server prepares it only once the earlier requests on those games are
+        done, so that it is checked against their outcome (e.g. a move against the position
+        the previous move, still being stored, leads to)."""
+        command = request.command
+        if command in self.GAME_COMMANDS:
+            if request.args and request.args[0] in self.tables:
+                return (request.args[0],)
+        elif command == "resume" and len(request.args) == 1:
+            entry = self._tokens.get(token_digest(request.args[0]))
+            if entry is not None:
+                return (entry[0].id,)
+        return ()
+
+    def session_games(self, session: Session) -> tuple[str, ...]:
+        """The games ``session`` holds a seat in or watches (which :meth:`disconnect` acts on)."""
+        return (*session.seats, *session.watching)
+
     def handle(self, session: Session, request: Request) -> Result:
-        """Carry out ``request`` from ``session``. A refused request changes nothing and its
-        result holds only the failure response."""
+        """Carry out ``request`` from ``session`` at once: :meth:`prepare`, then
+        :meth:`Result.commit` (for callers with no store to wait for)."""
+        result = self.prepare(session, request)
+        result.commit()
+        return result
+
+    def prepare(self, session: Session, request: Request) -> Result:
+        """Check ``request`` from ``session`` and work out its result. A refused request
+        changes nothing and its result holds only the failure response. A request that must be
+        stored first comes back with its change pending (:meth:`Result.commit`); until then
+        neither the lobby nor the game has changed."""
         try:
             spec = COMMANDS.get(request.command)
             if spec is None:
@@ -582,6 +640,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
             raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+        # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1
         seats = game.seat_count
@@ -589,13 +648,17 @@ class Lobby:
             game_id, kind, game, dict(options), self.clock(), [None] * seats, [None] * seats,
             [None] * seats,
         )  # fmt: skip
-        self.tables[game_id] = table
-        log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
         result = self._ok(r, {"game": game_id}, [f"game={game_id}"])
         result.store_calls.append(
             StoreCall("create_game", (game_id, kind.name, dict(options), table.created_at))
         )
         result.games = (game_id,)
+
+        def create() -> None:
+            self.tables[game_id] = table
+            log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
+
+        result.pending = create
         return result
 
     def _summary(self, table: Table) -> dict[str, Any]:
@@ -662,30 +725,38 @@ class Lobby:
         name = name or f"player{seat}"
         token = secrets.token_hex(16)
         digest = token_digest(token)
-        table.names[seat] = name
-        table.holders[seat] = s
-        table.token_hashes[seat] = digest
-        self._tokens[digest] = (table, seat)
-        s.seats[table.id] = seat
-        s.watching.discard(table.id)
-        table.spectators.pop(s, None)
         result = self._ok(
             r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
         )
         result.games = (table.id,)
         result.store_calls.append(StoreCall("add_seat", (table.id, StoredSeat(seat, name, digest))))
-        result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
-        if len(free) == 1:
-            table.started = True
-            log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
-            events = table.game.start()
-            result.store_calls.append(self._snapshot(table))
-            result.deliveries += self._publish(table, events)
+        # The last seat starts the game: on a fork, kept once the seat is stored.
+        started = table.game.fork() if len(free) == 1 else None
+        start_events = started.start() if started is not None else []
+        if started is not None:
+            result.store_calls.append(self._snapshot(table.id, started))
+
+        def take_seat() -> None:
+            table.names[seat] = name
+            table.holders[seat] = s
+            table.token_hashes[seat] = digest
+            self._tokens[digest] = (table, seat)
+            s.seats[table.id] = seat
+            s.watching.discard(table.id)
+            table.spectators.pop(s, None)
+            result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
+            if started is not None:
+                table.game = started
+                table.started = True
+                log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
+                result.deliveries += self._publish(table, start_events)
+
+        result.pending = take_seat
         return result
 
     @staticmethod
-    def _snapshot(table: Table) -> StoreCall:
-        return StoreCall("snapshot", (table.id, converter.unstructure(table.game.record())))
+    def _snapshot(game_id: str, game: Game) -> StoreCall:
+        return StoreCall("snapshot", (game_id, converter.unstructure(game.record())))
 
     def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         digest = token_digest(a[0])
@@ -789,7 +860,7 @@ class Lobby:
         data: dict[str, Any] = {}
         if s.mode is Mode.JSON:
             data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
-        texts = fmt.join_lines([" ".join(game.format_move(m) for m in moves)])
+        texts = fmt.join_lines([" ".join(map(game.format_move, moves))])
         return Result(Response(r.id, data, texts), games=(table.id,))
 
     def _playable(self, s: Session, table: Table) -> int:
@@ -811,42 +882,54 @@ class Lobby:
         try:
             move = game.parse_move(seat, a[1])
             text = game.format_move(move)
-            events = game.play(seat, move)
+            after = game.fork()
+            events = after.play(seat, move)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
         result = self._ok(r, {"game": table.id, "move": text}, [text])
         result.games = (table.id,)
         result.store_calls.append(StoreCall("add_move", (table.id, seat, text)))
         if table.kind.starts_round(events):
-            result.store_calls.append(self._snapshot(table))
-        result.deliveries += self._publish(table, events)
-        self._after_move(table, result)
+            result.store_calls.append(self._snapshot(table.id, after))
+        self._moved(table, after, events, result)
         return result
 
     def _cmd_resign(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         table = self._table(a[0])
         seat = self._playable(s, table)
         try:
-            events = table.game.resign(seat)
+            after = table.game.fork()
+            events = after.resign(seat)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
         result = self._ok(r, {})
         result.games = (table.id,)
-        result.deliveries += self._publish(table, events)
-        self._after_move(table, result)
+        self._moved(table, after, events, result)
         return result
 
-    def _after_move(self, table: Table, result: Result) -> None:
-        outcome = table.game.outcome
-        if outcome is None:
-            return
+    def _moved(self, table: Table, after: Game, events: Sequence[Event], result: Result) -> None:
+        """Complete ``result`` of a move or resignation made on ``after``, a fork of the
+        table's game that caused ``events``: the finished game's record to store, and the
+        pending change that puts ``after`` in the game's place and publishes ``events``."""
+        outcome = after.outcome
+        if outcome is not None:
+            result.store_calls.append(
+                StoreCall("finish", (table.id, converter.unstructure(after.record())))
+            )
+
+        def move() -> None:
+            table.game = after
+            result.deliveries += self._publish(table, events)
+            if outcome is not None:
+                self._ended(table, outcome)
+
+        result.pending = move
+
+    def _ended(self, table: Table, outcome: Outcome) -> None:
         table.finished = True
         winners = ",".join(map(str, outcome.winners))
         resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
         log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
-        result.store_calls.append(
-            StoreCall("finish", (table.id, converter.unstructure(table.game.record())))
-        )
         self._finished.append(table.id)
         while len(self._finished) > self.finished_kept:
             self._forget(self._finished.popleft())

@@ -2,8 +2,10 @@
 that wraps what is stored or sent.
 
 Wire forms (docs/rules.md, "Serialization"): a suit is its letter (``"S"``), a hand its letters
-(``"SSME"``, ``"-"`` when empty), a play its canonical notation (``"2E@5"``), a tuple a JSON
-array (per-suit counts are ``[Sun, Moon, Earth]``), every attrs class a JSON object of its fields.
+(``"SSME"``, ``"-"`` when empty), a play its canonical notation (``"2E@5"``), a play's public
+form (:class:`PlayedCards`, in views and events: RULINGS H13) its count and suit (``"2E"``), a
+tuple a JSON array (per-suit counts are ``[Sun, Moon, Earth]``), every attrs class a JSON object
+of its fields.
 :func:`unstructure` output is plain JSON data (dicts, lists, str, int, bool, None).
 
 Input is validated, never coerced: the structure hooks accept exactly the JSON types the wire
@@ -32,8 +34,15 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn
 
 from .games.hipparchus.game import MatchRecord, replay
-from .games.hipparchus.model import HAND_SIZE, Hand, Play, Suit
-from .games.hipparchus.notation import NotationError, format_hand, format_play, parse_play_text
+from .games.hipparchus.model import HAND_SIZE, Hand, Play, PlayedCards, Suit
+from .games.hipparchus.notation import (
+    NotationError,
+    format_cards,
+    format_hand,
+    format_play,
+    parse_cards,
+    parse_play_text,
+)
 from .games.hipparchus.rules import GameOver, IllegalPlay, MatchState, RoundState
 from .games.hipparchus.validation import (
     InvalidState,
@@ -158,12 +167,28 @@ def _structure_play(value: Any, _: type) -> Play:
     return play
 
 
+def _structure_cards(value: Any, _: type) -> PlayedCards:
+    if type(value) is not str:
+        raise TypeError(f'played cards are notation like "2E", not {type(value).__name__}')
+    try:
+        cards = parse_cards(value)
+    except NotationError as error:
+        raise ValueError(str(error)) from None
+    if format_cards(cards) != value:
+        raise ValueError(
+            f"played cards {value!r} are not canonical (write {format_cards(cards)!r})"
+        )
+    return cards
+
+
 converter.register_unstructure_hook(Suit, lambda suit: suit.letter)
 converter.register_structure_hook(Suit, _structure_suit)
 converter.register_unstructure_hook(Hand, format_hand)
 converter.register_structure_hook(Hand, _structure_hand)
 converter.register_unstructure_hook(Play, format_play)
 converter.register_structure_hook(Play, _structure_play)
+converter.register_unstructure_hook(PlayedCards, format_cards)
+converter.register_structure_hook(PlayedCards, _structure_cards)
 
 
 # Tuples are JSON arrays both ways, of exactly the declared length.
@@ -416,7 +441,7 @@ PAYLOAD_KINDS: dict[str, type[Any]] = {
 
 def dump_payload(payload: Any) -> dict[str, Any]:
     """An event payload as a JSON object with its ``kind`` first, e.g.
-    ``{"kind": "played", "seat": 0, "play": "2E@5", "hand_size": 12}``."""
+    ``{"kind": "played", "seat": 0, "play": "2E", "hand_size": 12}``."""
     return {"kind": type(payload).kind, **converter.unstructure(payload)}
 
 

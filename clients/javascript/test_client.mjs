@@ -74,7 +74,7 @@ test('a refusal rejects with the error code; an id-less answer is the waiting re
 });
 
 test('text forms of PROTOCOL.md section 6', () => {
-  assert.deepEqual(parseFields('seat=0 trick.lead=2E@5'), { seat: '0', 'trick.lead': '2E@5' });
+  assert.deepEqual(parseFields('seat=0 trick.lead=2E'), { seat: '0', 'trick.lead': '2E' });
   assert.deepEqual(splitList('1,0'), ['1', '0']);
   assert.deepEqual(splitList('-'), []);
   assert.deepEqual(splitLists('0,2,1/3,0,0'), [['0', '2', '1'], ['3', '0', '0']]);

@@ -149,3 +149,10 @@ class Game(Protocol):
         """Everything needed to replay the game exactly (every deal and move), as an attrs
         value. It reveals every card: serve it only once the game is over."""
         ...
+
+    def fork(self) -> Game:
+        """An independent copy of the game as it stands: moves played or resignations made on
+        the copy leave this game unchanged, and the reverse. The daemon plays a move on a fork
+        and keeps it only once the move is stored, so that a move that cannot be stored changes
+        nothing."""
+        ...

@@ -26,6 +26,9 @@ SUIT_SYMBOLS = {"S": "☉", "M": "☽", "E": "⊕"}
 SUIT_STYLES = {"S": "bold yellow", "M": "bold cyan", "E": "bold green"}
 
 _PLAY = re.compile(r"([1-9][0-9]*)([SMEsme])@([1-9][0-9]*)")
+# A play as shown: with a position (the seat's own legal moves) or, as events and views give
+# every play, count and suit only (``2E``; RULINGS H13).
+_SHOWN_PLAY = re.compile(r"([1-9][0-9]*)([SMEsme])(?:@[1-9][0-9]*)?")
 
 
 @attrs.frozen
@@ -46,9 +49,10 @@ class Style:
         return text
 
     def play(self, notation: str) -> Text:
-        """A play such as ``2E@5`` followed by its cards (``2E@5 ⊕⊕``)."""
+        """A play such as ``2E@5``, or its public form ``2E``, followed by its cards
+        (``2E@5 ⊕⊕``, ``2E ⊕⊕``)."""
         text = Text(notation)
-        match = _PLAY.fullmatch(notation)
+        match = _SHOWN_PLAY.fullmatch(notation)
         if match:
             text.append(" ")
             text.append_text(self.cards(match.group(2).upper() * int(match.group(1))))

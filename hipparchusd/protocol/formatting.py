@@ -53,14 +53,48 @@ def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]
     return pairs
 
 
+def _scalars_text(values: list[Any] | tuple[Any, ...]) -> str | None:
+    """``values`` joined with ``,`` if every one is a scalar, else ``None``."""
+    texts = []
+    for v in values:
+        kind = type(v)
+        if kind is int or kind is str:
+            texts.append(str(v))
+        elif _is_scalar(v):
+            texts.append(scalar_text(v))
+        else:
+            return None
+    return ",".join(texts)
+
+
 def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
-    # Events are flattened on the hot path: scalars (the common case) are tested first.
+    # Events are flattened on the hot path: the exact types the converter makes (str, int,
+    # dict, list) are tested first, by identity, before the general checks.
     kind = type(value)
     if kind is str:
         pairs.append((key, value))
     elif kind is int:
         pairs.append((key, str(value)))
-    elif isinstance(value, Mapping):
+    elif kind is dict and value:
+        prefix = key + "."
+        for name, item in value.items():
+            _flatten_into(pairs, prefix + name, item)
+    elif kind is list and value:
+        text = _scalars_text(value)
+        if text is not None:
+            pairs.append((key, text))
+            return
+        inner = [_scalars_text(v) if type(v) is list else None for v in value]
+        if None not in inner:
+            pairs.append((key, "/".join(t or "-" for t in inner)))
+            return
+        _flatten_general(pairs, key, value)
+    else:
+        _flatten_general(pairs, key, value)
+
+
+def _flatten_general(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
+    if isinstance(value, Mapping):
         if value:
             pairs.extend(flatten(value, key + "."))
         else:
@@ -68,7 +102,7 @@ def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
     elif isinstance(value, list | tuple):
         if not value:
             pairs.append((key, "-"))
-        elif all(_is_scalar(v) for v in value):
+        elif all(map(_is_scalar, value)):
             pairs.append((key, ",".join(map(scalar_text, value))))
         elif all(isinstance(v, list | tuple) and all(map(_is_scalar, v)) for v in value):
             pairs.append((key, "/".join(",".join(map(scalar_text, v)) or "-" for v in value)))
@@ -81,7 +115,18 @@ def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
 
 def words(value: Mapping[str, Any]) -> str:
     """``value`` flattened into ``key=value`` words on one line."""
-    return " ".join(f"{k}={v}" for k, v in flatten(value))
+    # Every event goes through here: its top-level strings and integers (most fields) are
+    # written at once, the rest flattened as usual, in key order either way.
+    parts: list[str] = []
+    for key, item in value.items():
+        kind = type(item)
+        if kind is str or kind is int:
+            parts.append(f"{key}={item}")
+        else:
+            pairs: list[tuple[str, str]] = []
+            _flatten_into(pairs, key, item)
+            parts.extend([f"{k}={v}" for k, v in pairs])
+    return " ".join(parts)
 
 
 def lines(value: Mapping[str, Any]) -> list[str]:

@@ -1,22 +1,60 @@
-"""Starting and stopping a daemon: listeners, the store, SIGINT/SIGTERM."""
+"""Starting and stopping a daemon: listeners (its own or systemd's), the store, signals, and the
+service manager's notifications.
+
+Signals: SIGINT or SIGTERM begins the graceful shutdown (:meth:`Server.shutdown`); a second one
+stops at once. SIGHUP reloads the configuration (:func:`reload_settings`).
+"""
 
 from __future__ import annotations
 
 import logging
+import resource
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import trio
 
+from ..config_file import DAEMON_SCHEMA, ConfigError, changes
 from ..lobby import Lobby
-from ..settings import Settings
+from ..logs import set_level
+from ..settings import Settings, SettingsError
 from ..store import statedir
 from ..store.base import GameStore
+from ..systemd.notify import Notifier
 from .shell import Server
 
 log = logging.getLogger("hipparchusd.server")
+
+#: Open files needed besides the connections: listening sockets, the database and its journal,
+#: the log, Python's own.
+SPARE_FILES = 64
+
+
+def ensure_open_files(max_connections: int) -> None:
+    """Make room for ``max_connections`` connections (one file descriptor each) under the
+    open-file limit: raise the soft ``RLIMIT_NOFILE`` up to the hard limit when needed, and log
+    a warning naming the remedy (``LimitNOFILE=``, ``ulimit -n``) when even that is too low."""
+    needed = max_connections + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if target > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (OSError, ValueError) as error:
+            log.debug("cannot raise the open-file limit: %s", error)
+    if soft < needed:
+        log.warning(
+            "max-connections %d needs about %d open files, but the limit is %d: raise it "
+            "(LimitNOFILE= in the unit, ulimit -n) or lower max-connections",
+            max_connections,
+            needed,
+            soft,
+        )
 
 
 async def open_store(settings: Settings) -> GameStore:
@@ -62,44 +100,105 @@ async def serve(
     await server.serve(listeners, task_status=task_status)
 
 
+def reload_settings(server: Server, load: Callable[[], Settings]) -> None:
+    """Apply what can change without a restart (SIGHUP): re-read the settings with ``load``
+    (the configuration file, then the same command-line options as at start), then set the new
+    log level and limits (:meth:`Server.reconfigure`) and log each change. A changed ``host``,
+    ``port`` or ``state_dir`` is logged as needing a restart and left as it is. A file with an
+    error is logged, naming the key, and changes nothing."""
+    try:
+        new = load()
+    except (ConfigError, SettingsError) as error:
+        log.error("reload failed, settings unchanged: %s", error)
+        return
+    old = server.settings
+    found = changes(old, new, DAEMON_SCHEMA)
+    effective = found.effective(old, new, DAEMON_SCHEMA)
+    set_level(effective.log_level)
+    ensure_open_files(effective.max_connections)
+    server.reconfigure(effective)
+    for name, (before, after) in found.applied.items():
+        log.info("reload: %s: %s -> %s", name, before, after)
+    for name, (before, after) in found.need_restart.items():
+        log.warning("reload: %s: %s -> %s needs a restart; still %s", name, before, after, before)
+    if not (found.applied or found.need_restart):
+        log.info("reload: nothing changed")
+
+
 async def run_async(
     settings: Settings,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    notifier: Notifier | None = None,
+    load_settings: Callable[[], Settings] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Open the store and serve (its unfinished games restored) until SIGINT or SIGTERM, then
-    shut down gracefully.
+    """Open the store (its unfinished games restored) and serve until SIGINT or SIGTERM, then
+    shut down gracefully; a second SIGINT or SIGTERM stops at once (the store is still closed).
+    SIGHUP reloads the settings with ``load_settings`` (ignored without it).
+
+    ``notifier`` reports to systemd: ``READY=1`` once accepting, ``STATUS=`` with the game and
+    connection counts when they change, ``WATCHDOG=1`` from this event loop (from before the
+    store loads), ``RELOADING=1`` and ``READY=1`` around a reload, ``STOPPING=1`` at shutdown.
 
     Raises:
         OSError: the address cannot be bound, or the store cannot be used (a
             :class:`~hipparchusd.store.base.StoreError`), raised as such before anything
             starts.
     """
+    notifier = notifier or Notifier(None)
+    ensure_open_files(settings.max_connections)
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-    store = await open_store(settings)
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
+            # Pinging from the start: systemd's watchdog runs while the store loads, too.
+            nursery.start_soon(notifier.run_watchdog)
+            notifier.status("opening the store")
+            store = await open_store(settings)
             server: Server = await nursery.start(
                 lambda task_status: serve(
                     settings, store, listeners=listeners, task_status=task_status
                 )
             )
+            notifier.ready(server.status())
+            nursery.start_soon(notifier.run_status, server.status)
             task_status.started(server)
 
-            async def stop_on_signal() -> None:
+            async def on_signals() -> None:
                 async for signum in signals:
-                    log.info("received %s", signal.Signals(signum).name)
-                    server.shutdown()
+                    name = signal.Signals(signum).name
+                    if signum == signal.SIGHUP and server.shutting_down:
+                        log.info("received SIGHUP while shutting down: ignored")
+                    elif signum == signal.SIGHUP:
+                        log.info("received SIGHUP: reloading the configuration")
+                        notifier.reloading()
+                        if load_settings is not None:
+                            reload_settings(server, load_settings)
+                        notifier.ready(server.status())
+                    elif not server.shutting_down:
+                        log.info("received %s", name)
+                        notifier.stopping(f"shutting down: {server.status()}")
+                        server.shutdown()
+                    else:
+                        log.warning("received %s again: stopping at once", name)
+                        nursery.cancel_scope.cancel()
 
-            nursery.start_soon(stop_on_signal)
+            nursery.start_soon(on_signals)
             await server.stopped.wait()
             nursery.cancel_scope.cancel()
 
 
-def run(settings: Settings) -> int:
-    """Run the daemon in this process until it is stopped; the exit status (0).
+def run(
+    settings: Settings,
+    *,
+    listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    notifier: Notifier | None = None,
+    load_settings: Callable[[], Settings] | None = None,
+) -> int:
+    """Run the daemon in this process until it is stopped (see :func:`run_async`); the exit
+    status (0).
 
     Raises:
         OSError: the address cannot be bound, or the store cannot be used (e.g. a stored game
@@ -107,7 +206,11 @@ def run(settings: Settings) -> int:
             exception group, and the first one is raised as it is, for the caller's message.
     """
     try:
-        trio.run(run_async, settings)
+        trio.run(
+            lambda: run_async(
+                settings, listeners=listeners, notifier=notifier, load_settings=load_settings
+            )
+        )
     except BaseExceptionGroup as group:
         errors, others = group.split(OSError)
         if errors is None or others is not None:

@@ -84,27 +84,28 @@ a> legal g1
 = 1S@1 1M@2 1S@3 1M@4 1S@5 1M@6 1S@7 1M@8 1S@9 1M@10 1E@11 2E@11 3E@11
 b> legal g1
 =
-# Any card of the clump may be named; the answer is canonical.
+# Any card of the clump may be named; the answer is canonical. The events show the play as
+# count and suit only, for everyone: hand positions are private (RULINGS H13).
 a> play g1 1M@2
 = 1M@2
-a< * g1 5 played seat=0 play=1M@2 hand_size=13
-a< * g1 6 turn seat=1 lead=1M@2
-b< * g1 5 played seat=0 play=1M@2 hand_size=13
-b< * g1 6 turn seat=1 lead=1M@2
-w< * g1 5 played seat=0 play=1M@2 hand_size=13
-w< * g1 6 turn seat=1 lead=1M@2
+a< * g1 5 played seat=0 play=1M hand_size=13
+a< * g1 6 turn seat=1 lead=1M
+b< * g1 5 played seat=0 play=1M hand_size=13
+b< * g1 6 turn seat=1 lead=1M
+w< * g1 5 played seat=0 play=1M hand_size=13
+w< * g1 6 turn seat=1 lead=1M
 b> legal g1
 = 2M@8 3M@8
 b> play g1 3M@10
 = 3M@8
-b< * g1 7 played seat=1 play=3M@8 hand_size=11
-b< * g1 8 trick number=1 trick.leader=0 trick.lead=1M@2 trick.follow=3M@8 trick.winner=1 won=0,0,0/0,4,0
+b< * g1 7 played seat=1 play=3M hand_size=11
+b< * g1 8 trick number=1 trick.leader=0 trick.lead=1M trick.follow=3M trick.winner=1 won=0,0,0/0,4,0
 b< * g1 9 turn seat=1 lead=-
-a< * g1 7 played seat=1 play=3M@8 hand_size=11
-a< * g1 8 trick number=1 trick.leader=0 trick.lead=1M@2 trick.follow=3M@8 trick.winner=1 won=0,0,0/0,4,0
+a< * g1 7 played seat=1 play=3M hand_size=11
+a< * g1 8 trick number=1 trick.leader=0 trick.lead=1M trick.follow=3M trick.winner=1 won=0,0,0/0,4,0
 a< * g1 9 turn seat=1 lead=-
-w< * g1 7 played seat=1 play=3M@8 hand_size=11
-w< * g1 8 trick number=1 trick.leader=0 trick.lead=1M@2 trick.follow=3M@8 trick.winner=1 won=0,0,0/0,4,0
+w< * g1 7 played seat=1 play=3M hand_size=11
+w< * g1 8 trick number=1 trick.leader=0 trick.lead=1M trick.follow=3M trick.winner=1 won=0,0,0/0,4,0
 w< * g1 9 turn seat=1 lead=-
 # Bob won the trick (three Moons beat one, RULINGS H7) and leads; alice need not move.
 a> legal g1
@@ -113,24 +114,24 @@ b> legal g1
 = 3E@1 1S@4 2S@4 3S@4 1M@8 2E@9 1S@11
 b> play g1 3E@1
 = 3E@1
-b< * g1 10 played seat=1 play=3E@1 hand_size=8
-b< * g1 11 turn seat=0 lead=3E@1
-a< * g1 10 played seat=1 play=3E@1 hand_size=8
-a< * g1 11 turn seat=0 lead=3E@1
-w< * g1 10 played seat=1 play=3E@1 hand_size=8
-w< * g1 11 turn seat=0 lead=3E@1
+b< * g1 10 played seat=1 play=3E hand_size=8
+b< * g1 11 turn seat=0 lead=3E
+a< * g1 10 played seat=1 play=3E hand_size=8
+a< * g1 11 turn seat=0 lead=3E
+w< * g1 10 played seat=1 play=3E hand_size=8
+w< * g1 11 turn seat=0 lead=3E
 a> legal g1
 = 1E@10 2E@10
 a> play g1 2E@13
 = 2E@10
-a< * g1 12 played seat=0 play=2E@10 hand_size=11
-a< * g1 13 trick number=2 trick.leader=1 trick.lead=3E@1 trick.follow=2E@10 trick.winner=1 won=0,0,0/0,4,5
+a< * g1 12 played seat=0 play=2E hand_size=11
+a< * g1 13 trick number=2 trick.leader=1 trick.lead=3E trick.follow=2E trick.winner=1 won=0,0,0/0,4,5
 a< * g1 14 turn seat=1 lead=-
-b< * g1 12 played seat=0 play=2E@10 hand_size=11
-b< * g1 13 trick number=2 trick.leader=1 trick.lead=3E@1 trick.follow=2E@10 trick.winner=1 won=0,0,0/0,4,5
+b< * g1 12 played seat=0 play=2E hand_size=11
+b< * g1 13 trick number=2 trick.leader=1 trick.lead=3E trick.follow=2E trick.winner=1 won=0,0,0/0,4,5
 b< * g1 14 turn seat=1 lead=-
-w< * g1 12 played seat=0 play=2E@10 hand_size=11
-w< * g1 13 trick number=2 trick.leader=1 trick.lead=3E@1 trick.follow=2E@10 trick.winner=1 won=0,0,0/0,4,5
+w< * g1 12 played seat=0 play=2E hand_size=11
+w< * g1 13 trick number=2 trick.leader=1 trick.lead=3E trick.follow=2E trick.winner=1 won=0,0,0/0,4,5
 w< * g1 14 turn seat=1 lead=-
 a> state g1
 = game=g1
@@ -146,12 +147,12 @@ view.set_aside=0,0,0
 view.leader=1
 view.lead=-
 view.tricks.1.leader=0
-view.tricks.1.lead=1M@2
-view.tricks.1.follow=3M@8
+view.tricks.1.lead=1M
+view.tricks.1.follow=3M
 view.tricks.1.winner=1
 view.tricks.2.leader=1
-view.tricks.2.lead=3E@1
-view.tricks.2.follow=2E@10
+view.tricks.2.lead=3E
+view.tricks.2.follow=2E
 view.tricks.2.winner=1
 view.to_move=1
 view.round_number=1

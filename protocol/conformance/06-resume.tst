@@ -41,12 +41,12 @@ b> resume {token1}
 ? bad-token no seat has this token
 a> play g1 1S@1
 = 1S@1
-a< * g1 7 played seat=0 play=1S@1 hand_size=13
-a< * g1 8 turn seat=1 lead=1S@1
-c< * g1 7 played seat=0 play=1S@1 hand_size=13
-c< * g1 8 turn seat=1 lead=1S@1
-w< * g1 7 played seat=0 play=1S@1 hand_size=13
-w< * g1 8 turn seat=1 lead=1S@1
+a< * g1 7 played seat=0 play=1S hand_size=13
+a< * g1 8 turn seat=1 lead=1S
+c< * g1 7 played seat=0 play=1S hand_size=13
+c< * g1 8 turn seat=1 lead=1S
+w< * g1 7 played seat=0 play=1S hand_size=13
+w< * g1 8 turn seat=1 lead=1S
 # Carol's connection drops in the middle of the trick; the seat waits for her token.
 c!
 a< * g1 9 disconnected seat=1
@@ -56,21 +56,21 @@ a> play g1 1E@11
 d> format json
 = {"format": "json"}
 d> resume {token3}
-= {"game": "g1", "kind": "hipparchus", "status": "playing", "seq": 10, "players": ["alice", "carol"], "view": {"seat": 1, "hand": "EEESSSSMMMMEES", "hand_sizes": [13, 14], "won": [[0, 0, 0], [0, 0, 0]], "set_aside": [0, 0, 0], "leader": 0, "lead": "1S@1", "tricks": [], "to_move": 1, "round_number": 1, "round_wins": [0, 0], "result": null, "revealed": null, "winner": null, "resigned": null, "fixed_deal": true}}
+= {"game": "g1", "kind": "hipparchus", "status": "playing", "seq": 10, "players": ["alice", "carol"], "view": {"seat": 1, "hand": "EEESSSSMMMMEES", "hand_sizes": [13, 14], "won": [[0, 0, 0], [0, 0, 0]], "set_aside": [0, 0, 0], "leader": 0, "lead": "1S", "tricks": [], "to_move": 1, "round_number": 1, "round_wins": [0, 0], "result": null, "revealed": null, "winner": null, "resigned": null, "fixed_deal": true}}
 a< * g1 10 resumed seat=1
 w< * g1 10 resumed seat=1
 d> legal g1
 = {"game": "g1", "moves": [{"move": "2S@4", "suit": "S", "count": 2, "position": 4, "clump": [4, 5, 6, 7]}, {"move": "3S@4", "suit": "S", "count": 3, "position": 4, "clump": [4, 5, 6, 7]}]}
 d> play g1 2S@5
 = {"game": "g1", "move": "2S@4"}
-d< * {"game": "g1", "seq": 11, "kind": "played", "data": {"seat": 1, "play": "2S@4", "hand_size": 12}}
-d< * {"game": "g1", "seq": 12, "kind": "trick", "data": {"number": 1, "trick": {"leader": 0, "lead": "1S@1", "follow": "2S@4", "winner": 1}, "won": [[0, 0, 0], [3, 0, 0]]}}
+d< * {"game": "g1", "seq": 11, "kind": "played", "data": {"seat": 1, "play": "2S", "hand_size": 12}}
+d< * {"game": "g1", "seq": 12, "kind": "trick", "data": {"number": 1, "trick": {"leader": 0, "lead": "1S", "follow": "2S", "winner": 1}, "won": [[0, 0, 0], [3, 0, 0]]}}
 d< * {"game": "g1", "seq": 13, "kind": "turn", "data": {"seat": 1, "lead": null}}
-a< * g1 11 played seat=1 play=2S@4 hand_size=12
-a< * g1 12 trick number=1 trick.leader=0 trick.lead=1S@1 trick.follow=2S@4 trick.winner=1 won=0,0,0/3,0,0
+a< * g1 11 played seat=1 play=2S hand_size=12
+a< * g1 12 trick number=1 trick.leader=0 trick.lead=1S trick.follow=2S trick.winner=1 won=0,0,0/3,0,0
 a< * g1 13 turn seat=1 lead=-
-w< * g1 11 played seat=1 play=2S@4 hand_size=12
-w< * g1 12 trick number=1 trick.leader=0 trick.lead=1S@1 trick.follow=2S@4 trick.winner=1 won=0,0,0/3,0,0
+w< * g1 11 played seat=1 play=2S hand_size=12
+w< * g1 12 trick number=1 trick.leader=0 trick.lead=1S trick.follow=2S trick.winner=1 won=0,0,0/3,0,0
 w< * g1 13 turn seat=1 lead=-
 a> state g1
 = game=g1
@@ -86,8 +86,8 @@ view.set_aside=0,0,0
 view.leader=1
 view.lead=-
 view.tricks.1.leader=0
-view.tricks.1.lead=1S@1
-view.tricks.1.follow=2S@4
+view.tricks.1.lead=1S
+view.tricks.1.follow=2S
 view.tricks.1.winner=1
 view.to_move=1
 view.round_number=1

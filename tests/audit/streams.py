@@ -5,6 +5,13 @@ no line may carry the opponent's hand or the face-down cards, in any field, in a
 text or JSON: the only hand a seat may see is its own (exactly as it was at some moment of that
 round), a spectator sees none. The expected values all come from replaying the match's record
 through the rules, not from what the server printed.
+
+Nor may a line carry a play's hand position (``2S@4``) where anyone but the player could see
+it: a position tells which cards of the player's hand were of the suit played (and, being the
+first card of a clump, that the card before them was not). Events and views, which go to the
+opponent and spectators alike, give plays as count and suit (``2S``); positions are only in a
+seat's own ``legal`` and ``play`` answers (and its errors, which echo its own requests), and in
+the record once the match is over (:func:`position_leaks`).
 """
 
 from __future__ import annotations
@@ -21,6 +28,15 @@ from hipparchusd.games.hipparchus.notation import format_hand
 
 #: A run of suit letters standing alone: the only thing in the protocol that looks like a hand.
 SUIT_RUN = re.compile(r"(?<![A-Za-z])[SME]{2,}(?![A-Za-z])")
+#: A play with its hand position (``2S@4``; any count and letter, to catch malformed ones too).
+PLAY_POSITION = re.compile(r"(?<![0-9A-Za-z])[0-9]+[A-Za-z]@[0-9]+")
+#: Keys of a seat's own moves in answers (JSON ``legal``'s ``moves[].move``, ``play``'s
+#: ``move``); in text those answers are bare words, not ``key=value`` fields.
+OWN_MOVE_KEYS = frozenset({"move", "moves.move"})
+#: Keys (their last part) of the plays that events and views show to everyone.
+PUBLIC_PLAY_KEYS = frozenset({"play", "lead", "follow"})
+#: A play as events and views show it: count and suit (RULINGS H13).
+PUBLIC_PLAY = re.compile(r"[1-3][SME]")
 #: Opponent hands at least this long are searched for anywhere in a line (shorter ones occur
 #: by chance inside the viewer's own hand).
 SUBSTRING_MIN = 5
@@ -90,6 +106,36 @@ def fields(line: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def position_leaks(line: str, viewer: int | None) -> list[str]:
+    """The hand positions of plays in ``line`` (an event or a response as :func:`messages`
+    gives it) that ``viewer`` (a seat, ``None`` for a spectator or a connection not seated)
+    must not see before the match's record: every position in an event (events go to every
+    follower), every position sent to a spectator, and every position in a ``key=value`` field
+    or JSON value of a seat's answers other than its own moves (:data:`OWN_MOVE_KEYS`). A seat's
+    error answers may echo the positions it sent. Empty when there is none."""
+    if not PLAY_POSITION.search(line):
+        return []
+    if line.startswith("*") or viewer is None:
+        return PLAY_POSITION.findall(line)
+    if line.startswith("?"):
+        return []
+    return [
+        f"{key}={value}"
+        for key, value in fields(line)
+        if key not in OWN_MOVE_KEYS and PLAY_POSITION.search(value)
+    ]
+
+
+def public_plays(line: str) -> list[str]:
+    """The values of the play fields events and views show to everyone (``play``, ``lead``,
+    ``follow``, ``trick.lead``, ``view.tricks.1.follow``...) in ``line``, ``-`` left out."""
+    return [
+        value
+        for key, value in fields(line)
+        if key.rsplit(".", 1)[-1] in PUBLIC_PLAY_KEYS and value != "-"
+    ]
+
+
 def json_sizes(line: str) -> list[tuple[int, int]]:
     """Every ``hand_sizes`` pair in a JSON line."""
     body = line.lstrip("*=?0123456789 ")
@@ -145,6 +191,7 @@ class Tally:
     own_hands: int = 0
     sizes: int = 0
     hand_events: list[int] = attrs.field(factory=list)
+    public_plays: int = 0
 
 
 def check_stream(
@@ -188,6 +235,11 @@ def check_stream(
             started = True
             continue
         tally.lines += 1
+        leaks = position_leaks(line, viewer)
+        assert not leaks, ("a hand position of a play (H13)", viewer, leaks, line)
+        for value in public_plays(line):
+            assert PUBLIC_PLAY.fullmatch(value), ("not a public play", viewer, value, line)
+            tally.public_plays += 1
         own = truth.hands(viewer) if viewer is not None else set()
         other_hands: set[str] = set()
         for seat in (0, 1):

@@ -148,13 +148,14 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
         tally = check_stream(received, game, rounds, seat)
         assert tally.hand_events == list(range(1, len(rounds) + 1)), tally
         assert tally.own_hands >= len(rounds) and tally.sizes > 0 and tally.lines > 50, tally
+        assert tally.public_plays > 0, tally  # the plays it saw carried no position
     for spectator, received in (
         (watcher, bytes(watcher.received)),
         (late, bytes(late.received)),
         (stranger, stranger_stream),
     ):
         tally = check_stream(received, game, rounds, None, follows=spectator is not stranger)
-        assert tally.hand_events == [] and tally.sizes > 0, tally
+        assert tally.hand_events == [] and tally.sizes > 0 and tally.public_plays > 0, tally
     assert ousted is not None
     # The ousted connection heard ``resumed`` and then nothing more of the game.
     lines = bytes(ousted.received).decode().split("\n")

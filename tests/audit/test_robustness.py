@@ -147,7 +147,7 @@ async def test_quit_with_events_pending(start_server: StartServer) -> None:
     assert text.endswith("=2\n\n"), text
     events = await b.events_until(["disconnected"])
     assert [event_fields(e)[2] for e in events][-1] == "disconnected"
-    assert (await b.ok(f"state {game}")).fields()["view.lead"] == "1S@1"
+    assert (await b.ok(f"state {game}")).fields()["view.lead"] == "1S"
 
 
 async def test_idle_timeout_spares_seats_and_spectators(start_server: StartServer) -> None:

@@ -241,8 +241,9 @@ SCRIPT = [
         "* g7 3 round-started round_number=1 leader=0 round_wins=0,0\n"
         "* g7 3 hand round_number=1 seat=1 hand=SSMEEMSEMMSEES\n"
         "* g7 4 turn seat=0 lead=-\n"
-        "* g7 5 played seat=0 play=2S@1 hand_size=12\n"
-        "* g7 6 turn seat=1 lead=2S@1\n",
+        # Events show plays as count and suit, never a hand position (RULINGS H13).
+        "* g7 5 played seat=0 play=2S hand_size=12\n"
+        "* g7 6 turn seat=1 lead=2S\n",
     ),
     (
         r"legal g7",
@@ -250,9 +251,9 @@ SCRIPT = [
         "* g7 7 disconnected seat=0\n={id} 1M@3 3E@4\n\n",
     ),
     (
-        r"play g7 (1M@3|3E@4)",
+        r"play g7 ((?=1M@3|3E@4)([1-3][SME])@[0-9]+)",
         "={id} {0}\n\n"
-        "* g7 8 played seat=1 play={0} hand_size=11\n"
+        "* g7 8 played seat=1 play={1} hand_size=11\n"
         "* g7 9 turn seat=1 lead=-\n",  # a stale turn: legal will say there is nothing to do
     ),
     # An empty answer, its id echoed with leading zeros (PROTOCOL.md: ids are echoed as sent).
@@ -278,4 +279,4 @@ def test_scripted_peer_byte_by_byte(compiled_bot: CompiledBot) -> None:
     assert run.returncode == 0, info
     assert (run.game_id, run.seat) == ("g7", 1), info
     assert (run.winner, run.round_wins) == (1, (0, 2)), info
-    assert "opponent played 2S@1" in run.stdout, info
+    assert "opponent played 2S\n" in run.stdout, info

@@ -65,7 +65,7 @@ def test_table_view_shows_what_the_seat_may_see() -> None:
         "won": [[1, 0, 2], [0, 3, 0]],
         "set_aside": [0, 0, 0],
         "leader": 0,
-        "lead": "2E@4",
+        "lead": "2E",
         "round_number": 2,
         "round_wins": [1, 0],
     }
@@ -73,10 +73,19 @@ def test_table_view_shows_what_the_seat_may_see() -> None:
     text = render(table_view(view, ["alice", "bob"], ["1E@6"], Style(symbols=False), past))
     assert "Round 2 | round wins: you 0 - 1 alice (first to 2) | round 1: you 3 - 4 alice" in text
     assert "alice holds 5 cards" in text
-    assert "Trick: alice led 2E@4 EE" in text
+    assert "Trick: alice led 2E EE" in text  # plays are public as count and suit (H13)
     assert "Hand: 1[S] 2[MMMM] 6[E]" in text
     assert "[1] 1E@6 E" in text
     cells = [line.replace("|", " ").split() for line in text.splitlines()]
     rows = {cell[0]: cell[1:] for cell in cells if cell}
     assert rows["you"] == ["0", "3", "0"]
     assert rows["alice"] == ["1", "0", "2"]
+
+
+def test_style_draws_the_cards_of_a_play_with_or_without_a_position() -> None:
+    # Own legal moves carry positions; events and views give plays as count and suit (H13).
+    letters, symbols = Style(symbols=False), Style(symbols=True)
+    assert letters.play("2E@5").plain == "2E@5 EE"
+    assert letters.play("3M").plain == "3M MMM"
+    assert symbols.play("1S").plain == "1S ☉"
+    assert letters.play("-").plain == "-"  # no play: nothing drawn

@@ -4,12 +4,15 @@ sweep with explicit times, then a real server with a short timeout."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 import trio
 
+from hipparchusd.cli import parse_settings
 from hipparchusd.lobby import Lobby, Session, StoreCall
 from hipparchusd.protocol import parse_request
+from hipparchusd.settings import Settings, SettingsError
 from hipparchusd.store.base import StoredGame, StoredSeat
 
 from .client import Client
@@ -160,3 +163,31 @@ async def test_zero_never_drops(start_server: StartServer) -> None:
     await client.aclose()
     await trio.sleep(0.3)
     assert server.games == 1 and game in server.lobby.tables
+
+
+def test_the_option_comes_from_the_command_line_or_the_configuration_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert Settings().abandon_timeout == 600.0
+    assert parse_settings(["--config", ""]).abandon_timeout == 600.0
+    assert parse_settings(["--config", "", "--abandon-timeout", "30"]).abandon_timeout == 30.0
+    config = tmp_path / "config.toml"
+    config.write_text("abandon-timeout = 45\n")
+    assert parse_settings(["--config", str(config)]).abandon_timeout == 45.0
+    assert parse_settings(["--config", str(config), "--abandon-timeout", "0"]).abandon_timeout == 0
+    with pytest.raises(SystemExit):
+        parse_settings(["--config", "", "--abandon-timeout", "-1"])
+    assert "abandon_timeout must be a number of seconds >= 0" in capsys.readouterr().err
+    with pytest.raises(SettingsError):
+        Settings(abandon_timeout=-5)
+
+
+async def test_a_reload_changes_the_timeout_from_the_next_sweep(start_server: StartServer) -> None:
+    server = await start_server(abandon_timeout=1000, idle_timeout=0.1)
+    client = await Client.connect(server.ports[0])
+    game = await new_game(client)
+    await trio.sleep(0.3)
+    assert game in server.lobby.tables
+    server.reconfigure(Settings(port=0, abandon_timeout=0.1, idle_timeout=0.1))
+    await trio.sleep(0.4)
+    assert game not in server.lobby.tables and server.games == 0

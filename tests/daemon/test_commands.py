@@ -109,8 +109,8 @@ async def test_a_game_from_new_to_record(connect: Connect) -> None:
     assert (await b.ok(f"legal {game}")).json() == {"game": game, "moves": []}
     played = await a.ok(f"play {game} 1M@2")
     assert played.lines == ["1M@2"]
-    assert await a.next_event() == "* g1 5 played seat=0 play=1M@2 hand_size=13"
-    assert await a.next_event() == "* g1 6 turn seat=1 lead=1M@2"
+    assert await a.next_event() == "* g1 5 played seat=0 play=1M hand_size=13"
+    assert await a.next_event() == "* g1 6 turn seat=1 lead=1M"
     legal_b = (await b.ok(f"legal {game}")).json()
     # Seat 1 must follow Moon with a count other than 1, from its clump of four at 8 (H5).
     assert [m["move"] for m in legal_b["moves"]] == ["2M@8", "3M@8"]

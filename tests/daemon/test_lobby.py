@@ -62,10 +62,10 @@ def test_every_play_is_stored_and_each_round_snapshotted_and_the_end_finished() 
     ok(lobby, a, "join g1")
     ok(lobby, b, "join g1")
     rng = random.Random(3)
-    game = lobby.tables["g1"].game
+    table = lobby.tables["g1"]
     methods: list[str] = []
     moves = 0
-    while game.outcome is None:
+    while (game := table.game).outcome is None:
         (seat,) = game.seats_to_move()
         who = (a, b)[seat]
         move = game.format_move(rng.choice(game.legal_moves(seat)))
@@ -124,3 +124,25 @@ def test_a_dropped_seat_is_reported_and_the_token_takes_it_back() -> None:
     assert f"view.hand={HAND1}" in back.response.text
     assert [d.message.kind for d in back.deliveries] == ["resumed"]
     assert c not in back.deliveries[0].sessions
+
+
+def test_a_prepared_move_changes_nothing_until_committed() -> None:
+    lobby = Lobby()
+    a, b = lobby.connect(), lobby.connect()
+    ok(lobby, a, f"new hipparchus leader=0 deal={DEAL}")
+    ok(lobby, a, "join g1")
+    ok(lobby, b, "join g1")
+    table = lobby.tables["g1"]
+    before = (table.seq, table.game.record(), table.game.view(0))
+    request = parse_request("play g1 1S@1")
+    assert request is not None
+    prepared = lobby.prepare(a, request)
+    assert prepared.store_calls == [StoreCall("add_move", ("g1", 0, "1S@1"))]
+    assert prepared.deliveries == []
+    assert (table.seq, table.game.record(), table.game.view(0)) == before
+    prepared.commit()
+    assert [table.game.format_move(p) for p in table.game.record().rounds[0].plays] == ["1S@1"]
+    assert [d.message.kind for d in prepared.deliveries] == ["played", "turn"]
+    assert table.seq == before[0] + 2
+    prepared.commit()  # once only
+    assert table.seq == before[0] + 2

@@ -12,7 +12,7 @@ from typing import Any
 import trio
 
 from hipparchusd.games.hipparchus import MatchRecord, MatchState, replay
-from hipparchusd.games.hipparchus.notation import format_hand, format_play
+from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
 from hipparchusd.serialization import converter
 
 from .client import Client, event_fields
@@ -111,9 +111,9 @@ async def test_random_matches_agree_with_the_rules(connect: Connect) -> None:
             for s in states[:-1]
         ]
         assert legal_lists == expected_legal
-        # The spectator saw every play, in order.
+        # The spectator saw every play, in order, as count and suit (RULINGS H13).
         seen_plays = [event_fields(e)[3]["play"] for e in w.events if " played " in e]
-        assert seen_plays == [format_play(p) for r in record.rounds for p in r.plays]
+        assert seen_plays == [format_cards(p) for r in record.rounds for p in r.plays]
         for client in (a, b, w):
             await client.aclose()
 

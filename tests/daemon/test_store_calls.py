@@ -71,7 +71,7 @@ async def test_a_play_is_answered_only_once_stored(start_server: StartServer) ->
     # b hears of the move before its state answer, whose seq counts it.
     state = await b.read_reply()
     played = [e for e in b.events if " played " in e]
-    assert played and event_fields(played[-1])[3]["play"] == "1S@1"
+    assert played and event_fields(played[-1])[3]["play"] == "1S"
     assert state.fields()["seq"] == str(event_fields(b.events[-1])[1])
 
 
@@ -88,3 +88,98 @@ async def test_a_failing_store_is_an_internal_error(start_server: StartServer) -
     with trio.fail_after(5):
         await server.stopped.wait()
     assert store.closed
+
+
+async def test_a_play_the_store_refuses_changes_nothing(start_server: StartServer) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a, b, w = [await Client.connect(server.ports[0]) for _ in range(3)]
+    game = await seated_game(a, b)
+    await w.ok(f"watch {game}")
+    await b.events_until(["turn"])
+    table = server.lobby.tables[game]
+    before = (table.seq, table.game.record(), table.game.view(0), table.game.view(1))
+    state_before = (await a.ok(f"state {game}")).fields()
+    heard = (len(a.events), len(b.events), len(w.events))
+    store.fail = True
+    reply = await a.fail(f"play {game} 1S@1", "internal")
+    # The message says what happened and nothing of the store's error or the game.
+    assert reply.text == "internal the game store failed; nothing was changed"
+    assert (table.seq, table.game.record(), table.game.view(0), table.game.view(1)) == before
+    assert (await a.ok(f"state {game}")).fields() == state_before
+    await b.ok("name")
+    await w.ok("name")
+    assert (len(a.events), len(b.events), len(w.events)) == heard, "a follower heard of it"
+    assert ("add_move", "1S@1") not in store.calls
+    # The same move goes through once the store works again, numbered with no gap.
+    store.fail = False
+    assert (await a.ok(f"play {game} 1S@1")).lines == ["1S@1"]
+    played = (await b.events_until(["played"]))[-1]
+    assert event_fields(played)[1] == before[0] + 1
+    assert store.calls[-1] == ("add_move", "1S@1")
+
+
+async def test_a_move_is_checked_after_the_previous_move_is_stored(
+    start_server: StartServer,
+) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a = await Client.connect(server.ports[0])
+    b = await Client.connect(server.ports[0])
+    game = await seated_game(a, b)
+    # Seat 1's answer to 1S@1, from the rules.
+    after = server.lobby.tables[game].game.fork()
+    after.play(0, after.parse_move(0, "1S@1"))
+    answer = after.format_move(after.legal_moves(1)[0])
+    store.gate = trio.Event()
+    await a.send(f"play {game} 1S@1\n")
+    await trio.sleep(0.05)  # a's move is being stored
+    await b.send(f"play {game} {answer}\n")
+    with trio.move_on_after(0.2) as waited:
+        await b.read_reply()
+    assert waited.cancelled_caught, "answered before the previous move was stored"
+    store.gate.set()
+    assert (await a.read_reply()).lines == ["1S@1"]
+    # Checked against the position after 1S@1: seat 1's turn, so it is legal.
+    assert (await b.read_reply()).lines == [answer]
+    assert [c for c in store.calls if c[0] == "add_move"] == [
+        ("add_move", "1S@1"),
+        ("add_move", answer),
+    ]
+
+
+class SnapshotFailingStore(GatedStore):
+    """A store whose snapshots fail once the game has started (moves are stored)."""
+
+    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+        if any(call[0] == "add_move" for call in self.calls):
+            raise OSError("disk full")
+        await super().snapshot(game_id, snapshot)
+
+
+async def test_a_stored_move_stands_when_the_snapshot_after_it_fails(
+    start_server: StartServer,
+) -> None:
+    store = SnapshotFailingStore()
+    server = await start_server(store)
+    a = await Client.connect(server.ports[0])
+    b = await Client.connect(server.ports[0])
+    game = await seated_game(a, b, "leader=0 seed=11")
+    table = server.lobby.tables[game]
+    clients = (a, b)
+    # Play the first round out; the move that ends it starts round 2, whose snapshot fails.
+    while table.game.view(None).round_number == 1:
+        (seat,) = table.game.seats_to_move()
+        move = table.game.format_move(table.game.legal_moves(seat)[0])
+        assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
+    assert table.game.view(None).round_number == 2
+    # The last move was answered, stored and made, and everyone heard of the new round.
+    assert store.calls[-1] == ("add_move", move)
+    for client in clients:
+        while True:
+            fields = event_fields((await client.events_until(["round-started"]))[-1])[3]
+            if fields["round_number"] == "2":
+                break
+    (seat,) = table.game.seats_to_move()
+    move = table.game.format_move(table.game.legal_moves(seat)[0])
+    assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]

@@ -337,9 +337,9 @@ mod tests {
     #[test]
     fn finds_fields_across_lines() {
         let r = Response {
-            lines: vec!["game=g1".into(), "view.lead=2S@1".into()],
+            lines: vec!["game=g1".into(), "view.lead=2S".into()],
         };
-        assert_eq!(r.field("view.lead"), Some("2S@1"));
+        assert_eq!(r.field("view.lead"), Some("2S"));
         assert_eq!(r.field("game"), Some("g1"));
         assert_eq!(
             ErrorCode::from_wire("not-your-turn"),

@@ -1,7 +1,7 @@
 """Hipparchus: the two-player trick-taking game of Sun, Moon and Earth (seeds 000, 001)."""
 
 from .game import HipparchusGame, MatchRecord, RoundRecord, replay
-from .model import Clump, Deal, Hand, Play, Suit, Trick
+from .model import Clump, Deal, Hand, Play, PlayedCards, PublicTrick, Suit, Trick
 from .notation import (
     NotationError,
     format_deal,
@@ -26,6 +26,8 @@ __all__ = [
     "MatchState",
     "NotationError",
     "Play",
+    "PlayedCards",
+    "PublicTrick",
     "RoundRecord",
     "RoundResult",
     "RoundState",

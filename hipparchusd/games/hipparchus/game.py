@@ -10,7 +10,7 @@ import attrs
 
 from ..base import EVERYONE, Event, GameFinished, IllegalMove, NotYourTurn, Outcome
 from .dealing import seeded_deal, system_deal
-from .model import SEATS, Deal, Play
+from .model import SEATS, Deal, Play, PublicTrick, played_cards
 from .notation import NotationError, format_play, parse_play
 from .rules import GameOver, IllegalPlay, MatchState
 from .views import (
@@ -68,6 +68,11 @@ def replay(record: MatchRecord) -> MatchState:
     if state is None:
         raise ValueError("a record with no rounds")
     return state
+
+
+# Asked on every request that moves: made once.
+_NOBODY: frozenset[int] = frozenset()
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
 
 
 def _check_seat(seat: object) -> None:
@@ -195,10 +200,10 @@ class HipparchusGame:
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self.outcome is not None:
-            return frozenset()
+        if self._resigned is not None or self._state.winner is not None:
+            return _NOBODY
         seat = self._state.round.to_move
-        return frozenset() if seat is None else frozenset((seat,))
+        return _NOBODY if seat is None else _ONE_SEAT[seat]
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
@@ -257,10 +262,11 @@ class HipparchusGame:
         self._state = after
         self._plays.append(move)
         round_ = after.round
-        events = [Event(EVERYONE, Played(seat, move, round_.hands[seat].size))]
+        # Public forms only (RULINGS H13): the player got the canonical move in its answer.
+        events = [Event(EVERYONE, Played(seat, played_cards(move), round_.hands[seat].size))]
         if len(round_.tricks) > len(before.round.tricks):
             number = len(round_.tricks)
-            trick = round_.tricks[-1]
+            trick = PublicTrick.of(round_.tricks[-1])
             if trick.winner is None:
                 events.append(Event(EVERYONE, NoFollow(number, trick, round_.set_aside)))
             else:
@@ -268,7 +274,8 @@ class HipparchusGame:
         if round_.result is not None:
             events.extend(self._end_round())
         else:
-            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=round_.lead)))
+            lead = None if round_.lead is None else played_cards(round_.lead)
+            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=lead)))
         return events
 
     def _end_round(self) -> list[Event]:
@@ -336,6 +343,15 @@ class HipparchusGame:
             resigned=self._resigned,
             fixed_deal=self.fixed_deal,
         )
+
+    def fork(self) -> HipparchusGame:
+        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
+        state is immutable, so only the lists of recorded rounds and plays are copied."""
+        copy = object.__new__(HipparchusGame)
+        copy.__dict__.update(self.__dict__)
+        copy._rounds = list(self._rounds)
+        copy._plays = list(self._plays)
+        return copy
 
     def _current_round_record(self) -> RoundRecord:
         first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None

@@ -93,6 +93,27 @@ class Play:
         return f"{self.count}{suit}@{self.position}"
 
 
+@attrs.frozen(slots=True)
+class PlayedCards:
+    """The public form of a play: ``count`` cards (1-3) of ``suit``, without the hand position
+    they came from (notation ``2E``).
+
+    Views and events show every play in this form, to everyone (RULINGS H13): a position would
+    tell the opponent and spectators which cards of the player's hand were of the suit played
+    and (canonical positions name a clump's first card) that the card before them was not.
+    Positions go only to the player (its ``legal`` and ``play`` answers) and, once the match is
+    over, into its record.
+    """
+
+    count: int
+    suit: Suit
+
+    def __str__(self) -> str:
+        # Tolerates a malformed value (it may come from a client), for error messages.
+        suit = self.suit.letter if isinstance(self.suit, Suit) else str(self.suit)
+        return f"{self.count}{suit}"
+
+
 # Shared instances of the small values the rules create all the time. Clumps and plays are
 # immutable values compared by value, so sharing them is invisible to callers; it saves the
 # constructor calls that dominate the cost of a random round (bench/bench_rules.py), and makes
@@ -142,6 +163,23 @@ _CLUMP_FOLLOWS: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...]
     )
     for suit in SUITS
 )
+
+
+_PLAYED_CARDS: tuple[tuple[PlayedCards, ...], ...] = tuple(
+    tuple(PlayedCards(count, suit) for count in range(MAX_PLAY + 1)) for suit in SUITS
+)
+
+
+def cards_of(count: int, suit: Suit) -> PlayedCards:
+    """``PlayedCards(count, suit)``, shared when possible (equal by value to a new one)."""
+    if type(count) is int and isinstance(suit, Suit) and 0 <= count <= MAX_PLAY:
+        return _PLAYED_CARDS[suit][count]
+    return PlayedCards(count, suit)
+
+
+def played_cards(play: Play) -> PlayedCards:
+    """The public form of ``play``: its count and suit, no position (RULINGS H13)."""
+    return cards_of(play.count, play.suit)
 
 
 def clump_of(suit: Suit, size: int) -> Clump:
@@ -365,6 +403,26 @@ class Trick:
     lead: Play
     follow: Play | None
     winner: int | None
+
+
+@attrs.frozen(slots=True)
+class PublicTrick:
+    """A finished trick as everyone may see it (RULINGS H13): a :class:`Trick` whose plays
+    are in their public form, :class:`PlayedCards` (count and suit, no hand position).
+
+    ``follow`` and ``winner`` are ``None`` for a trick ended by RULINGS H6, as in :class:`Trick`.
+    """
+
+    leader: int
+    lead: PlayedCards
+    follow: PlayedCards | None
+    winner: int | None
+
+    @classmethod
+    def of(cls, trick: Trick) -> PublicTrick:
+        """The public form of ``trick``."""
+        follow = None if trick.follow is None else played_cards(trick.follow)
+        return cls(trick.leader, played_cards(trick.lead), follow, trick.winner)
 
 
 @attrs.frozen(slots=True)

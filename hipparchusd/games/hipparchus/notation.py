@@ -4,6 +4,9 @@ Plays: ``<count><suit>@<position>``, e.g. ``2E@5``: two Earths from the clump wh
 the 5th card of the hand (1-based, left to right). Any position inside the clump is accepted on
 input; the canonical form names the clump's first card. Suit letters may be lower case on input.
 
+Played cards (the public form of a play, RULINGS H13): ``<count><suit>``, e.g. ``2E``; no
+position, since it would show the player's hand order.
+
 Hands: the suit letters left to right, e.g. ``SSMEEMS``; ``-`` for an empty hand.
 
 Positions: one line of space-separated fields, FEN-like, from which play can restart
@@ -24,8 +27,10 @@ from .model import (
     Deal,
     Hand,
     Play,
+    PlayedCards,
     Suit,
     SuitCounts,
+    cards_of,
     play_of,
 )
 from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
@@ -33,6 +38,9 @@ from .validation import InvalidState, validate_match, validate_round
 
 # Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
 _PLAY = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])@([0-9]{1,9})")
+_CARDS = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])")
+#: Each suit's letter, indexed by the suit (``Suit.letter``).
+_SUIT_LETTERS = "".join(suit.letter for suit in Suit)
 
 
 class NotationError(ValueError):
@@ -47,7 +55,9 @@ class NotationError(ValueError):
 
 def format_play(play: Play) -> str:
     """The canonical notation of ``play``, e.g. ``2E@5``."""
-    return f"{play.count}{play.suit.letter}@{play.position}"
+    # Indexing the letters with the suit (an int) is Suit.letter without a call: every event
+    # and every legal-move list formats plays.
+    return f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
 
 
 def parse_play_text(text: str) -> tuple[int, Suit, int]:
@@ -74,6 +84,38 @@ def parse_play_text(text: str) -> tuple[int, Suit, int]:
     if position < 1:
         raise NotationError("hand positions start at 1", text, match.start(3))
     return count, suit, position
+
+
+def format_cards(cards: PlayedCards | Play) -> str:
+    """The public notation of a play, its count and suit: ``2E`` (RULINGS H13). Given a
+    :class:`Play`, its position is left out."""
+    return f"{cards.count}{_SUIT_LETTERS[cards.suit]}"
+
+
+def parse_cards(text: str) -> PlayedCards:
+    """Parse the public notation of a play, ``<count><suit>`` (``2E``; the suit letter may be
+    lower case).
+
+    Raises:
+        NotationError: not of that form with count 1-3 and suit S/M/E (a hand position, as in
+            ``2E@5``, is refused: public plays have none).
+    """
+    match = _CARDS.fullmatch(text)
+    if match is None:
+        digits = len(text) - len(text.lstrip("0123456789"))
+        letter = digits < len(text) and text[digits].isalpha()
+        at = 0 if digits == 0 or text[0] == "0" else digits + 1 if letter else digits
+        raise NotationError("expected played cards like 2E (count and suit)", text, at)
+    count = int(match.group(1))
+    if count > MAX_PLAY:
+        raise NotationError(f"a play has 1 to {MAX_PLAY} cards, not {count}", text, 0)
+    try:
+        suit = Suit.from_letter(match.group(2))
+    except ValueError:
+        raise NotationError(
+            f"unknown suit {match.group(2)!r} (S, M or E)", text, match.start(2)
+        ) from None
+    return cards_of(count, suit)
 
 
 def _first_bad_play_char(text: str) -> int:

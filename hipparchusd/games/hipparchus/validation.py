@@ -24,11 +24,13 @@ from .model import (
     Deal,
     Hand,
     Play,
+    PlayedCards,
+    PublicTrick,
     Suit,
     Trick,
 )
 from .rules import ROUNDS_TO_WIN, MatchState, RoundResult, RoundState, score_round, trick_winner
-from .views import View
+from .views import NoFollow, View
 
 
 class InvalidState(ValueError):
@@ -131,6 +133,45 @@ def validate_play(play: object, field: str) -> Play:
     _suit(play.suit, f"{field}.suit")
     _int(play.position, f"{field}.position", 1, HAND_SIZE)
     return play
+
+
+def validate_cards(cards: object, field: str) -> PlayedCards:
+    """Check that ``cards`` is a :class:`PlayedCards` (a play's public form) of 1-3 cards
+    (RULINGS H2) of a suit.
+
+    Raises:
+        InvalidState: naming ``field``.
+    """
+    if not isinstance(cards, PlayedCards):
+        raise InvalidState(field, f"expected played cards, not {type(cards).__name__}")
+    _int(cards.count, f"{field}.count", 1, MAX_PLAY)
+    _suit(cards.suit, f"{field}.suit")
+    return cards
+
+
+def validate_public_trick(trick: object, field: str) -> PublicTrick:
+    """Check that ``trick`` is a :class:`PublicTrick`: seats 0/1, played cards, a follow and a
+    winner both given or (a trick ended by RULINGS H6) both ``None``, and a follow that is not
+    the lead's suit and count (H5).
+
+    Raises:
+        InvalidState: naming ``field``.
+    """
+    if not isinstance(trick, PublicTrick):
+        raise InvalidState(field, f"expected a trick, not {type(trick).__name__}")
+    _seat(trick.leader, f"{field}.leader")
+    lead = validate_cards(trick.lead, f"{field}.lead")
+    winner = _optional_seat(trick.winner, f"{field}.winner")
+    if trick.follow is None:
+        if winner is not None:
+            raise InvalidState(f"{field}.winner", "a trick without a follow has no winner (H6)")
+    else:
+        follow = validate_cards(trick.follow, f"{field}.follow")
+        if winner is None:
+            raise InvalidState(f"{field}.winner", "a trick with a follow has a winner (H7)")
+        if follow == lead:
+            raise InvalidState(f"{field}.follow", "same suit and count as the lead (H5)")
+    return trick
 
 
 def hand_before(hand: Hand, play: Play) -> Hand:
@@ -353,7 +394,9 @@ def validate_view(view: object, field: str = "") -> Any:
     """Check that ``view`` (a :class:`~hipparchusd.games.hipparchus.views.View`) is consistent:
     seats 0/1 (``seat`` may be ``None``: a spectator, who has no hand, RULINGS H13), the own
     hand's size in ``hand_sizes``, hands of at most 14 cards, counts 0-10 with at most 10 of a
-    suit won in all, round number 1-3 and round wins 0-2.
+    suit won in all, round number 1-3 and round wins 0-2, plays in their public form
+    (:class:`PlayedCards`: the lead and every finished trick, only the last of which may lack a
+    follow, H6).
 
     Raises:
         InvalidState: naming the offending field.
@@ -383,7 +426,7 @@ def validate_view(view: object, field: str = "") -> Any:
             raise InvalidState(f"{prefix}won", f"more than 10 cards of {suit.name.title()}")
     _seat(view.leader, f"{prefix}leader")
     if view.lead is not None:
-        validate_play(view.lead, f"{prefix}lead")
+        validate_cards(view.lead, f"{prefix}lead")
     _optional_seat(view.to_move, f"{prefix}to_move")
     _int(view.round_number, f"{prefix}round_number", 1, 2 * ROUNDS_TO_WIN - 1)
     wins = _tuple(view.round_wins, f"{prefix}round_wins", SEATS)
@@ -394,13 +437,13 @@ def validate_view(view: object, field: str = "") -> Any:
     if view.revealed is not None:
         for index, hand in enumerate(_tuple(view.revealed.hands, f"{prefix}revealed.hands", 2)):
             validate_hand(hand, f"{prefix}revealed.hands[{index}]")
-    for number, trick in enumerate(_tuple(view.tricks, f"{prefix}tricks")):
-        where = f"{prefix}tricks[{number}]"
-        _seat(trick.leader, f"{where}.leader")
-        validate_play(trick.lead, f"{where}.lead")
-        if trick.follow is not None:
-            validate_play(trick.follow, f"{where}.follow")
-        _optional_seat(trick.winner, f"{where}.winner")
+    tricks = _tuple(view.tricks, f"{prefix}tricks")
+    for number, trick in enumerate(tricks):
+        validate_public_trick(trick, f"{prefix}tricks[{number}]")
+        if trick.follow is None and number != len(tricks) - 1:
+            raise InvalidState(
+                f"{prefix}tricks[{number}]", "only the last trick may lack a follow (H6)"
+            )
     return view
 
 
@@ -416,8 +459,9 @@ _RANGES = {
 def validate_payload(payload: object) -> Any:
     """Check the fields of an event payload (:mod:`~hipparchusd.games.hipparchus.views`):
     seats 0/1 (or ``None`` where allowed), hand sizes 0-14, round numbers 1-3, trick numbers
-    1-28, per-suit counts 0-10, round wins 0-2, hands and plays as in :func:`validate_hand` and
-    :func:`validate_play`.
+    1-28, per-suit counts 0-10, round wins 0-2, hands as in :func:`validate_hand`, plays in
+    their public form (:func:`validate_cards`; RULINGS H13) and tricks as in
+    :func:`validate_public_trick` (a ``trick`` event's has a follow, a ``no-follow``'s none).
 
     Raises:
         InvalidState: naming the offending field.
@@ -442,5 +486,11 @@ def validate_payload(payload: object) -> Any:
         elif name == "hand":
             validate_hand(value, name)
         elif name in ("play", "lead") and value is not None:
-            validate_play(value, name)
+            validate_cards(value, name)
+        elif name == "trick":
+            trick = validate_public_trick(value, name)
+            if (trick.follow is None) != isinstance(payload, NoFollow):
+                kind = "no-follow" if isinstance(payload, NoFollow) else "trick"
+                has = "has one" if trick.follow is not None else "has none"
+                raise InvalidState(f"{name}.follow", f"a {kind} event's trick {has}")
     return payload

@@ -4,6 +4,8 @@ the game sends to them.
 Views and events are built from the full state by leaving hidden cards out: a spectator's view
 has no ``hand`` at all, a seat's view has only its own, and the face-down cards and the
 opponent's hand appear only in :class:`RoundOver` and in a finished round's ``revealed``.
+Plays appear in their public form, :class:`~.model.PlayedCards` (count and suit, ``2E``), for
+everyone, the player included: a hand position would show the player's hand order (RULINGS H13).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import ClassVar
 
 import attrs
 
-from .model import Hand, Play, Suit, SuitCounts, Trick
+from .model import Hand, PlayedCards, PublicTrick, Suit, SuitCounts, played_cards
 from .rules import MatchState, RoundResult
 
 
@@ -31,9 +33,11 @@ class View:
     ``None`` too (RULINGS H13).
 
     ``hand_sizes``, ``won`` (by seat, then by suit) and the tricks are public. ``lead`` is the
-    trick in progress (led by ``leader``), ``to_move`` the seat that must play (``None`` when
-    nobody must). ``result`` and ``revealed`` are set once the round is over. ``fixed_deal``
-    marks a game whose deals were fixed at creation, so its creator knows every hand.
+    trick in progress (led by ``leader``); it and ``tricks`` give plays as count and suit only
+    (:class:`PlayedCards`, :class:`PublicTrick`; RULINGS H13). ``to_move`` is the seat that must
+    play (``None`` when nobody must). ``result`` and ``revealed`` are set once the round is over.
+    ``fixed_deal`` marks a game whose deals were fixed at creation, so its creator knows every
+    hand.
     """
 
     seat: int | None
@@ -42,8 +46,8 @@ class View:
     won: tuple[SuitCounts, SuitCounts]
     set_aside: SuitCounts
     leader: int
-    lead: Play | None
-    tricks: tuple[Trick, ...]
+    lead: PlayedCards | None
+    tricks: tuple[PublicTrick, ...]
     to_move: int | None
     round_number: int
     round_wins: tuple[int, int]
@@ -68,8 +72,8 @@ def build_view(
         won=round_.won,
         set_aside=round_.set_aside,
         leader=round_.leader,
-        lead=round_.lead,
-        tricks=round_.tricks,
+        lead=None if round_.lead is None else played_cards(round_.lead),
+        tricks=tuple(PublicTrick.of(trick) for trick in round_.tricks),
         to_move=None if ended else round_.to_move,
         round_number=match.round_number,
         round_wins=match.round_wins,
@@ -106,43 +110,44 @@ class HandDealt:
 
 @attrs.frozen(slots=True)
 class Turn:
-    """``seat`` must play now: to lead (``lead`` is ``None``) or to follow ``lead``."""
+    """``seat`` must play now: to lead (``lead`` is ``None``) or to follow ``lead`` (its count
+    and suit: RULINGS H13)."""
 
     kind: ClassVar[str] = "turn"
     seat: int
-    lead: Play | None
+    lead: PlayedCards | None
 
 
 @attrs.frozen(slots=True)
 class Played:
-    """``seat`` played ``play`` (positions refer to its hand before the play) and now holds
-    ``hand_size`` cards."""
+    """``seat`` played ``play`` (count and suit; where in its hand they came from is hidden,
+    RULINGS H13) and now holds ``hand_size`` cards."""
 
     kind: ClassVar[str] = "played"
     seat: int
-    play: Play
+    play: PlayedCards
     hand_size: int
 
 
 @attrs.frozen(slots=True)
 class TrickWon:
     """The trick was won by ``winner`` (RULINGS H7); ``won`` is both seats' won cards by suit
-    after it (H8)."""
+    after it (H8). The trick's plays are count and suit only (H13)."""
 
     kind: ClassVar[str] = "trick"
     number: int
-    trick: Trick
+    trick: PublicTrick
     won: tuple[SuitCounts, SuitCounts]
 
 
 @attrs.frozen(slots=True)
 class NoFollow:
     """The follower had no legal play: the led cards are set aside and the round ends at once
-    (RULINGS H6)."""
+    (RULINGS H6). The lead is count and suit only (H13)."""
 
     kind: ClassVar[str] = "no-follow"
     number: int
-    trick: Trick
+    trick: PublicTrick
     set_aside: SuitCounts
 
 

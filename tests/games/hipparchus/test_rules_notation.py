@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from hipparchusd.games.hipparchus import Hand, MatchState, Play, RoundState, Suit
+from hipparchusd.games.hipparchus import Hand, MatchState, Play, PlayedCards, RoundState, Suit
 from hipparchusd.games.hipparchus.notation import (
     NotationError,
+    format_cards,
     format_deal,
     format_hand,
     format_play,
     format_position,
     format_round_position,
+    parse_cards,
     parse_deal,
     parse_hand,
     parse_play,
@@ -52,6 +54,37 @@ def test_any_position_inside_a_clump_gives_the_canonical_play() -> None:
 def test_play_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
     with pytest.raises(NotationError) as caught:
         parse_play_text(text)
+    assert caught.value.position == where
+    assert what in str(caught.value)
+
+
+def test_played_cards_notation_is_count_and_suit_only() -> None:
+    # The public form of a play (RULINGS H13): what events and views show.
+    assert format_cards(PlayedCards(2, E)) == "2E"
+    assert format_cards(Play(3, S, 12)) == "3S"  # a play's position is left out
+    assert parse_cards("2E") == PlayedCards(2, E)
+    assert parse_cards("1m") == PlayedCards(1, M)  # lower case accepted on input
+    for count in (1, 2, 3):
+        for suit in (S, M, E):
+            assert parse_cards(format_cards(PlayedCards(count, suit))) == PlayedCards(count, suit)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("", 0, "expected played cards"),
+        ("E", 0, "expected played cards"),
+        ("0E", 0, "expected played cards"),
+        ("2", 1, "expected played cards"),
+        ("2X", 1, "unknown suit"),
+        ("4E", 0, "1 to 3 cards"),
+        ("2E@5", 2, "expected played cards"),  # public plays have no position
+        ("2EE", 2, "expected played cards"),
+    ],
+)
+def test_played_cards_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_cards(text)
     assert caught.value.position == where
     assert what in str(caught.value)
 

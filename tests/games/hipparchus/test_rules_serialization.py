@@ -12,7 +12,9 @@ import pytest
 
 from hipparchusd import serialization as ser
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, MatchState, RoundState
-from hipparchusd.games.hipparchus.views import View
+from hipparchusd.games.hipparchus.model import PlayedCards, PublicTrick, Suit
+from hipparchusd.games.hipparchus.notation import format_cards
+from hipparchusd.games.hipparchus.views import Played, View
 from hipparchusd.serialization import InvalidState, UnsupportedVersion
 
 
@@ -86,6 +88,52 @@ def test_wire_forms_are_notation_strings_and_arrays() -> None:
     assert data["round"]["won"] == [[0, 0, 0], [0, 0, 0]]
     assert all(card in ("S", "M", "E") for card in data["round"]["face_down"])
     assert ser.unstructure(STATES[1].round.lead) == str(STATES[1].round.lead)
+
+
+def test_views_and_events_carry_no_hand_position() -> None:
+    # RULINGS H13: a position would show the player's hand order to the opponent and to
+    # spectators; views and events give each play as count and suit, for everyone.
+    record = GAME.record()
+    plays = [p for r in record.rounds for p in r.plays]
+    played = [p for p in PAYLOADS if isinstance(p, Played)]
+    assert [p.play for p in played] == [PlayedCards(p.count, p.suit) for p in plays]
+    assert [ser.dump_payload(p)["play"] for p in played] == [format_cards(p) for p in plays]
+    for payload in PAYLOADS:
+        assert "@" not in json.dumps(ser.dump_payload(payload)), payload
+    rng = random.Random(5)
+    game = HipparchusGame(seed=6)
+    game.start()
+    lead_seen = tricks_seen = False
+    while game.outcome is None:
+        for seat in (0, 1, None):
+            view = game.view(seat)
+            assert "@" not in json.dumps(ser.unstructure(view)), view
+            round_ = game.state.round
+            lead = round_.lead
+            assert view.lead == (None if lead is None else PlayedCards(lead.count, lead.suit))
+            assert view.tricks == tuple(PublicTrick.of(t) for t in round_.tricks)
+            lead_seen |= view.lead is not None
+            tricks_seen |= bool(view.tricks)
+        (seat,) = game.seats_to_move()
+        game.play(seat, rng.choice(game.legal_moves(seat)))
+    assert lead_seen and tricks_seen
+
+
+def test_public_plays_and_tricks_are_strict_on_input() -> None:
+    assert ser.structure("2E", PlayedCards) == PlayedCards(2, Suit.EARTH)
+    trick = {"leader": 0, "lead": "1S", "follow": "2S", "winner": 1}
+    assert ser.structure(trick, PublicTrick) == PublicTrick(
+        0, PlayedCards(1, Suit.SUN), PlayedCards(2, Suit.SUN), 1
+    )
+    for bad, what in [
+        ("2e", "not canonical"),
+        ("2E@5", "expected played cards"),
+        ("4E", "1 to 3 cards"),
+        (2, "not int"),
+        (["2", "E"], "not list"),
+    ]:
+        with pytest.raises(InvalidState, match=what):
+            ser.structure(bad, PlayedCards)
 
 
 def mutate(path: list[Any], value: Any) -> dict[str, Any]:
@@ -255,6 +303,20 @@ def test_round_state_defaults_are_not_used_for_missing_wire_fields() -> None:
         ("round_number", 0, "$.round_number"),
         ("round_wins", [3, 0], "$.round_wins[0]"),
         ("to_move", -1, "$.to_move"),
+        ("lead", "2S@1", "$.lead"),  # public plays have no position (H13)
+        (
+            "tricks",
+            [{"leader": 0, "lead": "1S", "follow": "1M@3", "winner": 1}],
+            "$.tricks[0].follow",
+        ),
+        (
+            "tricks",
+            [
+                {"leader": 0, "lead": "1S", "follow": None, "winner": None},
+                {"leader": 0, "lead": "1S", "follow": "2S", "winner": 1},
+            ],
+            "$.tricks[0]",
+        ),
     ],
 )
 def test_bad_views_are_refused(key: str, value: Any, field: str) -> None:
@@ -278,6 +340,39 @@ def test_spectator_view_with_a_hand_is_refused() -> None:
         ("played", "seat", 2, "$.seat"),
         ("played", "hand_size", 15, "$.hand_size"),
         ("played", "play", "4S@1", "$.play"),
+        ("played", "play", "2S@1", "$.play"),  # public plays have no position (H13)
+        ("played", "play", "4S", "$.play"),
+        ("turn", "lead", "1S@1", "$.lead"),
+        (
+            "trick",
+            "trick",
+            {"leader": 0, "lead": "1S@1", "follow": "2S", "winner": 1},
+            "$.trick.lead",
+        ),
+        (
+            "trick",
+            "trick",
+            {"leader": 0, "lead": "1S", "follow": None, "winner": None},
+            "$.trick.follow",
+        ),
+        (
+            "trick",
+            "trick",
+            {"leader": 0, "lead": "1S", "follow": "2S", "winner": None},
+            "$.trick.winner",
+        ),
+        (
+            "trick",
+            "trick",
+            {"leader": 0, "lead": "1S", "follow": "1S", "winner": 1},
+            "$.trick.follow",
+        ),
+        (
+            "trick",
+            "trick",
+            {"leader": 2, "lead": "1S", "follow": "2S", "winner": 1},
+            "$.trick.leader",
+        ),
         ("round-started", "round_number", 0, "$.round_number"),
         ("trick", "won", [[0, 0, 0], [0, 0, -1]], "$.won[1][2]"),
         ("hand", "hand", "S" * 11, "$.hand"),

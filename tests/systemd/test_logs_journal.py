@@ -1,0 +1,127 @@
+"""Log lines for journald (``<N>`` priority prefixes, no timestamps) or for people (timestamps)."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+import pytest
+
+from hipparchusd.logs import configure_logging, journal_stream_matches, set_level, syslog_priority
+
+
+@pytest.fixture
+def stream(tmp_path: Path) -> Iterator[TextIO]:
+    """A file standing in for stderr, and the root logger restored afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    with (tmp_path / "stderr").open("w+") as file:
+        yield file
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def journal_env(stream: TextIO) -> dict[str, str]:
+    """``$JOURNAL_STREAM`` as systemd would set it for ``stream``."""
+    status = os.fstat(stream.fileno())
+    return {"JOURNAL_STREAM": f"{status.st_dev}:{status.st_ino}"}
+
+
+def written(stream: TextIO) -> list[str]:
+    stream.flush()
+    stream.seek(0)
+    return stream.read().splitlines()
+
+
+def log_samples() -> None:
+    log = logging.getLogger("hipparchusd.server")
+    log.debug("protocol error: syntax")
+    log.info("connection opened from 127.0.0.1:5000")
+    log.warning("connection limit reached")
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        log.exception("handler crashed")
+
+
+def test_under_journald_priority_prefixes_and_no_timestamps(stream: TextIO) -> None:
+    assert configure_logging("debug", stream=stream, environ=journal_env(stream)) is True
+    log_samples()
+    lines = written(stream)
+    assert lines[:4] == [
+        "<7>hipparchusd.server: protocol error: syntax",
+        "<6>hipparchusd.server: connection opened from 127.0.0.1:5000",
+        "<4>hipparchusd.server: connection limit reached",
+        "<3>hipparchusd.server: handler crashed",
+    ]
+    # The traceback: every line its own journal entry, at the same priority.
+    assert lines[4] == "<3>Traceback (most recent call last):"
+    assert lines[-1] == "<3>RuntimeError: boom"
+    assert all(line.startswith("<3>") for line in lines[4:])
+
+
+def test_on_a_terminal_timestamps_and_level_names(stream: TextIO) -> None:
+    assert configure_logging("info", stream=stream, environ={}) is False
+    log_samples()
+    lines = written(stream)
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}"
+    assert re.fullmatch(
+        stamp + r" INFO     hipparchusd\.server: connection opened from .*", lines[0]
+    )
+    assert re.fullmatch(
+        stamp + r" WARNING  hipparchusd\.server: connection limit reached", lines[1]
+    )
+    assert not any("protocol error" in line for line in lines)  # below the level
+    assert not any(line.startswith("<") for line in lines)
+
+
+def test_a_journal_stream_that_is_not_stderr_is_ignored(stream: TextIO, tmp_path: Path) -> None:
+    # E.g. a child whose stderr was redirected to a file still inherits JOURNAL_STREAM.
+    with (tmp_path / "other").open("w") as other:
+        env = journal_env(other)
+    assert not journal_stream_matches(stream, env)
+    assert configure_logging("info", stream=stream, environ=env) is False
+
+
+@pytest.mark.parametrize("value", ["", "12", "a:b", "1:2:3", ":"])
+def test_malformed_journal_stream(stream: TextIO, value: str) -> None:
+    assert not journal_stream_matches(stream, {"JOURNAL_STREAM": value})
+
+
+def test_a_stream_without_descriptor(stream: TextIO) -> None:
+    assert not journal_stream_matches(io.StringIO(), journal_env(stream))
+
+
+def test_configuring_again_replaces_our_handler(stream: TextIO) -> None:
+    configure_logging("info", stream=stream, environ={})
+    configure_logging("info", stream=stream, environ=journal_env(stream))
+    logging.getLogger("x").info("once")
+    assert written(stream) == ["<6>x: once"]
+
+
+def test_set_level_changes_what_is_logged(stream: TextIO) -> None:
+    configure_logging("warning", stream=stream, environ=journal_env(stream))
+    logging.getLogger("x").info("hidden")
+    set_level("INFO")
+    logging.getLogger("x").info("shown")
+    assert written(stream) == ["<6>x: shown"]
+    with pytest.raises(ValueError, match="unknown log level 'loud'"):
+        set_level("loud")
+
+
+def test_syslog_priorities() -> None:
+    assert [syslog_priority(level) for level in (10, 20, 25, 30, 40, 50, 60)] == [
+        7,
+        6,
+        4,
+        4,
+        3,
+        2,
+        2,
+    ]
+    assert syslog_priority(5) == 7
