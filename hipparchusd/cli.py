@@ -91,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"0 never does (default {d.idle_timeout:g})",
     )
     add(
+        "--abandon-timeout",
+        type=float,
+        default=d.abandon_timeout,
+        metavar="SECONDS",
+        help=f"drop a game still waiting for players that no connection holds a seat in or "
+        f"watches after this long, freeing its place under --max-games; started games are "
+        f"kept; 0 never drops (default {d.abandon_timeout:g})",
+    )
+    add(
         "--outbound-queue",
         type=int,
         default=d.outbound_queue,
