@@ -18,11 +18,17 @@ from typing import Any
 import attrs
 
 from . import __version__
-from .config_file import DEFAULT_CONFIG_PATH, EX_CONFIG, ConfigError, config_path, load_settings
+from .config_file import (
+    DEFAULT_CONFIG_PATH,
+    EX_CONFIG,
+    ConfigError,
+    config_path,
+    load_settings,
+    state_dir_setting,
+)
 from .logs import configure_logging
 from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError
 from .store.export import export_main
-from .store.statedir import resolve_state_dir
 from .systemd.activation import ActivationError, activated_listeners
 from .systemd.notify import Notifier
 
@@ -85,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"0 never does (default {d.idle_timeout:g})",
     )
     add(
+        "--abandon-timeout",
+        type=float,
+        default=d.abandon_timeout,
+        metavar="SECONDS",
+        help=f"drop a game still waiting for players that no connection holds a seat in or "
+        f"watches after this long, freeing its place under --max-games; started games are "
+        f"kept; 0 never drops (default {d.abandon_timeout:g})",
+    )
+    add(
         "--outbound-queue",
         type=int,
         default=d.outbound_queue,
@@ -100,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add(
         "--state-dir",
-        type=_state_dir,
+        type=state_dir_setting,
         metavar="DIR|none",
         help="where games are kept across restarts and crashes (a SQLite database); 'none' "
         "keeps them in memory only (default: $STATE_DIRECTORY under systemd, else the user's "
@@ -147,13 +162,6 @@ def build_parser() -> argparse.ArgumentParser:
 def given_options(ns: argparse.Namespace) -> dict[str, Any]:
     """The settings fields set on the command line in ``ns``."""
     return {name: value for name, value in vars(ns).items() if name in SETTINGS_FIELDS}
-
-
-def _state_dir(value: str) -> str | None:
-    """The ``--state-dir`` value as a path, ``None`` for ``none`` (see
-    :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
-    path = resolve_state_dir(value)
-    return None if path is None else str(path)
 
 
 def parse_settings(argv: Sequence[str]) -> Settings:

@@ -233,13 +233,20 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
     return check
 
 
-def _state_dir(value: str) -> str | None:
-    """``state-dir``: a directory (``~`` expanded), or ``"none"`` to keep games in memory, as
-    ``--state-dir`` takes it."""
-    if not value:
-        raise ValueError('must not be empty (use "none" to keep games in memory)')
+def state_dir_setting(value: str) -> str | None:
+    """The ``state_dir`` setting for a ``--state-dir`` value: the directory (``~`` expanded),
+    ``None`` for ``none`` (games kept in memory), the default directory for ``""`` (see
+    :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
     path = resolve_state_dir(value)
     return None if path is None else str(path)
+
+
+def _state_dir(value: str) -> str | None:
+    """``state-dir``: as ``--state-dir`` takes it, but not empty (in a file an empty value is
+    more likely a slip than a wish for the default)."""
+    if not value:
+        raise ValueError('must not be empty (use "none" to keep games in memory)')
+    return state_dir_setting(value)
 
 
 DAEMON_SCHEMA = Schema(
@@ -250,6 +257,7 @@ DAEMON_SCHEMA = Schema(
         Key("max-connections", "max_connections", int, reloadable=True),
         Key("max-games", "max_games", int, reloadable=True),
         Key("idle-timeout", "idle_timeout", float, reloadable=True),
+        Key("abandon-timeout", "abandon_timeout", float, reloadable=True),
         Key("outbound-queue", "outbound_queue", int, reloadable=True),
         Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
         Key("state-dir", "state_dir", str, _state_dir),

@@ -226,7 +226,9 @@ class Result:
 @attrs.define(eq=False)
 class Table:
     """A game and everything around it: its seats' names, holders and token digests, its
-    spectators and its public event count ``seq``."""
+    spectators and its public event count ``seq``. ``unattended_since`` is the sweep time
+    (:meth:`Lobby.drop_abandoned`) since which nobody has followed the game; ``None`` until a
+    sweep finds it unfollowed, and again whenever a follower leaves."""
 
     id: str
     kind: GameKind
@@ -240,6 +242,7 @@ class Table:
     seq: int = 0
     started: bool = False
     finished: bool = False
+    unattended_since: float | None = None
 
     @property
     def status(self) -> str:
@@ -426,6 +429,7 @@ class Lobby:
             table = self.tables.get(game_id)
             if table is not None:
                 table.spectators.pop(session, None)
+                table.unattended_since = None
         session.seats.clear()
         session.watching.clear()
         self.sessions.pop(session.id, None)
@@ -448,6 +452,36 @@ class Lobby:
             if table is not None and not table.finished:
                 return False
         return True
+
+    def drop_abandoned(self, now: float, timeout: float) -> Result:
+        """Drop the games still waiting for players that nobody has followed (no connection
+        holds a seat in one or watches it) for ``timeout`` seconds or more, so that games
+        nobody joins do not use up ``max_games`` for good (PROTOCOL.md section 7). A dropped
+        game's id becomes unknown; its result carries a ``drop_game`` store call per game.
+
+        Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
+        is timed from the first call that finds it unfollowed (after a follower leaves, from
+        the next call), so it may live up to one calling interval longer than ``timeout``.
+        Started games are never dropped: their seats may come back with their tokens.
+        """
+        result = Result()
+        dropped: list[str] = []
+        for table in list(self.tables.values()):
+            if table.started or table.followers():
+                table.unattended_since = None
+            elif table.unattended_since is None:
+                table.unattended_since = now
+            elif now - table.unattended_since >= timeout:
+                self._forget(table.id)
+                dropped.append(table.id)
+                result.store_calls.append(StoreCall("drop_game", (table.id,)))
+                log.info(
+                    "game %s dropped: still waiting for players and followed by nobody for %g s",
+                    table.id,
+                    timeout,
+                )
+        result.games = tuple(dropped)
+        return result
 
     @property
     def active_games(self) -> int:
@@ -760,6 +794,7 @@ class Lobby:
 
     def _release_seat(self, table: Table, session: Session) -> list[Delivery]:
         seat = session.seats.pop(table.id)
+        table.unattended_since = None
         if table.holders[seat] is session:
             table.holders[seat] = None
         if not table.started:
@@ -783,6 +818,7 @@ class Lobby:
         elif s in table.spectators:
             del table.spectators[s]
             s.watching.discard(table.id)
+            table.unattended_since = None
         else:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not follow {table.id}")
         return result
@@ -803,6 +839,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not watch {table.id}")
         del table.spectators[s]
         s.watching.discard(table.id)
+        table.unattended_since = None
         return self._ok(r, {})
 
     def _cmd_state(self, s: Session, r: Request, a: list[str], o: Any) -> Result:

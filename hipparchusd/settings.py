@@ -75,6 +75,9 @@ class Settings:
         max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
         idle_timeout: seconds after which a silent connection following no game in progress
             is closed (0: never).
+        abandon_timeout: seconds after which a game still waiting for players, that no
+            connection holds a seat in or watches, is dropped, so that games nobody will join
+            do not use up ``max_games`` (0: never). Started games are never dropped.
         outbound_queue: messages (responses, events) queued for one connection; a connection
             whose queue fills is closed.
         log_level: one of debug, info, warning, error, critical.
@@ -93,6 +96,7 @@ class Settings:
     max_connections: int = attrs.field(default=1000, validator=_positive_int("max_connections"))
     max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
     idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
+    abandon_timeout: float = attrs.field(default=600.0, validator=_non_negative("abandon_timeout"))
     outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
     log_level: str = attrs.field(default="info", validator=_check_level)
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)

@@ -132,6 +132,12 @@ def seat_label(seat: Any, my_seat: int, players: Sequence[Any]) -> str:
     return mine if seat == my_seat else theirs
 
 
+def versus(pair: Sequence[Any], seat: int, players: Sequence[Any]) -> str:
+    """A per-seat pair (totals, round wins) from ``seat``'s point of view: ``you 4 - 3 bob``."""
+    mine, theirs = names_of(players, seat)
+    return f"{mine} {pair[seat]} - {pair[1 - seat]} {theirs}"
+
+
 def won_table(view: dict[str, Any], players: Sequence[Any], style: Style) -> Table:
     """Both won piles by suit (RULINGS H8: public), and the cards set aside (H6) if any."""
     seat = int(view["seat"])
@@ -159,17 +165,13 @@ def score_line(
     """
     seat = int(view["seat"])
     wins = view.get("round_wins") or [0, 0]
-    mine, theirs = names_of(players, seat)
     text = Text.assemble(
         (f"Round {view.get('round_number', '?')}", "bold"),
-        f" | round wins: {mine} {wins[seat]} - {wins[1 - seat]} {theirs} (first to 2)",
+        f" | round wins: {versus(wins, seat, players)} (first to 2)",
     )
     for data in past_rounds:
         totals = (data.get("result") or {}).get("totals") or [0, 0]
-        text.append(
-            f" | round {data.get('round_number')}: "
-            f"{mine} {totals[seat]} - {totals[1 - seat]} {theirs}"
-        )
+        text.append(f" | round {data.get('round_number')}: {versus(totals, seat, players)}")
     return text
 
 
@@ -217,7 +219,7 @@ def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> 
     mine, theirs = names_of(players, my_seat)
     text = Text.assemble(
         (f"Round {data.get('round_number', '?')} over: ", "bold"),
-        f"{mine} {totals[my_seat]} - {totals[1 - my_seat]} {theirs}; ",
+        f"{versus(totals, my_seat, players)}; ",
         (f"{seat_label(winner, my_seat, players)} won the round", "bold"),
     )
     if result.get("by_tie_break"):
@@ -229,5 +231,5 @@ def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> 
         text.append(f"{theirs} {' '.join(map(str, scores[1 - my_seat]))}")
     wins = data.get("round_wins")
     if wins:
-        text.append(f". Round wins: {mine} {wins[my_seat]} - {wins[1 - my_seat]} {theirs}")
+        text.append(f". Round wins: {versus(wins, my_seat, players)}")
     return text

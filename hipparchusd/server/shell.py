@@ -269,8 +269,9 @@ class Server:
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
-        ``max_games``, ``idle_timeout`` and ``grace_period`` apply at once; ``max_line_bytes``
-        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        ``max_games``, ``idle_timeout``, ``abandon_timeout`` and ``grace_period`` apply at once
+        (the timeouts from the next sweep); ``max_line_bytes`` and ``outbound_queue`` to
+        connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
         self.settings = settings
@@ -300,7 +301,7 @@ class Server:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
                         acceptors.start_soon(self._accept, listener, connections)
-                    acceptors.start_soon(self._close_idle)
+                    acceptors.start_soon(self._sweep)
                     task_status.started(self)
                     await self._shutdown.wait()
                     acceptors.cancel_scope.cancel()
@@ -341,21 +342,31 @@ class Server:
             elif table.started and (stored.moves or stored.snapshot is None):
                 await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
-    async def _close_idle(self) -> None:
-        """Close the connections that sent nothing for ``idle_timeout`` seconds and follow no
-        game in progress (PROTOCOL.md section 7). One sweep for all connections keeps the
-        per-request path free of timers. The timeout is read at every sweep, since a reload
-        may change it (0: never)."""
+    async def _sweep(self) -> None:
+        """Every second (or a quarter of the shorter timeout), close the idle connections and
+        drop the abandoned games (PROTOCOL.md section 7). One sweep for all connections and
+        games keeps the per-request path free of timers. The timeouts are read at every
+        sweep, since a reload may change them (0: never)."""
         while True:
-            timeout = self.settings.idle_timeout
-            await trio.sleep(min(1.0, timeout / 4) if timeout > 0 else 1.0)
-            if timeout <= 0:
-                continue
+            settings = self.settings
+            timeouts = [t for t in (settings.idle_timeout, settings.abandon_timeout) if t > 0]
+            await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
             now = trio.current_time()
-            for conn in list(self.connections.values()):
-                if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
-                    conn.timed_out = True
-                    conn.cancel_scope.cancel()
+            settings = self.settings
+            if settings.idle_timeout > 0:
+                self._close_idle(now, settings.idle_timeout)
+            if settings.abandon_timeout > 0:
+                result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
+                if result.games:
+                    await self._carry_out(result, None)
+
+    def _close_idle(self, now: float, timeout: float) -> None:
+        """Close the connections that sent nothing for ``timeout`` seconds and follow no game
+        in progress."""
+        for conn in list(self.connections.values()):
+            if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+                conn.timed_out = True
+                conn.cancel_scope.cancel()
 
     async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
         while True:

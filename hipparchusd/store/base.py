@@ -87,6 +87,17 @@ class GameStore(Protocol):
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
+    async def drop_game(self, game_id: str) -> None:
+        """Forget a game that never started (no snapshot), its seats included: the daemon
+        drops a waiting game nobody follows after ``abandon_timeout`` seconds. Its id still
+        counts for :meth:`latest_game_id`, so that it is never given to another game.
+
+        Raises:
+            StoreError: no unfinished, unstarted game ``game_id`` is stored (a started game is
+                never dropped), or the write failed.
+        """
+        ...
+
     async def load_finished(self, game_id: str) -> StoredGame | None:
         """The finished game ``game_id`` with its final record as ``snapshot`` (and no moves),
         or ``None`` when the store holds no finished game of that id (unknown, unfinished, or
@@ -125,6 +136,9 @@ class MemoryStore:
         """Nothing to do."""
 
     async def finish(self, game_id: str, record: Any) -> None:
+        """Nothing to do."""
+
+    async def drop_game(self, game_id: str) -> None:
         """Nothing to do."""
 
     async def load_finished(self, game_id: str) -> StoredGame | None:

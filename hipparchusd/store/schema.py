@@ -17,7 +17,9 @@ database that holds data, the store copies it aside
 What the layout holds (version 1):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
-  (Unix time and pid of the last process that opened it for writing).
+  (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
+  game created last, kept when its row is dropped or pruned; absent in databases written before
+  it was kept, which fall back to the newest row of ``games``).
 - ``games``: one row per game. ``options`` (the creation options), ``snapshot`` (the latest game
   record, ``NULL`` until the game starts) and ``record`` (the final record, once finished) are
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).

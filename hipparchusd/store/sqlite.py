@@ -227,6 +227,13 @@ class SqliteStore:
                 )
             except sqlite3.IntegrityError:
                 raise StoreError(f"game {game_id} is already stored") from None
+            # Kept apart from the games table: the newest game may be dropped (drop_game) or
+            # pruned, and its id must still not be given out again after a restart.
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('latest_game_id', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (game_id,),
+            )
 
         await self._call(action)
 
@@ -315,6 +322,25 @@ class SqliteStore:
 
         await self._call(action)
 
+    async def drop_game(self, game_id: str) -> None:
+        """Delete the unfinished game ``game_id`` that never started (no snapshot), with its
+        seats. Its id stays the latest for :meth:`latest_game_id` if it was.
+
+        Raises:
+            StoreError: no unfinished, unstarted game ``game_id`` is stored, or the write
+                failed.
+        """
+
+        def action(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "DELETE FROM games WHERE game_id = ? AND finished_at IS NULL AND snapshot IS NULL",
+                (game_id,),
+            )
+            if cursor.rowcount != 1:
+                raise StoreError(f"no unstarted game {game_id} is stored")
+
+        await self._call(action)
+
     async def load_finished(self, game_id: str) -> StoredGame | None:
         """Finished game ``game_id`` with its record as ``snapshot``, or ``None`` if the store
         holds no finished game of that id.
@@ -352,10 +378,16 @@ class SqliteStore:
         return game
 
     async def latest_game_id(self) -> str | None:
-        """The id of the game stored last (finished or not), or ``None``."""
+        """The id of the game created last (finished, unfinished, dropped or pruned), or
+        ``None`` when no game was ever created."""
 
         def action(conn: sqlite3.Connection) -> str | None:
-            row = conn.execute("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1").fetchone()
+            row = conn.execute("SELECT value FROM meta WHERE key = 'latest_game_id'").fetchone()
+            if row is None:
+                # A database written before the key was kept.
+                row = conn.execute(
+                    "SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1"
+                ).fetchone()
             return None if row is None else str(row[0])
 
         latest: str | None = await self._call(action)

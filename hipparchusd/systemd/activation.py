@@ -114,11 +114,11 @@ def listening_socket(passed: ListenFd) -> socket.socket:
         ActivationError: the descriptor is not a socket, not a stream socket, of another
             address family, or not listening (e.g. ``Accept=yes`` passed a connection).
     """
+    what = f"passed descriptor {passed.fd} ({passed.name})"
     try:
         sock = socket.socket(fileno=passed.fd)
     except OSError as error:
-        raise ActivationError(f"passed descriptor {passed.fd} ({passed.name}): {error}") from error
-    what = f"passed descriptor {passed.fd} ({passed.name})"
+        raise ActivationError(f"{what}: {error}") from error
     problem = None
     if sock.type != socket.SOCK_STREAM:
         problem = f"{what} is not a stream socket (use ListenStream=)"

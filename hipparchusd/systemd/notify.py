@@ -73,9 +73,10 @@ def watchdog_usec(environ: MutableMapping[str, str], pid: int | None = None) -> 
     return int(usec_text)
 
 
-def _one_line(text: str) -> str:
-    """``text`` fit for one assignment: a newline would start a new variable."""
-    return " ".join(text.splitlines())
+def _status(text: str) -> str:
+    """The ``STATUS=`` assignment for ``text``, made one line: a newline would start a new
+    variable."""
+    return "STATUS=" + " ".join(text.splitlines())
 
 
 class Notifier:
@@ -151,16 +152,15 @@ class Notifier:
 
     def ready(self, status: str | None = None) -> bool:
         """``READY=1``: start-up is finished and the daemon accepts connections."""
-        return self.send("READY=1", *([] if status is None else [f"STATUS={_one_line(status)}"]))
+        return self.send("READY=1", *([] if status is None else [_status(status)]))
 
     def status(self, text: str) -> bool:
         """``STATUS=text``: one line shown by ``systemctl status``."""
-        return self.send(f"STATUS={_one_line(text)}")
+        return self.send(_status(text))
 
     def stopping(self, status: str | None = None) -> bool:
         """``STOPPING=1``: shutdown has begun."""
-        extra = [] if status is None else [f"STATUS={_one_line(status)}"]
-        return self.send("STOPPING=1", *extra)
+        return self.send("STOPPING=1", *([] if status is None else [_status(status)]))
 
     def reloading(self) -> bool:
         """``RELOADING=1`` with ``MONOTONIC_USEC`` (CLOCK_MONOTONIC now, in microseconds), as

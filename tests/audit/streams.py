@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import attrs
+from daemon.helpers import RoundTruth
 
-from hipparchusd.games.hipparchus import MatchRecord, MatchState
 from hipparchusd.games.hipparchus.notation import format_hand
 
 #: A run of suit letters standing alone: the only thing in the protocol that looks like a hand.
@@ -40,44 +40,6 @@ PUBLIC_PLAY = re.compile(r"[1-3][SME]")
 #: Opponent hands at least this long are searched for anywhere in a line (shorter ones occur
 #: by chance inside the viewer's own hand).
 SUBSTRING_MIN = 5
-
-
-@attrs.frozen
-class RoundTruth:
-    """One round as the rules played it: every position's full state, in order."""
-
-    states: tuple[MatchState, ...]
-
-    def hands(self, seat: int) -> set[str]:
-        """``seat``'s hand in notation at every moment of the round."""
-        return {format_hand(s.round.hands[seat]) for s in self.states}
-
-    def sizes(self) -> set[tuple[int, int]]:
-        """Both hand sizes at every moment of the round."""
-        return {(s.round.hands[0].size, s.round.hands[1].size) for s in self.states}
-
-    @property
-    def end(self) -> MatchState:
-        """The state when the round was over."""
-        return self.states[-1]
-
-
-def replay_rounds(record: MatchRecord) -> list[RoundTruth]:
-    """Each round of ``record`` replayed through the rules."""
-    rounds: list[RoundTruth] = []
-    state: MatchState | None = None
-    for round_record in record.rounds:
-        state = (
-            MatchState.start(round_record.deal, record.first_leader)
-            if state is None
-            else state.next_round(round_record.deal)
-        )
-        states = [state]
-        for play in round_record.plays:
-            state = state.play(play)
-            states.append(state)
-        rounds.append(RoundTruth(tuple(states)))
-    return rounds
 
 
 def scalars(obj: Any, path: str = "") -> Iterator[tuple[str, Any]]:

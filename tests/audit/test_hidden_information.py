@@ -11,13 +11,14 @@ import random
 import pytest
 import trio
 from daemon.client import Client, event_fields
+from daemon.helpers import replay_rounds
 
 from hipparchusd.games.hipparchus import MatchRecord
 from hipparchusd.serialization import converter
 from hipparchusd.server import Server
 
 from .conftest import StartServer
-from .streams import check_stream, replay_rounds
+from .streams import check_stream
 
 BAD_TOKEN = "0" * 32
 

@@ -129,15 +129,10 @@ async def test_a_failed_store_call_changes_nothing(start_server: StartServer) ->
     assert state["view.lead"] == "-" and not [e for e in w.events if " played " in e]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audit defect: games nobody joins are never dropped, so one client can use up "
-    "max_games for good (until a restart)",
-)
 async def test_abandoned_waiting_games_do_not_exhaust_the_games_limit(
     start_server: StartServer,
 ) -> None:
-    server = await start_server(max_games=3, idle_timeout=0.2)
+    server = await start_server(max_games=3, idle_timeout=0.2, abandon_timeout=0.2)
     vandal = await Client.connect(server.ports[0])
     for _ in range(3):
         await vandal.ok("new hipparchus")

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -117,6 +118,35 @@ def result_line(child: pexpect.spawn) -> tuple[int, tuple[int, int]]:
     return int(match.group(1)), (int(match.group(2)), int(match.group(3)))
 
 
+def spawn_bot(args: list[str]) -> subprocess.Popen[str]:
+    """The Python bot with ``args``, its stdout and stderr piped as text."""
+    return subprocess.Popen(
+        [*python_bot(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def stop(tuis: list[pexpect.spawn | None], bot: subprocess.Popen[str] | None) -> None:
+    """Close the terminal clients (and their logs) and kill the bot if it still runs."""
+    for tui in tuis:
+        if tui is not None:
+            tui.close(force=True)
+            tui.logfile_read.close()
+    if bot is not None and bot.poll() is None:
+        bot.kill()
+
+
+def check_turns(
+    daemon: Endpoint, game: str, seat: int, shown: list[tuple[str, list[str]]], chosen: list[str]
+) -> dict[str, Any]:
+    """Assert that the hands and legal plays ``shown`` at ``seat``'s turns, and the plays
+    ``chosen``, are the rules' for ``game``'s record; return the record."""
+    record = fetch_record(daemon, game)
+    turns = expected_turns(record, seat)
+    assert [(hand, legal) for hand, legal, _ in turns] == shown
+    assert [play for _, _, play in turns] == chosen
+    return record
+
+
 @pytest.mark.parametrize(
     ("ascii_mode", "tui_creates"), [(True, True), (False, False)], ids=["ascii", "symbols"]
 )
@@ -127,15 +157,13 @@ def test_whole_match_against_bot(
     one with suit symbols, joining a game the bot created."""
     rng = random.Random(5)
     where = ["--host", daemon.host, "--port", str(daemon.port)]
-    bot_args = [*python_bot(), *where, "--name", "botty", "--seed", "3"]
+    bot_args = [*where, "--name", "botty", "--seed", "3"]
     args = [*where, "--name", "human"] + (["--ascii"] if ascii_mode else [])
     bot = None
     if tui_creates:
         args += ["--seed", "31", "--leader", "0"]
     else:
-        bot = subprocess.Popen(
-            [*bot_args, "--create"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+        bot = spawn_bot([*bot_args, "--create"])
         assert bot.stdout is not None
         first_line = bot.stdout.readline()
         seated = re.match(r"game=(\S+) seat=\d", first_line)
@@ -147,12 +175,7 @@ def test_whole_match_against_bot(
         seat = int(child.match.group(1))
         game = ANSI.sub("", child.match.group(2))
         if bot is None:
-            bot = subprocess.Popen(
-                [*bot_args, "--game", game],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            bot = spawn_bot([*bot_args, "--game", game])
         shown: list[tuple[str, list[str]]] = []
         chosen: list[str] = []
         transcript = ""
@@ -175,15 +198,9 @@ def test_whole_match_against_bot(
         bot_out, bot_err = bot.communicate(timeout=30)
         assert bot.returncode == 0, bot_err
     finally:
-        child.close(force=True)
-        child.logfile_read.close()
-        if bot is not None and bot.poll() is None:
-            bot.kill()
+        stop([child], bot)
 
-    record = fetch_record(daemon, game)
-    turns = expected_turns(record, seat)
-    assert [(hand, legal) for hand, legal, _ in turns] == shown
-    assert [play for _, _, play in turns] == chosen
+    record = check_turns(daemon, game, seat, shown, chosen)
     assert (winner, wins) == replay_outcome(record)
     assert f"winner={winner} " in bot_out
     # Each round's new hand is shown as dealt (the `hand` event's order, RULINGS H1).
@@ -216,12 +233,7 @@ def test_resume_after_a_dropped_connection(daemon: Endpoint, tmp_path: Path) -> 
     try:
         first.expect(r"You sit at seat (\d) of game (\S+)\. Your seat's token .* is (\w+)\.")
         seat, game, token = int(first.match.group(1)), first.match.group(2), first.match.group(3)
-        bot = subprocess.Popen(
-            [*python_bot(), *where, "--game", game, "--seed", "4"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        bot = spawn_bot([*where, "--game", game, "--seed", "4"])
         shown: list[tuple[str, list[str]]] = []
         chosen: list[str] = []
         for _ in range(3):
@@ -248,18 +260,9 @@ def test_resume_after_a_dropped_connection(daemon: Endpoint, tmp_path: Path) -> 
         _, bot_err = bot.communicate(timeout=30)
         assert bot.returncode == 0, bot_err
     finally:
-        for tui in (first, second):
-            if tui is not None:
-                tui.close(force=True)
-                tui.logfile_read.close()
-        if bot is not None and bot.poll() is None:
-            bot.kill()
+        stop([first, second], bot)
 
-    record = fetch_record(daemon, game)
-    turns = expected_turns(record, seat)
-    assert [(hand, legal) for hand, legal, _ in turns] == shown
-    assert [play for _, _, play in turns] == chosen
-    assert result == replay_outcome(record)
+    assert result == replay_outcome(check_turns(daemon, game, seat, shown, chosen))
 
 
 def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) -> None:
@@ -271,12 +274,7 @@ def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) 
     try:
         child.expect(r"You sit at seat (\d) of game (\S+)\.")
         seat, game = int(child.match.group(1)), child.match.group(2)
-        bot = subprocess.Popen(
-            [*python_bot(), *where, "--game", game],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        bot = spawn_bot([*where, "--game", game])
         turn = next_turn(child)
         assert turn is not None
         child.sendline("resign")
@@ -293,10 +291,7 @@ def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) 
         bot_out, bot_err = bot.communicate(timeout=30)
         assert bot.returncode == 0, bot_err
     finally:
-        child.close(force=True)
-        child.logfile_read.close()
-        if bot is not None and bot.poll() is None:
-            bot.kill()
+        stop([child], bot)
     assert winner == 1 - seat
     record = fetch_record(daemon, game)
     assert record["record"]["resigned"] == seat

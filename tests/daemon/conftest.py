@@ -3,35 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 import pytest
 import trio
 
-from hipparchusd.server import Server, serve
-from hipparchusd.settings import Settings
-from hipparchusd.store.base import MemoryStore
+from hipparchusd.server import Server
 
 from .client import Client
-
-StartServer = Callable[..., Awaitable[Server]]
+from .helpers import StartServer, server_starter
 
 
 @pytest.fixture
 async def start_server(nursery: trio.Nursery) -> AsyncIterator[StartServer]:
     """``await start_server(store=None, **settings)``: a server on 127.0.0.1 port 0 (with a
     :class:`MemoryStore` unless ``store`` is given), stopped at the end."""
-    servers: list[Server] = []
-
-    async def start(store: Any = None, **options: Any) -> Server:
-        settings = Settings(**{"port": 0, "grace_period": 0.5, **options})
-        server: Server = await nursery.start(serve, settings, store or MemoryStore())
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.shutdown()
+    with server_starter(nursery, grace_period=0.5) as start:
+        yield start
 
 
 @pytest.fixture

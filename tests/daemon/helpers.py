@@ -1,8 +1,46 @@
-"""Shared helpers for the daemon tests: fixed deals and game set-up."""
+"""Shared helpers for the daemon tests (and the audit tests): fixed deals, game set-up, and
+match records replayed through the rules."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import attrs
+import trio
+
+from hipparchusd.games.hipparchus import MatchRecord, MatchState
+from hipparchusd.games.hipparchus.notation import format_hand
+from hipparchusd.server import Server, serve
+from hipparchusd.settings import Settings
+from hipparchusd.store.base import GameStore, MemoryStore
+
 from .client import Client
+
+StartServer = Callable[..., Awaitable[Server]]
+
+
+@contextlib.contextmanager
+def server_starter(nursery: trio.Nursery, grace_period: float) -> Iterator[StartServer]:
+    """Within the block, ``await start(store=None, **settings)`` starts a server in ``nursery``
+    on 127.0.0.1 port 0 with ``grace_period`` seconds of shutdown grace (with a
+    :class:`MemoryStore` unless ``store`` is given); every one started is shut down on leaving.
+    For the ``start_server`` fixtures of tests/daemon and tests/audit."""
+    servers: list[Server] = []
+
+    async def start(store: GameStore | None = None, **options: Any) -> Server:
+        settings = Settings(**{"port": 0, "grace_period": grace_period, **options})
+        server: Server = await nursery.start(serve, settings, store or MemoryStore())
+        servers.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.shutdown()
+
 
 #: A first-round deal with distinctive hands: seat 0 alternates Sun and Moon then holds four
 #: Earths; seat 1 holds runs. Face down: Moon, Earth. 10 cards of each suit in all.
@@ -24,3 +62,41 @@ async def seated_game(a: Client, b: Client, options: str = f"leader=0 deal={DEAL
     await a.ok(f"join {game} 0 name=alice")
     await b.ok(f"join {game} 1 name=bob")
     return game
+
+
+@attrs.frozen
+class RoundTruth:
+    """One round as the rules played it: every position's full state, in order."""
+
+    states: tuple[MatchState, ...]
+
+    def hands(self, seat: int) -> set[str]:
+        """``seat``'s hand in notation at every moment of the round."""
+        return {format_hand(s.round.hands[seat]) for s in self.states}
+
+    def sizes(self) -> set[tuple[int, int]]:
+        """Both hand sizes at every moment of the round."""
+        return {(s.round.hands[0].size, s.round.hands[1].size) for s in self.states}
+
+    @property
+    def end(self) -> MatchState:
+        """The state when the round was over."""
+        return self.states[-1]
+
+
+def replay_rounds(record: MatchRecord) -> list[RoundTruth]:
+    """Each round of ``record`` replayed through the rules."""
+    rounds: list[RoundTruth] = []
+    state: MatchState | None = None
+    for round_record in record.rounds:
+        state = (
+            MatchState.start(round_record.deal, record.first_leader)
+            if state is None
+            else state.next_round(round_record.deal)
+        )
+        states = [state]
+        for play in round_record.plays:
+            state = state.play(play)
+            states.append(state)
+        rounds.append(RoundTruth(tuple(states)))
+    return rounds

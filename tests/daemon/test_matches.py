@@ -11,12 +11,12 @@ from typing import Any
 
 import trio
 
-from hipparchusd.games.hipparchus import MatchRecord, MatchState, replay
-from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
+from hipparchusd.games.hipparchus import MatchRecord, replay
+from hipparchusd.games.hipparchus.notation import format_cards, format_play
 from hipparchusd.serialization import converter
 
 from .client import Client, event_fields
-from .helpers import DEAL
+from .helpers import DEAL, replay_rounds
 
 Connect = Callable[..., Awaitable[Client]]
 _HAND_TOKEN = re.compile(r"^[SME]{2,}$")
@@ -59,22 +59,6 @@ async def play_random_match(
     return legal_lists
 
 
-def replay_rounds(record: MatchRecord) -> Iterator[tuple[MatchState, list[MatchState]]]:
-    """For each round: the state at its end and every state within it, through the rules."""
-    state: MatchState | None = None
-    for round_record in record.rounds:
-        state = (
-            MatchState.start(round_record.deal, record.first_leader)
-            if state is None
-            else state.next_round(round_record.deal)
-        )
-        states = [state]
-        for play in round_record.plays:
-            state = state.play(play)
-            states.append(state)
-        yield state, states
-
-
 async def test_random_matches_agree_with_the_rules(connect: Connect) -> None:
     rng = random.Random(2024)
     for match in range(3):
@@ -93,9 +77,10 @@ async def test_random_matches_agree_with_the_rules(connect: Connect) -> None:
         assert final.winner is not None and max(final.round_wins) == 2
         # The spectator saw every round's result and the winner as the rules compute them.
         round_overs = [event_fields(e)[3] for e in w.events if " round-over " in e]
-        rounds = list(replay_rounds(record))
+        rounds = replay_rounds(record)
         assert len(round_overs) == len(rounds) == len(record.rounds)
-        for fields, (end, _) in zip(round_overs, rounds, strict=True):
+        for fields, truth in zip(round_overs, rounds, strict=True):
+            end = truth.end
             result = end.round.result
             assert result is not None
             assert fields["result.totals"] == ",".join(map(str, result.totals))
@@ -107,8 +92,8 @@ async def test_random_matches_agree_with_the_rules(connect: Connect) -> None:
         # Every legal list the server gave is the rules' list in that position.
         expected_legal = [
             [format_play(p) for p in s.round.legal_plays()]
-            for _, states in rounds
-            for s in states[:-1]
+            for truth in rounds
+            for s in truth.states[:-1]
         ]
         assert legal_lists == expected_legal
         # The spectator saw every play, in order, as count and suit (RULINGS H13).
@@ -152,7 +137,7 @@ def check_no_hidden_cards(
     no hidden card of a round before its ``round-over``: no hand but the viewer's own (as it
     was at some point of that round), and no revealed or face-down cards.
     Returns (lines checked, own-hand fields seen) so the caller can see the check had work."""
-    rounds = list(replay_rounds(record))
+    rounds = replay_rounds(record)
     round_index = 0
     checked = own_seen = 0
     for line in stream.decode().split("\n"):
@@ -160,10 +145,7 @@ def check_no_hidden_cards(
             continue
         if round_index >= len(rounds):
             break
-        states = rounds[round_index][1]
-        own = set()
-        if viewer is not None:
-            own = {format_hand(s.round.hands[viewer]) for s in states}
+        own = set() if viewer is None else rounds[round_index].hands(viewer)
         is_round_over = " round-over " in line or '"kind": "round-over"' in line
         if is_round_over:
             round_index += 1

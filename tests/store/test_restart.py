@@ -75,6 +75,17 @@ class Match:
         self.acked.append((seat, reply.text))
         return (await client.ok(f"state {self.game}")).fields()
 
+    async def play_until(
+        self, rng: random.Random, done: Callable[[Match, dict[str, str]], bool]
+    ) -> None:
+        """Make random legal moves until ``done(self, fields)`` holds for the mover's state
+        fields after one (the match must not end first)."""
+        while True:
+            after = await self.play_one(rng)
+            assert after is not None
+            if done(self, after):
+                return
+
     async def close(self) -> None:
         for client in self.clients:
             await client.aclose()
@@ -124,6 +135,13 @@ def kill(daemon: DaemonProcess) -> None:
     assert daemon.process.returncode == -signal.SIGKILL
 
 
+def kill_keeps_acked(daemon: DaemonProcess, state_dir: Path, matches: list[Match]) -> None:
+    """SIGKILL ``daemon``; assert the store holds exactly each match's acknowledged moves."""
+    kill(daemon)
+    for match in matches:
+        assert stored_moves(state_dir, match.game) == match.acked
+
+
 async def test_sigkill_mid_trick_and_between_rounds(
     daemon_factory: Callable[..., DaemonProcess], tmp_path: Path
 ) -> None:
@@ -136,28 +154,18 @@ async def test_sigkill_mid_trick_and_between_rounds(
 
     # Mid-trick: each game stops right after a lead, with a lead on the table.
     for match in matches:
-        while True:
-            after = await match.play_one(rng)
-            assert after is not None
-            if len(match.acked) >= 5 and after["view.lead"] != "-":
-                break
-    kill(daemon)
-    for match in matches:
-        assert stored_moves(state_dir, match.game) == match.acked
+        await match.play_until(
+            rng, lambda m, after: len(m.acked) >= 5 and after["view.lead"] != "-"
+        )
+    kill_keeps_acked(daemon, state_dir, matches)
 
     # Between rounds: each game stops right after the play that ended round 1.
     daemon = daemon_factory("--state-dir", str(state_dir))
     for match in matches:
         await match.reconnect(daemon.port)
-        while True:
-            after = await match.play_one(rng)
-            assert after is not None
-            if after["view.round_number"] == "2":
-                break
+        await match.play_until(rng, lambda _, after: after["view.round_number"] == "2")
         await match.to_move()  # reads the new hand of seat 0
-    kill(daemon)
-    for match in matches:
-        assert stored_moves(state_dir, match.game) == match.acked
+    kill_keeps_acked(daemon, state_dir, matches)
 
     # Finish both matches on a third daemon.
     daemon = daemon_factory("--state-dir", str(state_dir))

@@ -32,13 +32,19 @@ def _files(state_dir: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in state_dir.iterdir() if path.is_file()}
 
 
+async def _refused_untouched(state_dir: Path, message: str) -> None:
+    """Assert that opening the store in ``state_dir`` fails with ``message`` (a regex) and
+    leaves every file there as it was."""
+    before = _files(state_dir)
+    with pytest.raises(StoreError, match=message):
+        await SqliteStore.open(state_dir)
+    assert _files(state_dir) == before
+
+
 async def test_a_file_that_is_not_a_database_is_refused_untouched(state_dir: Path) -> None:
     path = await _store_with_games(state_dir, 3)
     path.write_bytes(random.Random(1).randbytes(path.stat().st_size))
-    before = _files(state_dir)
-    with pytest.raises(StoreError, match=r"is not a SQLite database .*will not overwrite it"):
-        await SqliteStore.open(state_dir)
-    assert _files(state_dir) == before
+    await _refused_untouched(state_dir, r"is not a SQLite database .*will not overwrite it")
 
 
 async def test_garbage_inside_the_database_is_found_at_start_up(state_dir: Path) -> None:
@@ -48,20 +54,14 @@ async def test_garbage_inside_the_database_is_found_at_start_up(state_dir: Path)
     assert len(data) > 8 * page
     data[2 * page : 6 * page] = random.Random(2).randbytes(4 * page)  # header intact
     path.write_bytes(bytes(data))
-    before = _files(state_dir)
-    with pytest.raises(StoreError, match=rf"{DB_NAME} (is damaged|cannot be read).*move it aside"):
-        await SqliteStore.open(state_dir)
-    assert _files(state_dir) == before
+    await _refused_untouched(state_dir, rf"{DB_NAME} (is damaged|cannot be read).*move it aside")
 
 
 async def test_a_truncated_database_is_found_at_start_up(state_dir: Path) -> None:
     path = await _store_with_games(state_dir, 300)
     with path.open("r+b") as file:
         file.truncate(path.stat().st_size // 2)
-    before = _files(state_dir)
-    with pytest.raises(StoreError, match=rf"{DB_NAME} (is damaged|cannot be read).*move it aside"):
-        await SqliteStore.open(state_dir)
-    assert _files(state_dir) == before
+    await _refused_untouched(state_dir, rf"{DB_NAME} (is damaged|cannot be read).*move it aside")
 
 
 async def test_a_state_directory_under_a_regular_file_is_refused(tmp_path: Path) -> None:

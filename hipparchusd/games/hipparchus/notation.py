@@ -71,15 +71,7 @@ def parse_play_text(text: str) -> tuple[int, Suit, int]:
     if match is None:
         bad = _first_bad_play_char(text)
         raise NotationError("expected a play like 2E@5", text, bad)
-    count = int(match.group(1))
-    if count > MAX_PLAY:
-        raise NotationError(f"a play has 1 to {MAX_PLAY} cards, not {count}", text, 0)
-    try:
-        suit = Suit.from_letter(match.group(2))
-    except ValueError:
-        raise NotationError(
-            f"unknown suit {match.group(2)!r} (S, M or E)", text, match.start(2)
-        ) from None
+    count, suit = _count_and_suit(match, text)
     position = int(match.group(3))
     if position < 1:
         raise NotationError("hand positions start at 1", text, match.start(3))
@@ -106,6 +98,16 @@ def parse_cards(text: str) -> PlayedCards:
         letter = digits < len(text) and text[digits].isalpha()
         at = 0 if digits == 0 or text[0] == "0" else digits + 1 if letter else digits
         raise NotationError("expected played cards like 2E (count and suit)", text, at)
+    count, suit = _count_and_suit(match, text)
+    return cards_of(count, suit)
+
+
+def _count_and_suit(match: re.Match[str], text: str) -> tuple[int, Suit]:
+    """The count (group 1) and suit (group 2) of a play or played-cards ``match`` of ``text``.
+
+    Raises:
+        NotationError: the count is over 3 or the suit letter is not S, M or E.
+    """
     count = int(match.group(1))
     if count > MAX_PLAY:
         raise NotationError(f"a play has 1 to {MAX_PLAY} cards, not {count}", text, 0)
@@ -115,7 +117,7 @@ def parse_cards(text: str) -> PlayedCards:
         raise NotationError(
             f"unknown suit {match.group(2)!r} (S, M or E)", text, match.start(2)
         ) from None
-    return cards_of(count, suit)
+    return count, suit
 
 
 def _first_bad_play_char(text: str) -> int:
@@ -388,9 +390,8 @@ def _round_from_fields(fields: _Fields) -> RoundState:
 def _invalid(fields: _Fields, error: InvalidState, prefix: str) -> NotationError:
     path = error.field.removeprefix(prefix)
     name = next((n for n in fields.names if path == n or path.startswith((f"{n}.", f"{n}["))), None)
-    if name is None:
-        return NotationError(f"impossible position: {error}", fields.text, 0)
-    return NotationError(f"impossible position: {error}", fields.text, fields.offsets[name])
+    at = 0 if name is None else fields.offsets[name]
+    return NotationError(f"impossible position: {error}", fields.text, at)
 
 
 def parse_round_position(text: str) -> RoundState:

@@ -96,15 +96,6 @@ def trick_winner(leader: int, lead: Play, follow: Play, won: tuple[SuitCounts, S
     return follower
 
 
-def follow_plays(hand: Hand, lead: Play) -> tuple[Play, ...]:
-    """The plays a follower holding ``hand`` may make against ``lead`` (RULINGS H5).
-
-    Plays of the lead suit whose count differs from the lead's are compulsory if any exist;
-    otherwise any H2 play of another suit. An empty result means no legal play (H6).
-    """
-    return hand.follow_plays(lead.suit, lead.count)
-
-
 @attrs.frozen(slots=True)
 class RoundState:
     """One round of Hipparchus in progress or finished.

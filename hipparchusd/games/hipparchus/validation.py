@@ -183,6 +183,21 @@ def hand_before(hand: Hand, play: Play) -> Hand:
     return Hand.from_cards(cards)
 
 
+def _cards_held(state: Deal | RoundState, field: str) -> tuple[tuple[Hand, ...], tuple[Suit, ...]]:
+    """``state``'s two hands and its face-down cards, each checked (RULINGS H12 sizes).
+
+    Raises:
+        InvalidState: naming ``field``'s offending part.
+    """
+    hands = _tuple(state.hands, f"{field}.hands", SEATS)
+    for seat, hand in enumerate(hands):
+        validate_hand(hand, f"{field}.hands[{seat}]")
+    face_down = _tuple(state.face_down, f"{field}.face_down", FACE_DOWN_SIZE)
+    for index, card in enumerate(face_down):
+        _suit(card, f"{field}.face_down[{index}]")
+    return hands, face_down
+
+
 def validate_deal(deal: object, field: str = "deal") -> Deal:
     """Check that ``deal`` is a possible deal (RULINGS H12): two 14-card hands, 2 face-down
     cards, 10 cards of each suit.
@@ -192,12 +207,7 @@ def validate_deal(deal: object, field: str = "deal") -> Deal:
     """
     if not isinstance(deal, Deal):
         raise InvalidState(field, f"expected a deal, not {type(deal).__name__}")
-    hands = _tuple(deal.hands, f"{field}.hands", SEATS)
-    for seat, hand in enumerate(hands):
-        validate_hand(hand, f"{field}.hands[{seat}]")
-    face_down = _tuple(deal.face_down, f"{field}.face_down", FACE_DOWN_SIZE)
-    for index, card in enumerate(face_down):
-        _suit(card, f"{field}.face_down[{index}]")
+    _cards_held(deal, field)
     try:
         deal.validated()
     except ValueError as error:
@@ -221,12 +231,7 @@ def validate_round(state: object, field: str = "round") -> RoundState:
     """
     if not isinstance(state, RoundState):
         raise InvalidState(field, f"expected a round state, not {type(state).__name__}")
-    hands = _tuple(state.hands, f"{field}.hands", SEATS)
-    for seat, hand in enumerate(hands):
-        validate_hand(hand, f"{field}.hands[{seat}]")
-    face_down = _tuple(state.face_down, f"{field}.face_down", FACE_DOWN_SIZE)
-    for index, card in enumerate(face_down):
-        _suit(card, f"{field}.face_down[{index}]")
+    hands, face_down = _cards_held(state, field)
     leader = _seat(state.leader, f"{field}.leader")
     won = _tuple(state.won, f"{field}.won", SEATS)
     for seat in range(SEATS):

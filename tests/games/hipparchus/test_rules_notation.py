@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from hipparchusd.games.hipparchus import Hand, MatchState, Play, PlayedCards, RoundState, Suit
@@ -24,6 +26,15 @@ from hipparchusd.games.hipparchus.notation import (
 
 S, M, E = Suit.SUN, Suit.MOON, Suit.EARTH
 START = "SSMMMEEEEESSSS/MEMSSSMMEEMEME SM 0,0,0/0,0,0 0,0,0 0 - - 1 0/0 0"
+
+
+def assert_refused(parse: Callable[[str], object], text: str, where: int, what: str) -> None:
+    """``parse(text)`` raises a NotationError pointing at index ``where`` whose message
+    contains ``what``."""
+    with pytest.raises(NotationError) as caught:
+        parse(text)
+    assert caught.value.position == where
+    assert what in str(caught.value)
 
 
 def test_play_notation_round_trips() -> None:
@@ -52,10 +63,7 @@ def test_any_position_inside_a_clump_gives_the_canonical_play() -> None:
     ],
 )
 def test_play_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
-    with pytest.raises(NotationError) as caught:
-        parse_play_text(text)
-    assert caught.value.position == where
-    assert what in str(caught.value)
+    assert_refused(parse_play_text, text, where, what)
 
 
 def test_played_cards_notation_is_count_and_suit_only() -> None:
@@ -83,10 +91,7 @@ def test_played_cards_notation_is_count_and_suit_only() -> None:
     ],
 )
 def test_played_cards_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
-    with pytest.raises(NotationError) as caught:
-        parse_cards(text)
-    assert caught.value.position == where
-    assert what in str(caught.value)
+    assert_refused(parse_cards, text, where, what)
 
 
 def test_play_against_a_hand_names_the_problem() -> None:
@@ -165,10 +170,7 @@ def test_position_syntax_errors_say_what_and_where(case: tuple[str, int], what: 
     text, where = case
     if what in ("empty face down field", "face down: expected 2", "expected seat 0 or 1"):
         where += 1  # the field after the space
-    with pytest.raises(NotationError) as caught:
-        parse_position(text)
-    assert what in str(caught.value)
-    assert caught.value.position == where
+    assert_refused(parse_position, text, where, what)
 
 
 @pytest.mark.parametrize(
@@ -242,7 +244,4 @@ def test_deal_notation_round_trips() -> None:
     ],
 )
 def test_deal_errors_say_what_and_where(text: str, where: int, what: str) -> None:
-    with pytest.raises(NotationError) as caught:
-        parse_deal(text)
-    assert what in str(caught.value)
-    assert caught.value.position == where
+    assert_refused(parse_deal, text, where, what)
