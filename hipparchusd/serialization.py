@@ -31,6 +31,7 @@ from cattrs.errors import (
     IterableValidationError,
     IterableValidationNote,
 )
+from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn
 
 from .games.hipparchus.game import MatchRecord, replay
@@ -228,12 +229,33 @@ def _tuple_structure_factory(type_: Any) -> Callable[[Any, Any], tuple[Any, ...]
 
 
 def _tuple_unstructure_factory(type_: Any) -> Callable[[Any], list[Any]]:
+    # Events carry tuples of ints (per-suit counts, round wins) on every move: where every
+    # element is unstructured as itself, the hook is a plain ``list`` copy.
     args = get_args(type_)
     if len(args) == 2 and args[1] is Ellipsis:
         element = converter.get_unstructure_hook(args[0])
+        if element is identity:
+            return list
         return lambda value: [element(item) for item in value]
     if args:
         hooks = [converter.get_unstructure_hook(arg) for arg in args]
+        size = len(hooks)
+        if all(hook is identity for hook in hooks):
+
+            def unstructure_fixed(value: Any) -> list[Any]:
+                if len(value) != size:
+                    raise ValueError(f"expected {size} items, not {len(value)}")
+                return list(value)
+
+            return unstructure_fixed
+        if size == 2:
+            first, second = hooks
+
+            def unstructure_pair(value: Any) -> list[Any]:
+                a, b = value
+                return [first(a), second(b)]
+
+            return unstructure_pair
         return lambda value: [hook(item) for hook, item in zip(hooks, value, strict=True)]
     return lambda value: [converter.unstructure(item) for item in value]
 

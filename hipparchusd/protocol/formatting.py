@@ -115,18 +115,26 @@ def _flatten_general(pairs: list[tuple[str, str]], key: str, value: Any) -> None
 
 def words(value: Mapping[str, Any]) -> str:
     """``value`` flattened into ``key=value`` words on one line."""
-    # Every event goes through here: its top-level strings and integers (most fields) are
-    # written at once, the rest flattened as usual, in key order either way.
     parts: list[str] = []
+    _words_into(parts, "", value)
+    return " ".join(parts)
+
+
+def _words_into(parts: list[str], prefix: str, value: Mapping[str, Any]) -> None:
+    # Every event goes through here: its strings, integers, nulls and nested objects (most
+    # fields) are written at once, the rest flattened as usual, in key order either way.
     for key, item in value.items():
         kind = type(item)
         if kind is str or kind is int:
-            parts.append(f"{key}={item}")
+            parts.append(f"{prefix}{key}={item}")
+        elif item is None:
+            parts.append(f"{prefix}{key}=-")
+        elif kind is dict and item:
+            _words_into(parts, f"{prefix}{key}.", item)
         else:
             pairs: list[tuple[str, str]] = []
-            _flatten_into(pairs, key, item)
-            parts.extend([f"{k}={v}" for k, v in pairs])
-    return " ".join(parts)
+            _flatten_into(pairs, prefix + key, item)
+            parts += [f"{k}={v}" for k, v in pairs]
 
 
 def lines(value: Mapping[str, Any]) -> list[str]:
@@ -134,8 +142,12 @@ def lines(value: Mapping[str, Any]) -> list[str]:
     return [f"{k}={v}" for k, v in flatten(value)]
 
 
+# One encoder for every message: json.dumps with options would build a new one per call.
+_JSON = json.JSONEncoder(ensure_ascii=False)
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _JSON.encode(value)
 
 
 def success(

@@ -163,7 +163,8 @@ def parse_play(text: str, hand: Hand) -> Play:
             text,
             at,
         )
-    return Play(count, suit, start)
+    # The shared instance: the rules then find it in the legal plays by identity.
+    return play_of(count, suit, start)
 
 
 def format_hand(hand: Hand) -> str:
