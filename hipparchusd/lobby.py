@@ -549,18 +549,22 @@ class Lobby:
 
     @staticmethod
     def _split_args(spec: CommandSpec, request: Request) -> tuple[list[str], dict[str, str]]:
-        args: list[str] = []
         options: dict[str, str] = {}
-        for word in request.args:
-            key, equals, value = word.partition("=")
-            if spec.options and equals:
-                if not key or not value:
-                    raise ProtocolError(ErrorCode.SYNTAX, f"{word!r} is not key=value")
-                if key in options:
-                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {key!r} given twice")
-                options[key] = value
-            else:
-                args.append(word)
+        if not spec.options:
+            # Every word is an argument (most requests, ``legal`` and ``play`` among them).
+            args = list(request.args)
+        else:
+            args = []
+            for word in request.args:
+                key, equals, value = word.partition("=")
+                if equals:
+                    if not key or not value:
+                        raise ProtocolError(ErrorCode.SYNTAX, f"{word!r} is not key=value")
+                    if key in options:
+                        raise ProtocolError(ErrorCode.BAD_OPTION, f"option {key!r} given twice")
+                    options[key] = value
+                else:
+                    args.append(word)
         if not spec.min_args <= len(args) <= spec.max_args:
             few = "few" if len(args) < spec.min_args else "many"
             raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {spec.usage}")
@@ -886,9 +890,11 @@ class Lobby:
             events = after.play(seat, move)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
-        result = self._ok(r, {"game": table.id, "move": text}, [text])
-        result.games = (table.id,)
-        result.store_calls.append(StoreCall("add_move", (table.id, seat, text)))
+        result = Result(
+            Response(r.id, {"game": table.id, "move": text}, [text]),
+            [StoreCall("add_move", (table.id, seat, text))],
+            games=(table.id,),
+        )
         if table.kind.starts_round(events):
             result.store_calls.append(self._snapshot(table.id, after))
         self._moved(table, after, events, result)

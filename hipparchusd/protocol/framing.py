@@ -46,6 +46,12 @@ class LineSplitter:
     def feed(self, data: bytes) -> Iterator[str | LineError]:
         """Add ``data`` and yield every line (or line error) it completes, in order."""
         buffer = self._buffer
+        if not buffer and not self._discarding:
+            # Most often ``data`` is one whole request line: decoded straight from it.
+            end = data.find(b"\n")
+            if 0 <= end == len(data) - 1 and end < self.max_line_bytes:
+                yield self._decode(data, 0, end)
+                return
         buffer += data
         start = 0
         while True:
@@ -86,7 +92,7 @@ class LineSplitter:
         self._scanned = 0
 
     @staticmethod
-    def _decode(buffer: bytearray, start: int, end: int) -> str | LineError:
+    def _decode(buffer: bytes | bytearray, start: int, end: int) -> str | LineError:
         if end > start and buffer[end - 1] == 0x0D:
             end -= 1
         try:

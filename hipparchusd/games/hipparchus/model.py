@@ -387,7 +387,8 @@ class Hand:
         return Hand(clumps[:index] + clumps[index + 1 :])
 
     def __str__(self) -> str:
-        return "".join(c.suit.letter * c.size for c in self.clumps)
+        # _LETTERS[suit] is Suit.letter without a call: every stored snapshot writes hands.
+        return "".join([_LETTERS[c.suit] * c.size for c in self.clumps])
 
 
 @attrs.frozen(slots=True)
