@@ -993,6 +993,8 @@ class Lobby:
                 holder = table.holders[event.audience]
                 recipients = () if holder is None else (holder,)
             if recipients:
-                message = EventMessage.of(table.id, table.seq, event.payload)
+                payload = event.payload
+                data = converter.unstructure(payload)
+                message = EventMessage(table.id, table.seq, type(payload).kind, data)
                 deliveries.append(Delivery(recipients, message))
         return deliveries

@@ -40,7 +40,9 @@ def parse_request(line: str) -> Request | None:
             command (lower-case letters and ``_`` only). Whether the command exists is for the
             caller to decide (``unknown-command``).
     """
-    words = _WORDS.findall(line)
+    # In a line of printable ASCII the only separator there can be is the space, which
+    # str.split() splits runs of as _WORDS does (and faster): most requests are such lines.
+    words = line.split() if line.isascii() and line.isprintable() else _WORDS.findall(line)
     if not words or words[0].startswith("#"):
         return None
     request_id: str | None = None

@@ -41,6 +41,8 @@ _PLAY = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])@([0-9]{1,9})")
 _CARDS = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])")
 #: Each suit's letter, indexed by the suit (``Suit.letter``).
 _SUIT_LETTERS = "".join(suit.letter for suit in Suit)
+#: Each suit by its letter, either case (``Suit.from_letter`` without a call, for every move).
+_SUIT_OF_LETTER = {case(suit.letter): suit for suit in Suit for case in (str.upper, str.lower)}
 
 
 class NotationError(ValueError):
@@ -108,15 +110,13 @@ def _count_and_suit(match: re.Match[str], text: str) -> tuple[int, Suit]:
     Raises:
         NotationError: the count is over 3 or the suit letter is not S, M or E.
     """
-    count = int(match.group(1))
+    digits, letter = match.group(1, 2)
+    count = int(digits)
     if count > MAX_PLAY:
         raise NotationError(f"a play has 1 to {MAX_PLAY} cards, not {count}", text, 0)
-    try:
-        suit = Suit.from_letter(match.group(2))
-    except ValueError:
-        raise NotationError(
-            f"unknown suit {match.group(2)!r} (S, M or E)", text, match.start(2)
-        ) from None
+    suit = _SUIT_OF_LETTER.get(letter)
+    if suit is None:
+        raise NotationError(f"unknown suit {letter!r} (S, M or E)", text, match.start(2))
     return count, suit
 
 
