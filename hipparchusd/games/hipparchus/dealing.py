@@ -1,17 +1,48 @@
 """Dealing a round: 30 cards shuffled, 14 to each seat, 2 face down (RULINGS H12).
 
-By default the shuffle draws on the operating system's randomness (:class:`random.SystemRandom`),
+By default the shuffle draws on the operating system's randomness (:class:`random.SystemRandom`,
+one read per deal: :class:`SystemShuffler`),
 so nobody, the server's operator included, can predict a deal. A seed gives reproducible deals
 for tests, puzzles and analysis; such games are marked as fixed in every view (RULINGS H13).
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import MutableSequence
+from typing import Any
 
 from .model import CARDS_PER_SUIT, FACE_DOWN_SIZE, HAND_SIZE, SUITS, Deal, Hand
 
-_SYSTEM_RANDOM = random.SystemRandom()
+
+class SystemShuffler(random.SystemRandom):
+    """:class:`random.SystemRandom` whose :meth:`shuffle` draws the whole permutation from one
+    read of the operating system's randomness, instead of one read per card: the daemon deals
+    every round of every game it serves.
+    """
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        """Shuffle ``x`` in place, every order equally likely (as ``random.shuffle``).
+
+        One number uniform over the ``n!`` orders of ``n`` items (drawn with enough spare bits
+        that a redraw is almost never needed, and redrawn when it falls in the incomplete top
+        part of the range) gives, as its digits in the factorial number system, the swap of
+        each step of the Fisher-Yates shuffle.
+        """
+        size = len(x)
+        orders = math.factorial(size)
+        bits = orders.bit_length() + 64
+        complete = (1 << bits) // orders * orders
+        number = self.getrandbits(bits)
+        while number >= complete:
+            number = self.getrandbits(bits)
+        for i in range(size - 1, 0, -1):
+            number, j = divmod(number, i + 1)
+            x[i], x[j] = x[j], x[i]
+
+
+_SYSTEM_RANDOM = SystemShuffler()
 
 
 def shuffled_deal(rng: random.Random) -> Deal:

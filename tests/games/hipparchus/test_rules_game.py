@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -142,6 +143,48 @@ def test_unseeded_games_deal_from_the_system_random(monkeypatch: pytest.MonkeyPa
     assert calls == ["shuffle"]
     assert game.state.round.hands == shuffled_deal(random.Random(5)).hands
     assert not game.fixed_deal and not game.view(0).fixed_deal
+
+
+class ScriptedShuffler(dealing.SystemShuffler):
+    """A SystemShuffler whose random numbers are given in advance."""
+
+    def __init__(self, numbers: list[int]) -> None:
+        super().__init__()
+        self.numbers = numbers
+        self.asked: list[int] = []
+
+    def getrandbits(self, k: int, /) -> int:
+        self.asked.append(k)
+        return self.numbers.pop(0)
+
+
+def test_system_shuffle_gives_each_order_for_exactly_one_number() -> None:
+    # Uniform numbers below n! map one-to-one onto the n! orders: every order equally likely.
+    orders = set()
+    for number in range(24):
+        items = ["a", "b", "c", "d"]
+        ScriptedShuffler([number]).shuffle(items)
+        assert sorted(items) == ["a", "b", "c", "d"]
+        orders.add(tuple(items))
+    assert len(orders) == 24
+    # A number in the incomplete top part of the range is drawn again.
+    bits = math.factorial(4).bit_length() + 64
+    top = (1 << bits) - 1
+    shuffler = ScriptedShuffler([top, 5 + 24 * 7])
+    items = ["a", "b", "c", "d"]
+    shuffler.shuffle(items)
+    assert shuffler.asked == [bits, bits]
+    fifth = ["a", "b", "c", "d"]
+    ScriptedShuffler([5]).shuffle(fifth)
+    assert items == fifth
+
+
+def test_system_deal_reads_the_system_randomness_once() -> None:
+    assert isinstance(dealing._SYSTEM_RANDOM, dealing.SystemShuffler)
+    shuffler = ScriptedShuffler([12345678901234567890])
+    deck = list(range(30))
+    shuffler.shuffle(deck)
+    assert sorted(deck) == list(range(30)) and len(shuffler.asked) == 1
 
 
 def test_unseeded_first_leader_is_drawn_from_the_system_random(
