@@ -7,8 +7,10 @@ snapshot in the store. Adding a game is adding a :class:`GameKind` to :data:`KIN
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 import attrs
@@ -108,8 +110,13 @@ def _restore_hipparchus(options: Mapping[str, str], snapshot: Any) -> Game:
     return game
 
 
+_PAYLOAD = operator.attrgetter("payload")
+
+
 def _hipparchus_starts_round(events: Sequence[Event]) -> bool:
-    return any(isinstance(event.payload, RoundStarted) for event in events)
+    # Asked after every move: any(isinstance(event.payload, RoundStarted)), scanned by map()
+    # rather than by a generator resumed for every event.
+    return any(map(isinstance, map(_PAYLOAD, events), repeat(RoundStarted)))
 
 
 _HIPPARCHUS_OPTIONS = {
