@@ -1,0 +1,127 @@
+"""Benchmark: the daemon's CPU per request on its hot path, in one process, without a client.
+
+``bench_server.py`` measures the daemon over loopback against real clients, which on a shared
+two-core machine moves by 10-20 % from run to run: too much to see a change of a few per cent.
+This benchmark runs the same per-request path as the server's reader task (line splitting,
+``parse_request``, the lobby's prepare and commit, the store call, the response, the events for
+each follower, the write of each connection's output) for seeded random matches, each seat on
+its own connection (a socket pair whose other end this process drains), and prints the time per
+request: steadier, so before/after comparisons of the Python side need only a few seconds.
+It leaves out what the daemon spends in the kernel and in trio's scheduler between requests.
+
+The SHA-256 of every byte the connections were sent (except the seat tokens, which are random)
+is printed too: two versions of the daemon that print the same digest sent the same bytes.
+
+    .venv/bin/python bench/bench_requests.py [--matches 150] [--repeat 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import socket
+import time
+
+import trio
+
+from hipparchusd.protocol import LineSplitter, Mode
+from hipparchusd.server.shell import Connection, Server
+from hipparchusd.settings import Settings
+from hipparchusd.store.base import MemoryStore
+
+
+class Seat:
+    """One connection of the server, with the socket its output can be read from."""
+
+    def __init__(self, server: Server, mode: Mode) -> None:
+        ours, theirs = socket.socketpair()
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        ours.setblocking(False)
+        theirs.setblocking(False)
+        stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+        session = server.lobby.connect("bench")
+        session.mode = mode
+        self.conn = Connection(stream, session, 1000, server._dirty)
+        server.connections[session.id] = self.conn
+        self.splitter = LineSplitter(server.settings.max_line_bytes)
+        self.peer = theirs
+
+    def output(self) -> bytes:
+        """What the server sent since the last call."""
+        data = b""
+        while True:
+            try:
+                data += self.peer.recv(1 << 20)
+            except BlockingIOError:
+                return data
+
+    def close(self) -> None:
+        self.conn.stream.socket.close()
+        self.peer.close()
+
+
+async def run(matches: int, mode: Mode) -> tuple[float, int, str]:
+    """Play ``matches`` seeded random matches; (seconds spent in the server, requests, digest
+    of the output)."""
+    server = Server(Settings(), MemoryStore())
+    rng = random.Random(1)
+    digest = hashlib.sha256()
+    spent = 0.0
+    requests = 0
+
+    async def send(seat: Seat, line: str) -> None:
+        # As Server._read does for each line it receives.
+        nonlocal spent, requests
+        requests += 1
+        started = time.perf_counter()
+        for item in seat.splitter.feed(f"{line}\n".encode()):
+            await server._answer(seat.conn, item)
+            server._flush()
+        spent += time.perf_counter() - started
+
+    for number in range(matches):
+        seats = (Seat(server, mode), Seat(server, mode))
+        game = f"g{number + 1}"
+        await send(seats[0], f"new hipparchus seed={number}")
+        await send(seats[0], f"join {game}")
+        await send(seats[1], f"join {game}")
+        for seat in seats:
+            lines = seat.output().split(b"\n")
+            digest.update(b"\n".join(line for line in lines if b"token" not in line))
+        table = server.lobby.tables[game]
+        while table.game.outcome is None:
+            (to_move,) = table.game.seats_to_move()
+            seat = seats[to_move]
+            await send(seat, f"legal {game}")
+            digest.update(seat.output())
+            moves = [table.game.format_move(m) for m in table.game.legal_moves(to_move)]
+            await send(seat, f"play {game} {rng.choice(moves)}")
+            for seat in seats:
+                digest.update(seat.output())
+        for seat in seats:
+            seat.close()
+    return spent, requests, digest.hexdigest()[:16]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=150, help="matches per run (default 150)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs; the best counts (default 5)")
+    parser.add_argument("--json", action="store_true", help="JSON-mode connections")
+    args = parser.parse_args()
+    mode = Mode.JSON if args.json else Mode.TEXT
+    times = []
+    for _ in range(args.repeat):
+        spent, requests, digest = trio.run(run, args.matches, mode)
+        times.append(spent / requests * 1e6)
+    times.sort()
+    print(f"{requests} requests per run ({mode} mode), {args.repeat} runs")
+    print(
+        f"  server time per request: best {times[0]:.1f} us, median {times[len(times) // 2]:.1f} us"
+    )
+    print(f"  output digest: {digest}")
+
+
+if __name__ == "__main__":
+    main()
