@@ -75,6 +75,16 @@ class GameStore(Protocol):
         seat freed before the game starts may be taken again)."""
         ...
 
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        """Forget a seat freed before the game started (its holder left), token digest
+        included, so that a restart does not give it back to its former holder.
+
+        Raises:
+            StoreError: no unfinished, unstarted game ``game_id`` with ``seat`` recorded is
+                stored, or the write failed.
+        """
+        ...
+
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
@@ -127,6 +137,9 @@ class MemoryStore:
         """Nothing to do."""
 
     async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+        """Nothing to do."""
+
+    async def remove_seat(self, game_id: str, seat: int) -> None:
         """Nothing to do."""
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:

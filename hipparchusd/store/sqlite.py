@@ -258,6 +258,25 @@ class SqliteStore:
 
         await self._call(action)
 
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        """Forget ``seat`` of the unfinished game ``game_id`` that has not started (no
+        snapshot): its holder left before the start.
+
+        Raises:
+            StoreError: no such game with ``seat`` recorded is stored, or the write failed.
+        """
+
+        def action(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND seat = ? AND game_id IN "
+                "(SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NULL)",
+                (game_id, seat),
+            )
+            if cursor.rowcount != 1:
+                raise StoreError(f"no seat {seat} of an unstarted game {game_id} is stored")
+
+        await self._call(action)
+
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         """Replace the game's snapshot; it covers every move recorded so far.
 
