@@ -203,7 +203,9 @@ class Result:
     server keeps each game's results in order), and whether to close the connection.
 
     ``pending`` is the change still to make (see :meth:`commit`); the first of ``store_calls``
-    records it, the others (a snapshot, a finished game's record) follow it.
+    records it, the others (a snapshot, a finished game's record) follow it. A result with
+    nothing pending made its change at once, as one that cannot be refused (a seat left, a
+    connection gone, an abandoned game dropped): its store calls all follow the change.
     """
 
     response: Response | None = None
@@ -423,7 +425,7 @@ class Lobby:
         for game_id in list(session.seats):
             table = self.tables.get(game_id)
             if table is not None:
-                result.deliveries += self._release_seat(table, session)
+                self._release_seat(table, session, result)
                 games.append(game_id)
         for game_id in list(session.watching):
             table = self.tables.get(game_id)
@@ -792,7 +794,11 @@ class Lobby:
         result.deliveries = deliveries
         return result
 
-    def _release_seat(self, table: Table, session: Session) -> list[Delivery]:
+    def _release_seat(self, table: Table, session: Session, result: Result) -> None:
+        """``session`` no longer holds its seat in ``table``: before the start the seat is
+        free again (``left``; forgotten by the store too, so that a restart does not give it
+        back), after the start it stays reserved for its token (``disconnected``). The events
+        and the store call go to ``result``."""
         seat = session.seats.pop(table.id)
         table.unattended_since = None
         if table.holders[seat] is session:
@@ -804,17 +810,17 @@ class Lobby:
             table.names[seat] = None
             table.token_hashes[seat] = None
             table.holders[seat] = None
-            return self._publish(table, [Event(None, Left(seat))])
-        if table.finished:
-            return []
-        return self._publish(table, [Event(None, Disconnected(seat))])
+            result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
+            result.deliveries += self._publish(table, [Event(None, Left(seat))])
+        elif not table.finished:
+            result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
 
     def _cmd_leave(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         table = self._table(a[0])
         result = self._ok(r, {})
         result.games = (table.id,)
         if table.id in s.seats:
-            result.deliveries += self._release_seat(table, s)
+            self._release_seat(table, s, result)
         elif s in table.spectators:
             del table.spectators[s]
             s.watching.discard(table.id)

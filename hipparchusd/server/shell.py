@@ -546,7 +546,9 @@ class Server:
         """Await ``result``'s first store call, which records its change, then commit the
         change, await the other store calls, and queue the response for ``conn`` and the
         events for their recipients. If the first call fails, nothing changes: ``conn`` gets
-        ``internal`` and nobody gets an event.
+        ``internal`` and nobody gets an event. A result with no change pending made it
+        already (:class:`~hipparchusd.lobby.Result`): each of its store calls that fails is
+        logged, and the response and events go out all the same.
 
         A store call must be atomic under cancellation (recorded in full, or not at all and
         ``Cancelled`` raised), as the stores are: so a change the store recorded is always
@@ -555,8 +557,8 @@ class Server:
         """
         calls = result.store_calls
         try:
-            if calls:
-                first = calls[0]
+            if calls and result.pending is not None:
+                first, calls = calls[0], calls[1:]
                 try:
                     await first.apply(self.store)
                 except Exception as error:
@@ -573,12 +575,12 @@ class Server:
                     return
             result.commit()
             try:
-                for call in calls[1:]:
+                for call in calls:
                     try:
                         await call.apply(self.store)
                     except Exception as error:
-                        # The change is recorded and made; the store keeps the earlier
-                        # snapshot and replays the moves after it.
+                        # The change is made (and recorded, if it was pending): after a
+                        # failed snapshot the store replays the moves after the earlier one.
                         log.error("store %s failed: %r", call.method, error, exc_info=error)
             finally:
                 if conn is not None and result.response is not None:

@@ -30,6 +30,11 @@ class GatedStore(MemoryStore):
     async def add_seat(self, game_id: str, seat: Any) -> None:
         self.calls.append(("add_seat", seat.seat))
 
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.calls.append(("remove_seat", seat))
+
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         self.calls.append(("snapshot", game_id))
 
@@ -183,3 +188,38 @@ async def test_a_stored_move_stands_when_the_snapshot_after_it_fails(
     (seat,) = table.game.seats_to_move()
     move = table.game.format_move(table.game.legal_moves(seat)[0])
     assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
+
+
+async def test_a_seat_freed_before_the_start_is_removed_from_the_store(
+    start_server: StartServer,
+) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = (await a.ok("new hipparchus")).fields()["game"]
+    await a.ok(f"join {game} 0")
+    await a.ok(f"leave {game}")
+    await b.ok(f"join {game} 1")
+    await b.aclose()  # a disconnection frees a seat of a waiting game as well
+    with trio.fail_after(5):
+        while ("remove_seat", 1) not in store.calls:
+            await trio.sleep(0.01)
+    assert store.calls == [("create_game", game), ("add_seat", 0), ("remove_seat", 0),
+                           ("add_seat", 1), ("remove_seat", 1)]  # fmt: skip
+
+
+async def test_a_seat_is_left_even_when_the_store_fails_to_forget_it(
+    start_server: StartServer,
+) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a, w = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = (await a.ok("new hipparchus")).fields()["game"]
+    await w.ok(f"watch {game}")
+    await a.ok(f"join {game} 0")
+    store.fail = True
+    # Leaving cannot be refused: the seat is free at once, and the failure is only logged.
+    await a.ok(f"leave {game}")
+    assert event_fields((await w.events_until(["left"]))[-1])[3] == {"seat": "0"}
+    assert server.lobby.tables[game].names == [None, None]
+    await w.ok(f"join {game} 0")
