@@ -731,12 +731,12 @@ class Lobby:
             r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
         )
         result.games = (table.id,)
-        result.store_calls.append(StoreCall("add_seat", (table.id, StoredSeat(seat, name, digest))))
-        # The last seat starts the game: on a fork, kept once the seat is stored.
+        # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
         start_events = started.start() if started is not None else []
-        if started is not None:
-            result.store_calls.append(self._snapshot(table.id, started))
+        snapshot = None if started is None else converter.unstructure(started.record())
+        stored_seat = StoredSeat(seat, name, digest)
+        result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
 
         def take_seat() -> None:
             table.names[seat] = name
@@ -755,10 +755,6 @@ class Lobby:
 
         result.pending = take_seat
         return result
-
-    @staticmethod
-    def _snapshot(game_id: str, game: Game) -> StoreCall:
-        return StoreCall("snapshot", (game_id, converter.unstructure(game.record())))
 
     def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         digest = token_digest(a[0])
@@ -894,9 +890,11 @@ class Lobby:
             raise ProtocolError(_error_code(error), str(error)) from None
         result = self._ok(r, {"game": table.id, "move": text}, [text])
         result.games = (table.id,)
-        result.store_calls.append(StoreCall("add_move", (table.id, seat, text)))
-        if table.kind.starts_round(events):
-            result.store_calls.append(self._snapshot(table.id, after))
+        # A new round's deal is stored with the move that makes it (GameStore).
+        snapshot = (
+            converter.unstructure(after.record()) if table.kind.starts_round(events) else None
+        )
+        result.store_calls.append(StoreCall("add_move", (table.id, seat, text, snapshot)))
         self._moved(table, after, events, result)
         return result
 

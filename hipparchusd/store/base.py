@@ -55,9 +55,10 @@ class GameStore(Protocol):
     :class:`StoreError`) on failure; a failed write records nothing.
 
     Calls are applied in the order they are made, so the daemon must make a game's calls in
-    the game's order: ``create_game``, ``add_seat`` for each seat, ``snapshot`` when it starts,
-    then ``add_move`` for each move, a ``snapshot`` at each new deal, and ``finish``. A snapshot
-    covers exactly the moves whose ``add_move`` was called before it.
+    the game's order: ``create_game``, ``add_seat`` for each seat (the last with the snapshot of
+    the started game), then ``add_move`` for each move (with a snapshot when it deals a new
+    round), and ``finish``. A snapshot covers exactly the moves recorded before it. A deal is
+    stored with the call that makes it, never after it: a restart must not deal a round anew.
     """
 
     async def load_unfinished(self) -> list[StoredGame]:
@@ -70,9 +71,10 @@ class GameStore(Protocol):
         """Record a new game."""
         ...
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         """Record that a seat was taken (replacing what was recorded for that seat before: a
-        seat freed before the game starts may be taken again)."""
+        seat freed before the game starts may be taken again); with ``snapshot``, the started
+        game's first snapshot, stored with the seat or not at all."""
         ...
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
@@ -89,8 +91,9 @@ class GameStore(Protocol):
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
-        """Record a move; return only once it is durable."""
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+        """Record a move; return only once it is durable. With ``snapshot`` (a move that
+        deals a new round), the snapshot after the move is stored with it or not at all."""
         ...
 
     async def finish(self, game_id: str, record: Any) -> None:
@@ -136,7 +139,7 @@ class MemoryStore:
     ) -> None:
         """Nothing to do."""
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         """Nothing to do."""
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
@@ -145,7 +148,7 @@ class MemoryStore:
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         """Nothing to do."""
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         """Nothing to do."""
 
     async def finish(self, game_id: str, record: Any) -> None:

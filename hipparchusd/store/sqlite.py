@@ -97,6 +97,18 @@ def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
     return trio.lowlevel.Abort.FAILED
 
 
+def _set_snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> bool:
+    """Make ``text`` the snapshot of the unfinished game ``game_id``, covering every move
+    recorded so far; False when no such game is stored."""
+    cursor = conn.execute(
+        "UPDATE games SET snapshot = ?1, snapshot_move_id = "
+        "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
+        "WHERE game_id = ?2 AND finished_at IS NULL",
+        (text, game_id),
+    )
+    return cursor.rowcount == 1
+
+
 class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
     directory. Make one with :meth:`open`; close it with :meth:`aclose`.
@@ -237,13 +249,16 @@ class SqliteStore:
 
         await self._call(action)
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         """Record a taken seat (its token only as the digest in ``seat.token_hash``). A seat
         recorded before is replaced: a seat freed before the game starts may be taken again.
+        With ``snapshot`` (the seat that starts the game), the game's first snapshot is stored
+        in the same transaction.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
+        text = None if snapshot is None else dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -255,6 +270,8 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no unfinished game {game_id} is stored")
+            if text is not None:
+                _set_snapshot(conn, game_id, text)
 
         await self._call(action)
 
@@ -286,24 +303,21 @@ class SqliteStore:
         text = dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
-            cursor = conn.execute(
-                "UPDATE games SET snapshot = ?1, snapshot_move_id = "
-                "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
-                "WHERE game_id = ?2 AND finished_at IS NULL",
-                (text, game_id),
-            )
-            if cursor.rowcount != 1:
+            if not _set_snapshot(conn, game_id, text):
                 raise StoreError(f"no unfinished game {game_id} is stored")
 
         await self._call(action)
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
-        """Record ``seat``'s move (canonical text); return once it is committed to disk.
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+        """Record ``seat``'s move (canonical text); return once it is committed to disk. With
+        ``snapshot`` (a move that deals a new round), the snapshot after the move is stored in
+        the same transaction.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed (the move is then
                 not recorded and must not be acknowledged).
         """
+        text = None if snapshot is None else dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -313,8 +327,11 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no unfinished game {game_id} is stored")
+            if text is not None:
+                _set_snapshot(conn, game_id, text)
 
-        await self._call(action, (game_id, seat, move))
+        # Only plain moves join the batched INSERT of moves (see _run_batch).
+        await self._call(action, (game_id, seat, move) if text is None else None)
 
     async def finish(self, game_id: str, record: Any) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are

@@ -83,6 +83,30 @@ async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(state_dir: Pa
     assert rows == [(0, "a"), (1, "b"), (0, "c")]
 
 
+async def test_a_deal_is_stored_with_the_seat_or_move_that_makes_it(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    try:
+        await store.create_game("g", "hipparchus", {}, 1.0)
+        await store.add_seat("g", _seat(0, "ann"))
+        await store.add_seat("g", _seat(1, "bob"), {"round": 1})
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 1}, ())
+        await store.add_move("g", 0, "a")
+        await store.add_move("g", 1, "b", {"round": 2})
+        await store.add_move("g", 0, "c")
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 2}, ((0, "c"),))
+        # A snapshot that cannot be stored takes its move (or seat) with it.
+        with pytest.raises(StoreError, match="cannot store this snapshot"):
+            await store.add_move("g", 1, "d", {"x": object()})
+        with pytest.raises(StoreError, match="no unfinished game h"):
+            await store.add_move("h", 1, "d", {"round": 3})
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 2}, ((0, "c"),))
+    finally:
+        await store.aclose()
+
+
 async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) -> None:
     store = await SqliteStore.open(state_dir)
     await store.create_game("g", "hipparchus", {"seed": "1"}, 5.0)
