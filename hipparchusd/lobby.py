@@ -326,6 +326,9 @@ class Lobby:
         finished_kept: finished games kept for ``record`` and ``state`` (oldest dropped first);
             defaults to ``max_games``.
         clock: wall-clock seconds, for the games' creation times.
+        adjourned_kept: ids of adjourned games remembered for the ``unknown-game`` message
+            that names them adjourned (oldest forgotten first; a forgotten one gets the plain
+            message, and its seats' ``resume`` still brings it back).
     """
 
     def __init__(
@@ -335,6 +338,7 @@ class Lobby:
         kinds: Mapping[str, GameKind] = KINDS,
         finished_kept: int | None = None,
         clock: Callable[[], float] = time.time,
+        adjourned_kept: int = 10_000,
     ) -> None:
         self.max_games = max_games
         self.kinds = kinds
@@ -347,6 +351,9 @@ class Lobby:
         self._next_session = 1
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._finished: collections.deque[str] = collections.deque()
+        # Insertion-ordered, so the oldest is forgotten first; ids only (a few dozen bytes).
+        self._adjourned: dict[str, None] = {}
+        self.adjourned_kept = adjourned_kept
         self._handlers: dict[str, Callable[[Session, Request, list[str], dict[str, str]], Result]]
         self._handlers = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
 
@@ -401,6 +408,7 @@ class Lobby:
             table.started = True
         table.finished = game.outcome is not None
         self.tables[table.id] = table
+        self._adjourned.pop(table.id, None)
         for seat, digest in enumerate(table.token_hashes):
             if digest is not None:
                 self._tokens[digest] = (table, seat)
@@ -464,13 +472,16 @@ class Lobby:
         Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
         is timed from the first call that finds it unfollowed (after a follower leaves, from
         the next call), so it may live up to one calling interval longer than ``timeout``.
-        Started games are never dropped: their seats may come back with their tokens.
+        Started games are never dropped: their seats may come back with their tokens (they
+        may be adjourned instead, :meth:`adjourn_unfollowed`, which times them).
         """
         result = Result()
         dropped: list[str] = []
         for table in list(self.tables.values()):
-            if table.started or table.followers():
+            if table.followers():
                 table.unattended_since = None
+            elif table.started:
+                continue
             elif table.unattended_since is None:
                 table.unattended_since = now
             elif now - table.unattended_since >= timeout:
@@ -484,6 +495,70 @@ class Lobby:
                 )
         result.games = tuple(dropped)
         return result
+
+    def adjourn_unfollowed(
+        self, now: float, timeout: float, busy: Callable[[str], bool] = lambda game_id: False
+    ) -> tuple[str, ...]:
+        """Adjourn the started, unfinished games that nobody has followed (no connection holds
+        a seat in one or watches it) for ``timeout`` seconds or more (:meth:`adjourn`), so
+        that games whose players all went away do not use up ``max_games`` for good
+        (PROTOCOL.md section 7). Returns their ids. No store call is needed: the store keeps
+        such a game as it is, and :meth:`bring_back` loads it again when a seat resumes.
+
+        Timed as :meth:`drop_abandoned` (``now`` on a monotonic clock, from the first call
+        that finds the game unfollowed). A game for which ``busy`` is true (a request on it is
+        still being carried out) waits for a later call. Only call this with a durable store:
+        an adjourned game comes back only from the store.
+        """
+        adjourned: list[str] = []
+        for table in list(self.tables.values()):
+            if not table.started or table.finished:
+                continue
+            if table.followers():
+                table.unattended_since = None
+            elif table.unattended_since is None:
+                table.unattended_since = now
+            elif now - table.unattended_since >= timeout and not busy(table.id):
+                self.adjourn(table.id)
+                adjourned.append(table.id)
+                log.info(
+                    "game %s adjourned: followed by nobody for %g s; kept in the store until "
+                    "a seat resumes it",
+                    table.id,
+                    timeout,
+                )
+        return tuple(adjourned)
+
+    def adjourn(self, game_id: str) -> None:
+        """Unload the loaded game ``game_id``: the lobby forgets its table and its seats'
+        tokens (it no longer counts against ``max_games``) and remembers its id, so that
+        commands naming it say it is adjourned. The store must hold it: :meth:`bring_back`
+        loads it again.
+
+        Raises:
+            KeyError: no game ``game_id`` is loaded.
+        """
+        self._forget(game_id)
+        self._adjourned[game_id] = None
+        while len(self._adjourned) > self.adjourned_kept:
+            del self._adjourned[next(iter(self._adjourned))]
+
+    def bring_back(self, stored: StoredGame) -> Table:
+        """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
+        is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
+        It counts against ``max_games`` again.
+
+        Raises:
+            ProtocolError: ``limit``, ``max_games`` games are loaded (nothing is changed).
+            ValueError: as :meth:`restore` (nothing is changed).
+        """
+        if self.active_games >= self.max_games:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "
+                "adjourned; resume it once a game ends",
+            )
+        return self.restore(stored)
 
     @property
     def active_games(self) -> int:
@@ -571,6 +646,12 @@ class Lobby:
     def _table(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
+            if game_id in self._adjourned:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_GAME,
+                    f"game {game_id} is adjourned (nobody followed it); a seat's "
+                    "resume <token> brings it back",
+                )
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {game_id[:40]!r}")
         return table
 

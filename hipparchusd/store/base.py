@@ -61,6 +61,12 @@ class GameStore(Protocol):
     stored with the call that makes it, never after it: a restart must not deal a round anew.
     """
 
+    @property
+    def durable(self) -> bool:
+        """Whether what is stored outlives the process (a game unloaded from memory can then
+        be brought back from the store: adjournment, PROTOCOL.md section 7)."""
+        ...
+
     async def load_unfinished(self) -> list[StoredGame]:
         """Every game not yet finished, oldest first."""
         ...
@@ -117,6 +123,13 @@ class GameStore(Protocol):
         past retention)."""
         ...
 
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
+        """The unfinished game one of whose seats has the token digest ``token_hash``, as
+        :meth:`load_unfinished` gives it, or ``None`` when no unfinished game has such a seat
+        (a finished game's seats are never found). The daemon asks when ``resume`` names a
+        token of no loaded game: the game may have been adjourned."""
+        ...
+
     async def latest_game_id(self) -> str | None:
         """The id of the game created last among those the store holds (finished or not), or
         ``None`` when it holds none; the daemon numbers new games after it."""
@@ -129,6 +142,9 @@ class GameStore(Protocol):
 
 class MemoryStore:
     """A store that keeps nothing: for throwaway servers and tests (``--state-dir none``)."""
+
+    #: Nothing outlives the process, so no game is ever adjourned (it could not come back).
+    durable = False
 
     async def load_unfinished(self) -> list[StoredGame]:
         """Always empty."""
@@ -158,6 +174,10 @@ class MemoryStore:
         """Nothing to do."""
 
     async def load_finished(self, game_id: str) -> StoredGame | None:
+        """Always ``None``: nothing is kept."""
+        return None
+
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """Always ``None``: nothing is kept."""
         return None
 

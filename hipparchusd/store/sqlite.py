@@ -113,9 +113,14 @@ class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
     directory. Make one with :meth:`open`; close it with :meth:`aclose`.
 
+    It is :attr:`durable`: a game the daemon unloads (adjourns) can come back from it.
+
     ``transactions`` counts the commits made so far and ``requests`` the calls they carried
     (``requests / transactions`` is the mean group-commit batch).
     """
+
+    #: What it keeps outlives the process (see ``GameStore.durable``).
+    durable = True
 
     def __init__(
         self,
@@ -413,6 +418,29 @@ class SqliteStore:
         game: StoredGame | None = await self._call(action)
         return game
 
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
+        """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
+        snapshot and the moves after it, as :meth:`load_unfinished` gives them), or ``None``:
+        no unfinished game has such a seat (finished games are not searched).
+
+        Raises:
+            StoreError: the stored game cannot be read.
+        """
+
+        def action(conn: sqlite3.Connection) -> StoredGame | None:
+            row = conn.execute(
+                "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+                "WHERE s.token_hash = ? AND g.finished_at IS NULL LIMIT 1",
+                (token_hash,),
+            ).fetchone()
+            if row is None:
+                return None
+            found = self._load_unfinished(conn, row[0])
+            return found[0] if found else None
+
+        game: StoredGame | None = await self._call(action)
+        return game
+
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
         ``None`` when no game was ever created."""
@@ -634,23 +662,32 @@ class SqliteStore:
         )
         return cursor.rowcount
 
-    def _load_unfinished(self, conn: sqlite3.Connection) -> list[StoredGame]:
+    def _load_unfinished(
+        self, conn: sqlite3.Connection, only: str | None = None
+    ) -> list[StoredGame]:
+        """Every unfinished game, oldest first; with ``only``, just the unfinished game of
+        that id (an empty list when there is none)."""
+        where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
+        parameters = {"only": only}
         seats: dict[str, list[StoredSeat]] = {}
         for game_id, seat, name, token_hash in conn.execute(
             "SELECT s.game_id, s.seat, s.name, s.token_hash FROM seats AS s "
-            "JOIN games AS g USING (game_id) WHERE g.finished_at IS NULL ORDER BY s.seat"
+            f"JOIN games AS g USING (game_id) WHERE {where} ORDER BY s.seat",
+            parameters,
         ):
             seats.setdefault(game_id, []).append(StoredSeat(seat, name, bytes(token_hash)))
         moves: dict[str, list[tuple[int, str]]] = {}
         for game_id, seat, move in conn.execute(
             "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
-            "WHERE g.finished_at IS NULL AND m.id > g.snapshot_move_id ORDER BY m.id"
+            f"WHERE {where} AND m.id > g.snapshot_move_id ORDER BY m.id",
+            parameters,
         ):
             moves.setdefault(game_id, []).append((seat, move))
         games = []
         for game_id, kind, options, created_at, snapshot in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot FROM games "
-            "WHERE finished_at IS NULL ORDER BY created_at, rowid"
+            "SELECT game_id, kind, options, created_at, snapshot FROM games AS g "
+            f"WHERE {where} ORDER BY created_at, rowid",
+            parameters,
         ):
             where = f"{self.path}, game {game_id}"
             games.append(
