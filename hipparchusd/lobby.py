@@ -229,8 +229,9 @@ class Result:
 class Table:
     """A game and everything around it: its seats' names, holders and token digests, its
     spectators and its public event count ``seq``. ``unattended_since`` is the sweep time
-    (:meth:`Lobby.drop_abandoned`) since which nobody has followed the game; ``None`` until a
-    sweep finds it unfollowed, and again whenever a follower leaves."""
+    (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed` after)
+    since which nobody has followed the game; ``None`` until a sweep finds it unfollowed, and
+    again whenever a follower leaves."""
 
     id: str
     kind: GameKind

@@ -22,7 +22,7 @@ from hipparchusd.protocol import ErrorCode, ProtocolError, parse_request
 from hipparchusd.serialization import converter
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings, SettingsError
-from hipparchusd.store.base import StoredGame, StoredSeat
+from hipparchusd.store.base import StoredGame, StoredSeat, StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
 from .client import Client
@@ -386,3 +386,49 @@ def test_the_option_comes_from_the_command_line_or_the_configuration_file(
         Settings(adjourn_timeout=-5)
     (key,) = [k for k in DAEMON_SCHEMA.keys if k.name == "adjourn-timeout"]
     assert key.reloadable
+
+
+class FlakyStore:
+    """A :class:`SqliteStore` whose methods named in ``failing`` raise ``StoreError``."""
+
+    def __init__(self, inner: SqliteStore) -> None:
+        self.inner = inner
+        self.failing: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.failing:
+            return getattr(self.inner, name)
+
+        async def fail(*args: Any) -> None:
+            raise StoreError(f"{name} failed (test)")
+
+        return fail
+
+
+async def test_a_resume_the_store_fails_changes_nothing(
+    start_server: StartServer, tmp_path: Path
+) -> None:
+    store = FlakyStore(await SqliteStore.open(tmp_path / "state"))
+    server = await start_server(store, adjourn_timeout=0.1)
+    port = server.ports[0]
+    a, b = await _json_client(port), await _json_client(port)
+    game = (await _fields(a, f"new hipparchus {OPTIONS}"))["game"]
+    token = (await _fields(a, f"join {game} 0"))["token"]
+    await b.ok(f"join {game} 1")
+    engine, rng = _engine(), random.Random(2)
+    for _ in range(2):  # moves after the start's snapshot: bringing it back stores a new one
+        await _play([a, b], game, engine, rng)
+    await a.aclose()
+    await b.aclose()
+    await _until_gone(server, game)
+    c = await _json_client(port)
+    store.failing = {"find_by_token"}
+    await c.fail(f"resume {token}", "bad-token")
+    store.failing = {"snapshot"}
+    await c.fail(f"resume {token}", "internal")
+    assert game not in server.lobby.tables and server.games == 0
+    assert "adjourned" in (await c.fail(f"state {game}", "unknown-game")).json()["message"]
+    store.failing = set()
+    state = await _fields(c, f"resume {token}")
+    assert state["view"] == converter.unstructure(engine.view(0))
+    await c.aclose()
