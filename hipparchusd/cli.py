@@ -100,6 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
         f"kept; 0 never drops (default {d.abandon_timeout:g})",
     )
     add(
+        "--adjourn-timeout",
+        type=float,
+        default=d.adjourn_timeout,
+        metavar="SECONDS",
+        help=f"adjourn a started game that no connection holds a seat in or watches after "
+        f"this long: it leaves memory and --max-games, stays in the state directory, and a "
+        f"seat's 'resume <token>' brings it back; never with --state-dir none; 0 never "
+        f"adjourns (default {d.adjourn_timeout:g})",
+    )
+    add(
         "--outbound-queue",
         type=int,
         default=d.outbound_queue,

@@ -203,7 +203,9 @@ class Result:
     server keeps each game's results in order), and whether to close the connection.
 
     ``pending`` is the change still to make (see :meth:`commit`); the first of ``store_calls``
-    records it, the others (a snapshot, a finished game's record) follow it.
+    records it, the others (a snapshot, a finished game's record) follow it. A result with
+    nothing pending made its change at once, as one that cannot be refused (a seat left, a
+    connection gone, an abandoned game dropped): its store calls all follow the change.
     """
 
     response: Response | None = None
@@ -227,8 +229,9 @@ class Result:
 class Table:
     """A game and everything around it: its seats' names, holders and token digests, its
     spectators and its public event count ``seq``. ``unattended_since`` is the sweep time
-    (:meth:`Lobby.drop_abandoned`) since which nobody has followed the game; ``None`` until a
-    sweep finds it unfollowed, and again whenever a follower leaves."""
+    (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed` after)
+    since which nobody has followed the game; ``None`` until a sweep finds it unfollowed, and
+    again whenever a follower leaves."""
 
     id: str
     kind: GameKind
@@ -324,6 +327,9 @@ class Lobby:
         finished_kept: finished games kept for ``record`` and ``state`` (oldest dropped first);
             defaults to ``max_games``.
         clock: wall-clock seconds, for the games' creation times.
+        adjourned_kept: ids of adjourned games remembered for the ``unknown-game`` message
+            that names them adjourned (oldest forgotten first; a forgotten one gets the plain
+            message, and its seats' ``resume`` still brings it back).
     """
 
     def __init__(
@@ -333,6 +339,7 @@ class Lobby:
         kinds: Mapping[str, GameKind] = KINDS,
         finished_kept: int | None = None,
         clock: Callable[[], float] = time.time,
+        adjourned_kept: int = 10_000,
     ) -> None:
         self.max_games = max_games
         self.kinds = kinds
@@ -345,6 +352,9 @@ class Lobby:
         self._next_session = 1
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._finished: collections.deque[str] = collections.deque()
+        # Insertion-ordered, so the oldest is forgotten first; ids only (a few dozen bytes).
+        self._adjourned: dict[str, None] = {}
+        self.adjourned_kept = adjourned_kept
         self._handlers: dict[str, Callable[[Session, Request, list[str], dict[str, str]], Result]]
         self._handlers = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
 
@@ -399,6 +409,7 @@ class Lobby:
             table.started = True
         table.finished = game.outcome is not None
         self.tables[table.id] = table
+        self._adjourned.pop(table.id, None)
         for seat, digest in enumerate(table.token_hashes):
             if digest is not None:
                 self._tokens[digest] = (table, seat)
@@ -423,7 +434,7 @@ class Lobby:
         for game_id in list(session.seats):
             table = self.tables.get(game_id)
             if table is not None:
-                result.deliveries += self._release_seat(table, session)
+                self._release_seat(table, session, result)
                 games.append(game_id)
         for game_id in list(session.watching):
             table = self.tables.get(game_id)
@@ -462,13 +473,16 @@ class Lobby:
         Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
         is timed from the first call that finds it unfollowed (after a follower leaves, from
         the next call), so it may live up to one calling interval longer than ``timeout``.
-        Started games are never dropped: their seats may come back with their tokens.
+        Started games are never dropped: their seats may come back with their tokens (they
+        may be adjourned instead, :meth:`adjourn_unfollowed`, which times them).
         """
         result = Result()
         dropped: list[str] = []
         for table in list(self.tables.values()):
-            if table.started or table.followers():
+            if table.followers():
                 table.unattended_since = None
+            elif table.started:
+                continue
             elif table.unattended_since is None:
                 table.unattended_since = now
             elif now - table.unattended_since >= timeout:
@@ -482,6 +496,70 @@ class Lobby:
                 )
         result.games = tuple(dropped)
         return result
+
+    def adjourn_unfollowed(
+        self, now: float, timeout: float, busy: Callable[[str], bool] = lambda game_id: False
+    ) -> tuple[str, ...]:
+        """Adjourn the started, unfinished games that nobody has followed (no connection holds
+        a seat in one or watches it) for ``timeout`` seconds or more (:meth:`adjourn`), so
+        that games whose players all went away do not use up ``max_games`` for good
+        (PROTOCOL.md section 7). Returns their ids. No store call is needed: the store keeps
+        such a game as it is, and :meth:`bring_back` loads it again when a seat resumes.
+
+        Timed as :meth:`drop_abandoned` (``now`` on a monotonic clock, from the first call
+        that finds the game unfollowed). A game for which ``busy`` is true (a request on it is
+        still being carried out) waits for a later call. Only call this with a durable store:
+        an adjourned game comes back only from the store.
+        """
+        adjourned: list[str] = []
+        for table in list(self.tables.values()):
+            if not table.started or table.finished:
+                continue
+            if table.followers():
+                table.unattended_since = None
+            elif table.unattended_since is None:
+                table.unattended_since = now
+            elif now - table.unattended_since >= timeout and not busy(table.id):
+                self.adjourn(table.id)
+                adjourned.append(table.id)
+                log.info(
+                    "game %s adjourned: followed by nobody for %g s; kept in the store until "
+                    "a seat resumes it",
+                    table.id,
+                    timeout,
+                )
+        return tuple(adjourned)
+
+    def adjourn(self, game_id: str) -> None:
+        """Unload the loaded game ``game_id``: the lobby forgets its table and its seats'
+        tokens (it no longer counts against ``max_games``) and remembers its id, so that
+        commands naming it say it is adjourned. The store must hold it: :meth:`bring_back`
+        loads it again.
+
+        Raises:
+            KeyError: no game ``game_id`` is loaded.
+        """
+        self._forget(game_id)
+        self._adjourned[game_id] = None
+        while len(self._adjourned) > self.adjourned_kept:
+            del self._adjourned[next(iter(self._adjourned))]
+
+    def bring_back(self, stored: StoredGame) -> Table:
+        """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
+        is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
+        It counts against ``max_games`` again.
+
+        Raises:
+            ProtocolError: ``limit``, ``max_games`` games are loaded (nothing is changed).
+            ValueError: as :meth:`restore` (nothing is changed).
+        """
+        if self.active_games >= self.max_games:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "
+                "adjourned; resume it once a game ends",
+            )
+        return self.restore(stored)
 
     @property
     def active_games(self) -> int:
@@ -573,6 +651,12 @@ class Lobby:
     def _table(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
+            if game_id in self._adjourned:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_GAME,
+                    f"game {game_id} is adjourned (nobody followed it); a seat's "
+                    "resume <token> brings it back",
+                )
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {game_id[:40]!r}")
         return table
 
@@ -733,12 +817,12 @@ class Lobby:
             r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
         )
         result.games = (table.id,)
-        result.store_calls.append(StoreCall("add_seat", (table.id, StoredSeat(seat, name, digest))))
-        # The last seat starts the game: on a fork, kept once the seat is stored.
+        # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
         start_events = started.start() if started is not None else []
-        if started is not None:
-            result.store_calls.append(self._snapshot(table.id, started))
+        snapshot = None if started is None else converter.unstructure(started.record())
+        stored_seat = StoredSeat(seat, name, digest)
+        result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
 
         def take_seat() -> None:
             table.names[seat] = name
@@ -757,10 +841,6 @@ class Lobby:
 
         result.pending = take_seat
         return result
-
-    @staticmethod
-    def _snapshot(game_id: str, game: Game) -> StoreCall:
-        return StoreCall("snapshot", (game_id, converter.unstructure(game.record())))
 
     def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         digest = token_digest(a[0])
@@ -796,7 +876,11 @@ class Lobby:
         result.deliveries = deliveries
         return result
 
-    def _release_seat(self, table: Table, session: Session) -> list[Delivery]:
+    def _release_seat(self, table: Table, session: Session, result: Result) -> None:
+        """``session`` no longer holds its seat in ``table``: before the start the seat is
+        free again (``left``; forgotten by the store too, so that a restart does not give it
+        back), after the start it stays reserved for its token (``disconnected``). The events
+        and the store call go to ``result``."""
         seat = session.seats.pop(table.id)
         table.unattended_since = None
         if table.holders[seat] is session:
@@ -808,17 +892,17 @@ class Lobby:
             table.names[seat] = None
             table.token_hashes[seat] = None
             table.holders[seat] = None
-            return self._publish(table, [Event(None, Left(seat))])
-        if table.finished:
-            return []
-        return self._publish(table, [Event(None, Disconnected(seat))])
+            result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
+            result.deliveries += self._publish(table, [Event(None, Left(seat))])
+        elif not table.finished:
+            result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
 
     def _cmd_leave(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         table = self._table(a[0])
         result = self._ok(r, {})
         result.games = (table.id,)
         if table.id in s.seats:
-            result.deliveries += self._release_seat(table, s)
+            self._release_seat(table, s, result)
         elif s in table.spectators:
             del table.spectators[s]
             s.watching.discard(table.id)
@@ -890,13 +974,15 @@ class Lobby:
             events = after.play(seat, move)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
+        # A new round's deal is stored with the move that makes it (GameStore).
+        snapshot = (
+            converter.unstructure(after.record()) if table.kind.starts_round(events) else None
+        )
         result = Result(
             Response(r.id, {"game": table.id, "move": text}, [text]),
-            [StoreCall("add_move", (table.id, seat, text))],
+            [StoreCall("add_move", (table.id, seat, text, snapshot))],
             games=(table.id,),
         )
-        if table.kind.starts_round(events):
-            result.store_calls.append(self._snapshot(table.id, after))
         self._moved(table, after, events, result)
         return result
 

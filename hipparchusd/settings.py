@@ -78,6 +78,11 @@ class Settings:
         abandon_timeout: seconds after which a game still waiting for players, that no
             connection holds a seat in or watches, is dropped, so that games nobody will join
             do not use up ``max_games`` (0: never). Started games are never dropped.
+        adjourn_timeout: seconds after which a started, unfinished game that nobody follows
+            (no seat connected, no spectator) is adjourned: unloaded from memory, so that it no
+            longer counts against ``max_games``, and kept in the store, whence a seat's
+            ``resume`` brings it back (0: never). Never done with no state directory (the
+            game could not come back).
         outbound_queue: messages (responses, events) queued for one connection; a connection
             whose queue fills is closed.
         log_level: one of debug, info, warning, error, critical.
@@ -97,6 +102,7 @@ class Settings:
     max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
     idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
     abandon_timeout: float = attrs.field(default=600.0, validator=_non_negative("abandon_timeout"))
+    adjourn_timeout: float = attrs.field(default=3600.0, validator=_non_negative("adjourn_timeout"))
     outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
     log_level: str = attrs.field(default="info", validator=_check_level)
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)

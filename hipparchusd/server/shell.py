@@ -23,12 +23,12 @@ from typing import Any
 
 import trio
 
-from ..lobby import Lobby, Result, Session
+from ..lobby import Lobby, Response, Result, Session, Table, token_digest
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..serialization import converter
 from ..settings import Settings
-from ..store.base import GameStore
+from ..store.base import GameStore, StoredGame
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -85,6 +85,10 @@ class Sequencer:
         for g in games:
             tails[g] = done
         return waits, done
+
+    def busy(self, game: str) -> bool:
+        """Whether a request on ``game`` is still waiting or being carried out."""
+        return game in self._tails
 
     def release(self, games: Sequence[str], done: Ticket | None) -> None:
         """Mark the ticket ``done`` carried out."""
@@ -269,9 +273,9 @@ class Server:
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
-        ``max_games``, ``idle_timeout``, ``abandon_timeout`` and ``grace_period`` apply at once
-        (the timeouts from the next sweep); ``max_line_bytes`` and ``outbound_queue`` to
-        connections opened from now on. Lowering a limit below the
+        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout`` and
+        ``grace_period`` apply at once (the timeouts from the next sweep); ``max_line_bytes``
+        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
         self.settings = settings
@@ -337,19 +341,30 @@ class Server:
             except ValueError as error:
                 log.error("cannot restore game %s: %s", stored.game_id, error)
                 continue
-            if table.finished:
-                await self.store.finish(table.id, converter.unstructure(table.game.record()))
-            elif table.started and (stored.moves or stored.snapshot is None):
-                await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
+            await self._store_restored(table, stored)
+
+    async def _store_restored(self, table: Table, stored: StoredGame) -> None:
+        """Store what restoring ``stored`` as ``table`` decided (see :meth:`_restore`).
+
+        Raises:
+            OSError: the store failed.
+        """
+        if table.finished:
+            await self.store.finish(table.id, converter.unstructure(table.game.record()))
+        elif table.started and (stored.moves or stored.snapshot is None):
+            await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
 
     async def _sweep(self) -> None:
-        """Every second (or a quarter of the shorter timeout), close the idle connections and
-        drop the abandoned games (PROTOCOL.md section 7). One sweep for all connections and
-        games keeps the per-request path free of timers. The timeouts are read at every
-        sweep, since a reload may change them (0: never)."""
+        """Every second (or a quarter of the shorter timeout), close the idle connections,
+        drop the abandoned games and adjourn the unfollowed ones (PROTOCOL.md section 7). One
+        sweep for all connections and games keeps the per-request path free of timers. The
+        timeouts are read at every sweep, since a reload may change them (0: never). With a
+        store that is not durable nothing is adjourned: it could not come back."""
         while True:
             settings = self.settings
             timeouts = [t for t in (settings.idle_timeout, settings.abandon_timeout) if t > 0]
+            if self._adjourn_timeout(settings) > 0:
+                timeouts.append(settings.adjourn_timeout)
             await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
             now = trio.current_time()
             settings = self.settings
@@ -359,6 +374,13 @@ class Server:
                 result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
                 if result.games:
                     await self._carry_out(result, None)
+            if self._adjourn_timeout(settings) > 0:
+                now = trio.current_time()
+                self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, self.sequencer.busy)
+
+    def _adjourn_timeout(self, settings: Settings) -> float:
+        """The adjourn timeout in force: 0 (never) unless the store is durable."""
+        return settings.adjourn_timeout if self.store.durable else 0.0
 
     def _close_idle(self, now: float, timeout: float) -> None:
         """Close the connections that sent nothing for ``timeout`` seconds and follow no game
@@ -480,6 +502,8 @@ class Server:
         refine = None
         if request.command == "record":
             refine = functools.partial(self._record_from_store, request)
+        elif request.command == "resume":
+            refine = functools.partial(self._resume_from_store, session, request)
         try:
             result = await self._sequenced(
                 self.lobby.games_of(session, request),
@@ -509,6 +533,68 @@ class Server:
             log.error("store load_finished failed: %s", error)
             return result
         return result if stored is None else self.lobby.stored_record(request, stored)
+
+    async def _resume_from_store(
+        self, session: Session, request: Request, result: Result
+    ) -> Result:
+        """The lobby's ``result`` for ``resume``, or, when no loaded game has the token, the
+        answer once the game the store keeps with that token (an adjourned one) is loaded
+        again (:meth:`Lobby.bring_back`). Refused with ``limit`` when ``max_games`` are
+        loaded, or ``internal`` when the game cannot be restored; nothing changes then.
+
+        While the game is loaded and what its restore decided is stored, it is held in the
+        :class:`Sequencer` (no other request on it, and no sweep, comes in between); a
+        concurrent resume of the same game waits, then finds it loaded.
+        """
+        response = result.response
+        if response is None or response.error is None:
+            return result
+        if response.error.code != ErrorCode.BAD_TOKEN or len(request.args) != 1:
+            return result
+        digest = token_digest(request.args[0])
+        stored = await self._find_by_token(digest)
+        if stored is None:
+            return result
+        game_id = stored.game_id
+        waits, done = self.sequencer.ticket((game_id,))
+        try:
+            if waits:
+                for ticket in waits:
+                    await ticket.wait()
+                # Another request had the game meanwhile: what the store holds may differ.
+                stored = await self._find_by_token(digest)
+                if stored is None or stored.game_id != game_id:
+                    return result
+            if game_id not in self.lobby.tables:
+                try:
+                    table = self.lobby.bring_back(stored)
+                except ProtocolError as error:
+                    error.request_id = request.id
+                    return Result(Response.failed(error))
+                except ValueError as error:
+                    log.error("cannot restore game %s: %s", game_id, error)
+                    message = "the game cannot be restored; see the server log"
+                    failure = ProtocolError(ErrorCode.INTERNAL, message, request.id)
+                    return Result(Response.failed(failure))
+                try:
+                    await self._store_restored(table, stored)
+                except OSError as error:
+                    log.error("store failed restoring game %s: %r", game_id, error)
+                    self.lobby.adjourn(game_id)
+                    message = "the game store failed; nothing was changed"
+                    failure = ProtocolError(ErrorCode.INTERNAL, message, request.id)
+                    return Result(Response.failed(failure))
+            return self.lobby.prepare(session, request)
+        finally:
+            self.sequencer.release((game_id,), done)
+
+    async def _find_by_token(self, digest: bytes) -> StoredGame | None:
+        """``GameStore.find_by_token``; ``None`` (logged) when the store fails."""
+        try:
+            return await self.store.find_by_token(digest)
+        except OSError as error:
+            log.error("store find_by_token failed: %s", error)
+            return None
 
     async def _sequenced(
         self,
@@ -547,7 +633,9 @@ class Server:
         """Await ``result``'s first store call, which records its change, then commit the
         change, await the other store calls, and queue the response for ``conn`` and the
         events for their recipients. If the first call fails, nothing changes: ``conn`` gets
-        ``internal`` and nobody gets an event.
+        ``internal`` and nobody gets an event. A result with no change pending made it
+        already (:class:`~hipparchusd.lobby.Result`): each of its store calls that fails is
+        logged, and the response and events go out all the same.
 
         A store call must be atomic under cancellation (recorded in full, or not at all and
         ``Cancelled`` raised), as the stores are: so a change the store recorded is always
@@ -556,8 +644,8 @@ class Server:
         """
         calls = result.store_calls
         try:
-            if calls:
-                first = calls[0]
+            if calls and result.pending is not None:
+                first, calls = calls[0], calls[1:]
                 try:
                     await first.apply(self.store)
                 except Exception as error:
@@ -574,12 +662,12 @@ class Server:
                     return
             result.commit()
             try:
-                for call in calls[1:]:
+                for call in calls:
                     try:
                         await call.apply(self.store)
                     except Exception as error:
-                        # The change is recorded and made; the store keeps the earlier
-                        # snapshot and replays the moves after it.
+                        # The change is made (and recorded, if it was pending): after a
+                        # failed snapshot the store replays the moves after the earlier one.
                         log.error("store %s failed: %r", call.method, error, exc_info=error)
             finally:
                 if conn is not None and result.response is not None:

@@ -55,10 +55,17 @@ class GameStore(Protocol):
     :class:`StoreError`) on failure; a failed write records nothing.
 
     Calls are applied in the order they are made, so the daemon must make a game's calls in
-    the game's order: ``create_game``, ``add_seat`` for each seat, ``snapshot`` when it starts,
-    then ``add_move`` for each move, a ``snapshot`` at each new deal, and ``finish``. A snapshot
-    covers exactly the moves whose ``add_move`` was called before it.
+    the game's order: ``create_game``, ``add_seat`` for each seat (the last with the snapshot of
+    the started game), then ``add_move`` for each move (with a snapshot when it deals a new
+    round), and ``finish``. A snapshot covers exactly the moves recorded before it. A deal is
+    stored with the call that makes it, never after it: a restart must not deal a round anew.
     """
+
+    @property
+    def durable(self) -> bool:
+        """Whether what is stored outlives the process (a game unloaded from memory can then
+        be brought back from the store: adjournment, PROTOCOL.md section 7)."""
+        ...
 
     async def load_unfinished(self) -> list[StoredGame]:
         """Every game not yet finished, oldest first."""
@@ -70,17 +77,29 @@ class GameStore(Protocol):
         """Record a new game."""
         ...
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         """Record that a seat was taken (replacing what was recorded for that seat before: a
-        seat freed before the game starts may be taken again)."""
+        seat freed before the game starts may be taken again); with ``snapshot``, the started
+        game's first snapshot, stored with the seat or not at all."""
+        ...
+
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        """Forget a seat freed before the game started (its holder left), token digest
+        included, so that a restart does not give it back to its former holder.
+
+        Raises:
+            StoreError: no unfinished, unstarted game ``game_id`` with ``seat`` recorded is
+                stored, or the write failed.
+        """
         ...
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
-        """Record a move; return only once it is durable."""
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+        """Record a move; return only once it is durable. With ``snapshot`` (a move that
+        deals a new round), the snapshot after the move is stored with it or not at all."""
         ...
 
     async def finish(self, game_id: str, record: Any) -> None:
@@ -104,6 +123,13 @@ class GameStore(Protocol):
         past retention)."""
         ...
 
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
+        """The unfinished game one of whose seats has the token digest ``token_hash``, as
+        :meth:`load_unfinished` gives it, or ``None`` when no unfinished game has such a seat
+        (a finished game's seats are never found). The daemon asks when ``resume`` names a
+        token of no loaded game: the game may have been adjourned."""
+        ...
+
     async def latest_game_id(self) -> str | None:
         """The id of the game created last among those the store holds (finished or not), or
         ``None`` when it holds none; the daemon numbers new games after it."""
@@ -117,6 +143,9 @@ class GameStore(Protocol):
 class MemoryStore:
     """A store that keeps nothing: for throwaway servers and tests (``--state-dir none``)."""
 
+    #: Nothing outlives the process, so no game is ever adjourned (it could not come back).
+    durable = False
+
     async def load_unfinished(self) -> list[StoredGame]:
         """Always empty."""
         return []
@@ -126,13 +155,16 @@ class MemoryStore:
     ) -> None:
         """Nothing to do."""
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+        """Nothing to do."""
+
+    async def remove_seat(self, game_id: str, seat: int) -> None:
         """Nothing to do."""
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         """Nothing to do."""
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         """Nothing to do."""
 
     async def finish(self, game_id: str, record: Any) -> None:
@@ -142,6 +174,10 @@ class MemoryStore:
         """Nothing to do."""
 
     async def load_finished(self, game_id: str) -> StoredGame | None:
+        """Always ``None``: nothing is kept."""
+        return None
+
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """Always ``None``: nothing is kept."""
         return None
 

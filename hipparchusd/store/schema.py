@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 1):
+What the layout holds (version 2):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -24,11 +24,13 @@ What the layout holds (version 1):
   record, ``NULL`` until the game starts) and ``record`` (the final record, once finished) are
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
   ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
-  and ``finished_at`` are seconds since the Unix epoch. - ``seats(game_id, seat, name,
-  token_hash)``: the SHA-256 digest of each seat's resume token. - ``moves(id, game_id, seat,
-  move)``: every move of an unfinished game, ``id`` increasing in the order moves were recorded
-  (across games), ``move`` the game's canonical move text. A finished game keeps its record
-  instead."""
+  and ``finished_at`` are seconds since the Unix epoch.
+- ``seats(game_id, seat, name, token_hash)``: the SHA-256 digest of each seat's resume token,
+  indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game.
+- ``moves(id, game_id, seat, move)``: every move of an unfinished game, ``id`` increasing in
+  the order moves were recorded (across games), ``move`` the game's canonical move text. A
+  finished game keeps its record instead.
+"""
 
 from __future__ import annotations
 
@@ -80,8 +82,16 @@ def _create_v1(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO meta (key, value) VALUES ('application', ?)", (APPLICATION,))
 
 
+def _index_tokens_v2(conn: sqlite3.Connection) -> None:
+    """Version 1 to 2: seats indexed by token digest. ``resume`` of a token no loaded game
+    has asks the store for its game (an adjourned one, ``GameStore.find_by_token``); without
+    the index each such ``resume``, a wrong token's too, would read the seats of every
+    unfinished game on the writer thread."""
+    conn.execute("CREATE INDEX seats_by_token ON seats (token_hash)")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: Sequence[Migration] = (_create_v1,)
+MIGRATIONS: Sequence[Migration] = (_create_v1, _index_tokens_v2)
 
 
 def latest_version(migrations: Sequence[Migration] | None = None) -> int:

@@ -97,13 +97,30 @@ def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
     return trio.lowlevel.Abort.FAILED
 
 
+def _set_snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> bool:
+    """Make ``text`` the snapshot of the unfinished game ``game_id``, covering every move
+    recorded so far; False when no such game is stored."""
+    cursor = conn.execute(
+        "UPDATE games SET snapshot = ?1, snapshot_move_id = "
+        "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
+        "WHERE game_id = ?2 AND finished_at IS NULL",
+        (text, game_id),
+    )
+    return cursor.rowcount == 1
+
+
 class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
     directory. Make one with :meth:`open`; close it with :meth:`aclose`.
 
+    It is :attr:`durable`: a game the daemon unloads (adjourns) can come back from it.
+
     ``transactions`` counts the commits made so far and ``requests`` the calls they carried
     (``requests / transactions`` is the mean group-commit batch).
     """
+
+    #: What it keeps outlives the process (see ``GameStore.durable``).
+    durable = True
 
     def __init__(
         self,
@@ -237,13 +254,16 @@ class SqliteStore:
 
         await self._call(action)
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         """Record a taken seat (its token only as the digest in ``seat.token_hash``). A seat
         recorded before is replaced: a seat freed before the game starts may be taken again.
+        With ``snapshot`` (the seat that starts the game), the game's first snapshot is stored
+        in the same transaction.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
+        text = None if snapshot is None else dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -255,6 +275,27 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no unfinished game {game_id} is stored")
+            if text is not None:
+                _set_snapshot(conn, game_id, text)
+
+        await self._call(action)
+
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        """Forget ``seat`` of the unfinished game ``game_id`` that has not started (no
+        snapshot): its holder left before the start.
+
+        Raises:
+            StoreError: no such game with ``seat`` recorded is stored, or the write failed.
+        """
+
+        def action(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND seat = ? AND game_id IN "
+                "(SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NULL)",
+                (game_id, seat),
+            )
+            if cursor.rowcount != 1:
+                raise StoreError(f"no seat {seat} of an unstarted game {game_id} is stored")
 
         await self._call(action)
 
@@ -267,24 +308,21 @@ class SqliteStore:
         text = dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
-            cursor = conn.execute(
-                "UPDATE games SET snapshot = ?1, snapshot_move_id = "
-                "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
-                "WHERE game_id = ?2 AND finished_at IS NULL",
-                (text, game_id),
-            )
-            if cursor.rowcount != 1:
+            if not _set_snapshot(conn, game_id, text):
                 raise StoreError(f"no unfinished game {game_id} is stored")
 
         await self._call(action)
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
-        """Record ``seat``'s move (canonical text); return once it is committed to disk.
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+        """Record ``seat``'s move (canonical text); return once it is committed to disk. With
+        ``snapshot`` (a move that deals a new round), the snapshot after the move is stored in
+        the same transaction.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed (the move is then
                 not recorded and must not be acknowledged).
         """
+        text = None if snapshot is None else dump("snapshot", snapshot)
 
         def action(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -294,8 +332,11 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"no unfinished game {game_id} is stored")
+            if text is not None:
+                _set_snapshot(conn, game_id, text)
 
-        await self._call(action, (game_id, seat, move))
+        # Only plain moves join the batched INSERT of moves (see _run_batch).
+        await self._call(action, (game_id, seat, move) if text is None else None)
 
     async def finish(self, game_id: str, record: Any) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are
@@ -373,6 +414,29 @@ class SqliteStore:
                 moves=(),
                 finished=True,
             )
+
+        game: StoredGame | None = await self._call(action)
+        return game
+
+    async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
+        """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
+        snapshot and the moves after it, as :meth:`load_unfinished` gives them), or ``None``:
+        no unfinished game has such a seat (finished games are not searched).
+
+        Raises:
+            StoreError: the stored game cannot be read.
+        """
+
+        def action(conn: sqlite3.Connection) -> StoredGame | None:
+            row = conn.execute(
+                "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+                "WHERE s.token_hash = ? AND g.finished_at IS NULL LIMIT 1",
+                (token_hash,),
+            ).fetchone()
+            if row is None:
+                return None
+            found = self._load_unfinished(conn, row[0])
+            return found[0] if found else None
 
         game: StoredGame | None = await self._call(action)
         return game
@@ -598,23 +662,32 @@ class SqliteStore:
         )
         return cursor.rowcount
 
-    def _load_unfinished(self, conn: sqlite3.Connection) -> list[StoredGame]:
+    def _load_unfinished(
+        self, conn: sqlite3.Connection, only: str | None = None
+    ) -> list[StoredGame]:
+        """Every unfinished game, oldest first; with ``only``, just the unfinished game of
+        that id (an empty list when there is none)."""
+        where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
+        parameters = {"only": only}
         seats: dict[str, list[StoredSeat]] = {}
         for game_id, seat, name, token_hash in conn.execute(
             "SELECT s.game_id, s.seat, s.name, s.token_hash FROM seats AS s "
-            "JOIN games AS g USING (game_id) WHERE g.finished_at IS NULL ORDER BY s.seat"
+            f"JOIN games AS g USING (game_id) WHERE {where} ORDER BY s.seat",
+            parameters,
         ):
             seats.setdefault(game_id, []).append(StoredSeat(seat, name, bytes(token_hash)))
         moves: dict[str, list[tuple[int, str]]] = {}
         for game_id, seat, move in conn.execute(
             "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
-            "WHERE g.finished_at IS NULL AND m.id > g.snapshot_move_id ORDER BY m.id"
+            f"WHERE {where} AND m.id > g.snapshot_move_id ORDER BY m.id",
+            parameters,
         ):
             moves.setdefault(game_id, []).append((seat, move))
         games = []
         for game_id, kind, options, created_at, snapshot in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot FROM games "
-            "WHERE finished_at IS NULL ORDER BY created_at, rowid"
+            "SELECT game_id, kind, options, created_at, snapshot FROM games AS g "
+            f"WHERE {where} ORDER BY created_at, rowid",
+            parameters,
         ):
             where = f"{self.path}, game {game_id}"
             games.append(

@@ -6,6 +6,7 @@ import random
 
 from hipparchusd.lobby import Lobby, Result, Session, StoreCall
 from hipparchusd.protocol import Mode, parse_request
+from hipparchusd.serialization import converter
 from hipparchusd.store.base import StoredSeat
 
 from .helpers import DEAL, HAND0, HAND1
@@ -45,8 +46,10 @@ def test_new_join_and_start_ask_the_store_in_order() -> None:
     token = joined.response.text[0].split("token=")[1]
     assert token.encode() not in repr(joined.store_calls).encode()
     started = ok(lobby, b, "join g1 name=bob")
-    assert [c.method for c in started.store_calls] == ["add_seat", "snapshot"]
-    snapshot = started.store_calls[1].args[1]
+    # The seat that starts the game is stored with the deal, in one call.
+    (call,) = started.store_calls
+    assert call.method == "add_seat" and call.args[1].seat == 1
+    snapshot = call.args[2]
     assert list(snapshot["rounds"][0]["deal"]["hands"]) == [HAND0, HAND1]
     assert list(snapshot["rounds"][0]["plays"]) == []
     # Seat 0 gets its hand, seat 1 its own; nobody else's.
@@ -64,17 +67,26 @@ def test_every_play_is_stored_and_each_round_snapshotted_and_the_end_finished() 
     rng = random.Random(3)
     table = lobby.tables["g1"]
     methods: list[str] = []
-    moves = 0
+    deals = 0
     while (game := table.game).outcome is None:
         (seat,) = game.seats_to_move()
         who = (a, b)[seat]
         move = game.format_move(rng.choice(game.legal_moves(seat)))
+        round_number = game.view(None).round_number
         result = ok(lobby, who, f"play g1 {move}")
-        assert result.store_calls[0] == StoreCall("add_move", ("g1", seat, move))
+        first = result.store_calls[0]
+        assert first.method == "add_move" and first.args[:3] == ("g1", seat, move)
+        # A move that deals a new round carries the snapshot with its deal.
+        snapshot = first.args[3]
+        if table.game.outcome is None and table.game.view(None).round_number > round_number:
+            deals += 1
+            assert snapshot == converter.unstructure(table.game.record())
+        else:
+            assert snapshot is None
         methods += [c.method for c in result.store_calls[1:]]
-        moves += 1
     rounds = len(game.record().rounds)
-    assert methods == ["snapshot"] * (rounds - 1) + ["finish"]
+    assert deals == rounds - 1
+    assert methods == ["finish"]
     assert lobby.active_games == 0
     finished = ok(lobby, a, "record g1")
     assert finished.store_calls == []
@@ -137,7 +149,7 @@ def test_a_prepared_move_changes_nothing_until_committed() -> None:
     request = parse_request("play g1 1S@1")
     assert request is not None
     prepared = lobby.prepare(a, request)
-    assert prepared.store_calls == [StoreCall("add_move", ("g1", 0, "1S@1"))]
+    assert prepared.store_calls == [StoreCall("add_move", ("g1", 0, "1S@1", None))]
     assert prepared.deliveries == []
     assert (table.seq, table.game.record(), table.game.view(0)) == before
     prepared.commit()

@@ -46,15 +46,19 @@ class KeepingStore(MemoryStore):
             "seats": [], "snapshot": None, "moves": [], "finished": False,
         }  # fmt: skip
 
-    async def add_seat(self, game_id: str, seat: StoredSeat) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
         self.games[game_id]["seats"].append(seat)
+        if snapshot is not None:
+            await self.snapshot(game_id, snapshot)
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         self.games[game_id]["snapshot"] = snapshot
         self.games[game_id]["moves"] = []
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         self.games[game_id]["moves"].append((seat, move))
+        if snapshot is not None:
+            await self.snapshot(game_id, snapshot)
 
     async def finish(self, game_id: str, record: Any) -> None:
         self.games[game_id]["finished"] = True

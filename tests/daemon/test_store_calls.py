@@ -15,29 +15,40 @@ from .helpers import seated_game
 
 
 class GatedStore(MemoryStore):
-    """A store whose ``add_move`` waits for ``gate`` and can be told to fail."""
+    """A store whose ``add_move`` waits for ``gate`` and can be told to fail. A snapshot
+    stored with a seat or a move is logged right after it."""
 
     def __init__(self) -> None:
         self.gate = trio.Event()
         self.gate.set()
         self.calls: list[tuple[str, Any]] = []
         self.fail = False
+        self.fail_deals = False
         self.closed = False
 
     async def create_game(self, game_id: str, *args: Any) -> None:
         self.calls.append(("create_game", game_id))
 
-    async def add_seat(self, game_id: str, seat: Any) -> None:
+    async def add_seat(self, game_id: str, seat: Any, snapshot: Any = None) -> None:
         self.calls.append(("add_seat", seat.seat))
+        if snapshot is not None:
+            self.calls.append(("snapshot", game_id))
+
+    async def remove_seat(self, game_id: str, seat: int) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.calls.append(("remove_seat", seat))
 
     async def snapshot(self, game_id: str, snapshot: Any) -> None:
         self.calls.append(("snapshot", game_id))
 
-    async def add_move(self, game_id: str, seat: int, move: str) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         await self.gate.wait()
-        if self.fail:
+        if self.fail or (snapshot is not None and self.fail_deals):
             raise OSError("disk full")
         self.calls.append(("add_move", move))
+        if snapshot is not None:
+            self.calls.append(("snapshot", game_id))
 
     async def finish(self, game_id: str, record: Any) -> None:
         self.calls.append(("finish", game_id))
@@ -148,38 +159,68 @@ async def test_a_move_is_checked_after_the_previous_move_is_stored(
     ]
 
 
-class SnapshotFailingStore(GatedStore):
-    """A store whose snapshots fail once the game has started (moves are stored)."""
-
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
-        if any(call[0] == "add_move" for call in self.calls):
-            raise OSError("disk full")
-        await super().snapshot(game_id, snapshot)
-
-
-async def test_a_stored_move_stands_when_the_snapshot_after_it_fails(
+async def test_a_move_whose_new_deal_cannot_be_stored_changes_nothing(
     start_server: StartServer,
 ) -> None:
-    store = SnapshotFailingStore()
+    store = GatedStore()
     server = await start_server(store)
     a = await Client.connect(server.ports[0])
     b = await Client.connect(server.ports[0])
     game = await seated_game(a, b, "leader=0 seed=11")
     table = server.lobby.tables[game]
     clients = (a, b)
-    # Play the first round out; the move that ends it starts round 2, whose snapshot fails.
-    while table.game.view(None).round_number == 1:
+    # Play the first round out but its last move, which deals round 2.
+    store.fail_deals = True
+    while True:
         (seat,) = table.game.seats_to_move()
         move = table.game.format_move(table.game.legal_moves(seat)[0])
+        after = table.game.fork()
+        after.play(seat, after.parse_move(seat, move))
+        if after.view(None).round_number == 2:
+            break
         assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
-    assert table.game.view(None).round_number == 2
-    # The last move was answered, stored and made, and everyone heard of the new round.
-    assert store.calls[-1] == ("add_move", move)
-    for client in clients:
-        while True:
-            fields = event_fields((await client.events_until(["round-started"]))[-1])[3]
-            if fields["round_number"] == "2":
-                break
-    (seat,) = table.game.seats_to_move()
-    move = table.game.format_move(table.game.legal_moves(seat)[0])
+    before = (table.seq, table.game.record())
+    # Its deal could not be stored with it, so the move is refused whole: a restart must
+    # never deal round 2 anew, under hands the players have already seen.
+    await clients[seat].fail(f"play {game} {move}", "internal")
+    assert (table.seq, table.game.record()) == before
+    assert store.calls[-1] != ("snapshot", game)
+    store.fail_deals = False
     assert (await clients[seat].ok(f"play {game} {move}")).lines == [move]
+    assert store.calls[-2:] == [("add_move", move), ("snapshot", game)]
+    assert table.game.view(None).round_number == 2
+
+
+async def test_a_seat_freed_before_the_start_is_removed_from_the_store(
+    start_server: StartServer,
+) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = (await a.ok("new hipparchus")).fields()["game"]
+    await a.ok(f"join {game} 0")
+    await a.ok(f"leave {game}")
+    await b.ok(f"join {game} 1")
+    await b.aclose()  # a disconnection frees a seat of a waiting game as well
+    with trio.fail_after(5):
+        while ("remove_seat", 1) not in store.calls:
+            await trio.sleep(0.01)
+    assert store.calls == [("create_game", game), ("add_seat", 0), ("remove_seat", 0),
+                           ("add_seat", 1), ("remove_seat", 1)]  # fmt: skip
+
+
+async def test_a_seat_is_left_even_when_the_store_fails_to_forget_it(
+    start_server: StartServer,
+) -> None:
+    store = GatedStore()
+    server = await start_server(store)
+    a, w = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = (await a.ok("new hipparchus")).fields()["game"]
+    await w.ok(f"watch {game}")
+    await a.ok(f"join {game} 0")
+    store.fail = True
+    # Leaving cannot be refused: the seat is free at once, and the failure is only logged.
+    await a.ok(f"leave {game}")
+    assert event_fields((await w.events_until(["left"]))[-1])[3] == {"seat": "0"}
+    assert server.lobby.tables[game].names == [None, None]
+    await w.ok(f"join {game} 0")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import random
 import shutil
@@ -10,10 +11,30 @@ import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import trio
 
 from hipparchusd.games.hipparchus import HipparchusGame
+from hipparchusd.server import Server, serve
+from hipparchusd.settings import Settings
+from hipparchusd.store.base import StoredSeat
+from hipparchusd.store.sqlite import SqliteStore
+
+
+def stored_seat(seat: int, name: str) -> StoredSeat:
+    """Seat ``seat`` taken by ``name``, with the digest of the token ``token-<name>``."""
+    return StoredSeat(seat, name, hashlib.sha256(f"token-{name}".encode()).digest())
+
+
+async def serve_sqlite(state_dir: Path, nursery: trio.Nursery, **settings: Any) -> Server:
+    """A daemon on a free port of 127.0.0.1 with a SQLite store in ``state_dir``, started in
+    ``nursery``; ``settings`` override :class:`~hipparchusd.settings.Settings` fields."""
+    store = await SqliteStore.open(state_dir)
+    options = {"port": 0, "grace_period": 0.1, "state_dir": str(state_dir), **settings}
+    server: Server = await nursery.start(serve, Settings(**options), store)
+    return server
 
 
 def play_random(game: HipparchusGame, rng: random.Random, plays: int | None = None) -> list[str]:

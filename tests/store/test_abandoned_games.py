@@ -3,26 +3,20 @@ whose dropped waiting game does not come back after a restart (PROTOCOL.md secti
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 
 import pytest
 import trio
+from store_helpers import serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.serialization import converter
-from hipparchusd.server import Server, serve
-from hipparchusd.settings import Settings
-from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
-
-
-def _seat(seat: int, name: str) -> StoredSeat:
-    return StoredSeat(seat, name, hashlib.sha256(f"token-{name}".encode()).digest())
 
 
 async def test_drop_game_forgets_a_waiting_game_and_its_seats(state_dir: Path) -> None:
@@ -30,7 +24,7 @@ async def test_drop_game_forgets_a_waiting_game_and_its_seats(state_dir: Path) -
     try:
         await store.create_game("g1", "hipparchus", {"seed": "1"}, 1.0)
         await store.create_game("g2", "hipparchus", {}, 2.0)
-        await store.add_seat("g2", _seat(0, "ann"))
+        await store.add_seat("g2", stored_seat(0, "ann"))
         await store.drop_game("g2")
         assert [g.game_id for g in await store.load_unfinished()] == ["g1"]
         assert await store.load_finished("g2") is None
@@ -67,16 +61,9 @@ async def test_drop_game_refuses_started_finished_and_unknown_games(state_dir: P
         await store.aclose()
 
 
-async def _serve(state_dir: Path, nursery: trio.Nursery) -> Server:
-    settings = Settings(port=0, grace_period=0.1, abandon_timeout=0.2, state_dir=str(state_dir))
-    store = await SqliteStore.open(state_dir)
-    server: Server = await nursery.start(serve, settings, store)
-    return server
-
-
 async def test_a_dropped_waiting_game_is_gone_after_a_restart(state_dir: Path) -> None:
     async with trio.open_nursery() as nursery:
-        server = await _serve(state_dir, nursery)
+        server = await serve_sqlite(state_dir, nursery, abandon_timeout=0.2)
         client = await Client.connect(server.ports[0])
         dropped = (await client.ok("new hipparchus")).fields()["game"]
         kept = (await client.ok("new hipparchus")).fields()["game"]
@@ -93,7 +80,7 @@ async def test_a_dropped_waiting_game_is_gone_after_a_restart(state_dir: Path) -
     finally:
         await store.aclose()
     async with trio.open_nursery() as nursery:
-        server = await _serve(state_dir, nursery)
+        server = await serve_sqlite(state_dir, nursery, abandon_timeout=0.2)
         assert dropped not in server.lobby.tables and kept in server.lobby.tables
         client = await Client.connect(server.ports[0])
         await client.fail(f"watch {dropped}", "unknown-game")

@@ -55,11 +55,11 @@ async def test_a_newer_schema_stops_start_up(state_dir: Path) -> None:
     path = await _make_store(state_dir)
     conn = sqlite3.connect(path)
     with conn:
-        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     conn.close()
     result = _serve(state_dir)
     assert result.returncode == 1
-    assert "has schema version 2, newer than this hipparchusd understands" in result.stderr
+    assert "has schema version 99, newer than this hipparchusd understands" in result.stderr
 
 
 def test_a_state_directory_that_cannot_be_written_stops_start_up(state_dir: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 import shutil
 from pathlib import Path
@@ -10,16 +9,12 @@ from typing import Any
 
 import pytest
 import trio
-from store_helpers import open_db, play_random
+from store_helpers import open_db, play_random, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.serialization import converter
-from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import DB_NAME, SqliteStore
-
-
-def _seat(seat: int, name: str) -> StoredSeat:
-    return StoredSeat(seat, name, hashlib.sha256(f"token-{name}".encode()).digest())
 
 
 def _crash_copy(state_dir: Path, into: Path) -> Path:
@@ -36,8 +31,8 @@ async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> Non
     game = HipparchusGame(seed=4)
     store = await SqliteStore.open(state_dir)
     await store.create_game("g1", "hipparchus", {"seed": "4"}, 1000.5)
-    await store.add_seat("g1", _seat(1, "bob"))
-    await store.add_seat("g1", _seat(0, "ann"))
+    await store.add_seat("g1", stored_seat(1, "bob"))
+    await store.add_seat("g1", stored_seat(0, "ann"))
     game.start()
     await store.snapshot("g1", converter.unstructure(game.record()))
     moves = play_random(game, random.Random(4), 5)
@@ -57,7 +52,7 @@ async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> Non
     assert loaded.kind == "hipparchus"
     assert loaded.options == {"seed": "4"}
     assert loaded.created_at == 1000.5
-    assert loaded.seats == (_seat(0, "ann"), _seat(1, "bob"))
+    assert loaded.seats == (stored_seat(0, "ann"), stored_seat(1, "bob"))
     assert loaded.finished is False
     assert loaded.moves == tuple(((ply + 1) % 2, move) for ply, move in enumerate(moves))
     snapshot = converter.structure(loaded.snapshot, MatchRecord)
@@ -83,10 +78,34 @@ async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(state_dir: Pa
     assert rows == [(0, "a"), (1, "b"), (0, "c")]
 
 
+async def test_a_deal_is_stored_with_the_seat_or_move_that_makes_it(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    try:
+        await store.create_game("g", "hipparchus", {}, 1.0)
+        await store.add_seat("g", stored_seat(0, "ann"))
+        await store.add_seat("g", stored_seat(1, "bob"), {"round": 1})
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 1}, ())
+        await store.add_move("g", 0, "a")
+        await store.add_move("g", 1, "b", {"round": 2})
+        await store.add_move("g", 0, "c")
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 2}, ((0, "c"),))
+        # A snapshot that cannot be stored takes its move (or seat) with it.
+        with pytest.raises(StoreError, match="cannot store this snapshot"):
+            await store.add_move("g", 1, "d", {"x": object()})
+        with pytest.raises(StoreError, match="no unfinished game h"):
+            await store.add_move("h", 1, "d", {"round": 3})
+        [loaded] = await store.load_unfinished()
+        assert (loaded.snapshot, loaded.moves) == ({"round": 2}, ((0, "c"),))
+    finally:
+        await store.aclose()
+
+
 async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) -> None:
     store = await SqliteStore.open(state_dir)
     await store.create_game("g", "hipparchus", {"seed": "1"}, 5.0)
-    await store.add_seat("g", _seat(0, "ann"))
+    await store.add_seat("g", stored_seat(0, "ann"))
     await store.snapshot("g", {"deal": 1})
     for ply in range(30):
         await store.add_move("g", ply % 2, f"m{ply}")
@@ -99,7 +118,7 @@ async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) 
     finally:
         await reopened.aclose()
     assert loaded.snapshot == {"deal": 1}
-    assert loaded.seats == (_seat(0, "ann"),)
+    assert loaded.seats == (stored_seat(0, "ann"),)
     assert loaded.moves == tuple((ply % 2, f"m{ply}") for ply in range(30))
 
 
@@ -180,13 +199,13 @@ async def test_a_value_from_a_newer_serialization_is_refused_at_load(state_dir: 
 async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
     store = await SqliteStore.open(state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
-    await store.add_seat("g", _seat(0, "ann"))
+    await store.add_seat("g", stored_seat(0, "ann"))
     with pytest.raises(StoreError, match="already stored"):
         await store.create_game("g", "hipparchus", {"x": "y"}, 2.0)
-    await store.add_seat("g", _seat(1, "eve"))
-    await store.add_seat("g", _seat(1, "bob"))  # seat 1 freed before the start, taken again
+    await store.add_seat("g", stored_seat(1, "eve"))
+    await store.add_seat("g", stored_seat(1, "bob"))  # seat 1 freed before the start, taken again
     with pytest.raises(StoreError, match="no unfinished game h"):
-        await store.add_seat("h", _seat(0, "eve"))
+        await store.add_seat("h", stored_seat(0, "eve"))
     with pytest.raises(StoreError, match="no unfinished game h"):
         await store.snapshot("h", {})
     with pytest.raises(StoreError, match="cannot store this snapshot"):
@@ -213,7 +232,7 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
     [loaded] = await store.load_unfinished()
     await store.aclose()
     assert loaded.options == {}
-    assert loaded.seats == (_seat(0, "ann"), _seat(1, "bob"))
+    assert loaded.seats == (stored_seat(0, "ann"), stored_seat(1, "bob"))
     assert sorted(loaded.moves) == [(0, "a"), (0, "c")]  # trio starts tasks in any order
 
 
