@@ -21,294 +21,40 @@ the asking seat (a spectator gets the seatless view). Tokens are kept only as SH
 from __future__ import annotations
 
 import collections
-import hashlib
 import hmac
 import logging
 import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-import attrs
-
-from . import __version__
-from .games.base import Event, Game, GameError, Outcome
-from .kinds import KINDS, BadOption, GameKind
-from .protocol import ErrorCode, Mode, ProtocolError, Request
-from .protocol import formatting as fmt
-from .serialization import converter
-from .store.base import GameStore, StoredGame, StoredSeat
+from .. import __version__
+from ..games.base import Event, Game, GameError, Outcome
+from ..kinds import KINDS, BadOption, GameKind
+from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import formatting as fmt
+from ..serialization import converter
+from ..store.base import StoredGame, StoredSeat
+from .commands import COMMANDS, CommandSpec
+from .messages import (
+    PROTOCOL_VERSION,
+    SERVER_NAME,
+    Disconnected,
+    EventMessage,
+    Hello,
+    Joined,
+    Left,
+    Response,
+    Resumed,
+    Shutdown,
+)
+from .results import Delivery, Result, StoreCall
+from .tables import Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
 
-#: The protocol version this module implements.
-PROTOCOL_VERSION = 1
-SERVER_NAME = "hipparchusd"
 _NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
-
-
-# Events of the lobby itself (the games define the rest). ``kind`` names each on the wire.
-
-
-@attrs.frozen(slots=True)
-class Joined:
-    """``name`` took ``seat``."""
-
-    kind: ClassVar[str] = "joined"
-    seat: int
-    name: str
-
-
-@attrs.frozen(slots=True)
-class Left:
-    """The seat's connection left before the game started: the seat is free again."""
-
-    kind: ClassVar[str] = "left"
-    seat: int
-
-
-@attrs.frozen(slots=True)
-class Disconnected:
-    """The seat's connection dropped or left; the seat stays reserved for its token."""
-
-    kind: ClassVar[str] = "disconnected"
-    seat: int
-
-
-@attrs.frozen(slots=True)
-class Resumed:
-    """A connection resumed the seat with its token."""
-
-    kind: ClassVar[str] = "resumed"
-    seat: int
-
-
-@attrs.frozen(slots=True)
-class Hello:
-    """The greeting, a server event."""
-
-    kind: ClassVar[str] = "hello"
-    name: str
-    version: str
-    protocol: int
-
-
-@attrs.frozen(slots=True)
-class Shutdown:
-    """The server is stopping; connections close after ``grace`` seconds."""
-
-    kind: ClassVar[str] = "shutdown"
-    grace: float | int
-
-
-class EventMessage:
-    """One event as sent: ``game`` (``None`` for a server event), ``seq``, ``kind`` and the JSON
-    ``data``. Its bytes are made once per output mode, however many connections get it."""
-
-    __slots__ = ("_encoded", "data", "game", "kind", "seq")
-
-    def __init__(self, game: str | None, seq: int, kind: str, data: Mapping[str, Any]) -> None:
-        self.game = game
-        self.seq = seq
-        self.kind = kind
-        self.data = data
-        self._encoded: dict[Mode, bytes] = {}
-
-    @classmethod
-    def of(cls, game: str | None, seq: int, payload: Any) -> EventMessage:
-        """The message for an attrs event ``payload`` with a ``kind`` class attribute."""
-        return cls(game, seq, type(payload).kind, converter.unstructure(payload))
-
-    def encode(self, mode: Mode) -> bytes:
-        """The event's line in ``mode``."""
-        encoded = self._encoded.get(mode)
-        if encoded is None:
-            if self.game is None:
-                encoded = fmt.server_event(mode, self.kind, self.data)
-            else:
-                encoded = fmt.game_event(mode, self.game, self.seq, self.kind, self.data)
-            self._encoded[mode] = encoded
-        return encoded
-
-
-@attrs.frozen(slots=True)
-class Response:
-    """The answer to one request: a success with its JSON ``data`` and text ``text`` lines, or
-    an ``error``. ``data`` may be a function that makes it, called only for a JSON-mode
-    connection; it must then be encoded before the game can change (no store call between)."""
-
-    request_id: str | None
-    data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)
-    text: Sequence[str] = ()
-    error: ProtocolError | None = None
-
-    @classmethod
-    def failed(cls, error: ProtocolError) -> Response:
-        """The failure response for ``error`` (echoing its request id)."""
-        return cls(error.request_id, error=error)
-
-    def encode(self, mode: Mode) -> bytes:
-        """The response's bytes in ``mode``, closing empty line included."""
-        if self.error is not None:
-            return fmt.failure(self.request_id, mode, self.error.code, self.error.message)
-        data = self.data
-        if callable(data) and mode is Mode.JSON:
-            data = data()
-        return fmt.success(
-            self.request_id,
-            mode,
-            data if type(data) is dict or isinstance(data, Mapping) else {},
-            self.text,
-        )
-
-
-@attrs.frozen(slots=True)
-class StoreCall:
-    """A call to make on the :class:`~hipparchusd.store.base.GameStore`: ``method`` with
-    ``args``. The server awaits it before sending anything of the same result."""
-
-    method: str
-    args: tuple[Any, ...]
-
-    async def apply(self, store: GameStore) -> None:
-        """Await the call on ``store``."""
-        await getattr(store, self.method)(*self.args)
-
-
-@attrs.define(eq=False)
-class Session:
-    """One connection as the lobby sees it: its output ``mode``, the seat it holds in each game
-    (game id to seat) and the games it watches."""
-
-    id: int
-    peer: str
-    mode: Mode = Mode.TEXT
-    seats: dict[str, int] = attrs.field(factory=dict)
-    watching: set[str] = attrs.field(factory=set)
-
-
-@attrs.frozen(slots=True)
-class Delivery:
-    """``message`` for each of ``sessions``."""
-
-    sessions: tuple[Session, ...]
-    message: EventMessage
-
-
-@attrs.define
-class Result:
-    """What a call did: the ``response`` (``None`` when there is no request), the store calls
-    to complete first, the events to deliver after the response, the games it touched (the
-    server keeps each game's results in order), and whether to close the connection.
-
-    ``pending`` is the change still to make (see :meth:`commit`); the first of ``store_calls``
-    records it, the others (a snapshot, a finished game's record) follow it. A result with
-    nothing pending made its change at once, as one that cannot be refused (a seat left, a
-    connection gone, an abandoned game dropped): its store calls all follow the change.
-    """
-
-    response: Response | None = None
-    store_calls: list[StoreCall] = attrs.field(factory=list)
-    deliveries: list[Delivery] = attrs.field(factory=list)
-    games: tuple[str, ...] = ()
-    close: bool = False
-    pending: Callable[[], None] | None = None
-
-    def commit(self) -> None:
-        """Make the pending change (a prepared result, :meth:`Lobby.prepare`): the lobby and
-        the game change and :attr:`deliveries` get the events. Call it once the first store
-        call succeeded; never call it when that call failed, and nothing changes. A second
-        call, or a result with nothing pending, does nothing."""
-        pending, self.pending = self.pending, None
-        if pending is not None:
-            pending()
-
-
-@attrs.define(eq=False)
-class Table:
-    """A game and everything around it: its seats' names, holders and token digests, its
-    spectators and its public event count ``seq``. ``unattended_since`` is the sweep time
-    (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed` after)
-    since which nobody has followed the game; ``None`` until a sweep finds it unfollowed, and
-    again whenever a follower leaves."""
-
-    id: str
-    kind: GameKind
-    game: Game
-    options: dict[str, str]
-    created_at: float
-    names: list[str | None]
-    holders: list[Session | None]
-    token_hashes: list[bytes | None]
-    spectators: dict[Session, None] = attrs.field(factory=dict)
-    seq: int = 0
-    started: bool = False
-    finished: bool = False
-    unattended_since: float | None = None
-
-    @property
-    def status(self) -> str:
-        """``waiting``, ``playing`` or ``over``."""
-        if self.finished:
-            return "over"
-        return "playing" if self.started else "waiting"
-
-    def followers(self) -> tuple[Session, ...]:
-        """Seat holders, in seat order, then spectators, in the order they came."""
-        held = [s for s in self.holders if s is not None]
-        held += self.spectators
-        return tuple(held)
-
-
-@attrs.frozen
-class CommandSpec:
-    """A command's usage line, summary and argument counts; ``options`` says whether
-    ``key=value`` words are options (else they are plain arguments)."""
-
-    usage: str
-    summary: str
-    min_args: int = 0
-    max_args: int = 0
-    options: bool = False
-
-
-COMMANDS: Mapping[str, CommandSpec] = {
-    "protocol_version": CommandSpec("protocol_version", "the protocol version (1)"),
-    "name": CommandSpec("name", "the server's name"),
-    "version": CommandSpec("version", "the server's version"),
-    "list_commands": CommandSpec("list_commands", "every command, one per line"),
-    "known_command": CommandSpec("known_command <command>", "true if the command exists", 1, 1),
-    "help": CommandSpec("help [<command>]", "usage of every command, or of one", 0, 1),
-    "quit": CommandSpec("quit", "close the connection"),
-    "format": CommandSpec("format [text|json]", "switch the output format", 0, 1),
-    "kinds": CommandSpec("kinds", "the game kinds served"),
-    "new": CommandSpec(
-        "new <kind> [key=value ...]",
-        "create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)",
-        1,
-        1,
-        options=True,
-    ),
-    "games": CommandSpec("games", "the games not finished, one per line"),
-    "join": CommandSpec(
-        "join <game> [<seat>] [name=<name>]", "take a seat; answers its secret token", 1, 2, True
-    ),
-    "resume": CommandSpec("resume <token>", "take back a seat with its token", 1, 1),
-    "leave": CommandSpec("leave <game>", "stop following a game", 1, 1),
-    "watch": CommandSpec("watch <game>", "follow a game as a spectator", 1, 1),
-    "unwatch": CommandSpec("unwatch <game>", "stop watching a game", 1, 1),
-    "state": CommandSpec("state <game>", "your view of a game", 1, 1),
-    "legal": CommandSpec("legal <game>", "your legal moves now", 1, 1),
-    "play": CommandSpec("play <game> <move>", "make a move, e.g. play g1 2E@5", 2, 2),
-    "resign": CommandSpec("resign <game>", "resign the match", 1, 1),
-    "record": CommandSpec("record <game>", "every deal and move of a finished game", 1, 1),
-}
-
-
-def token_digest(token: str) -> bytes:
-    """The SHA-256 digest under which a seat's token is kept."""
-    return hashlib.sha256(token.encode()).digest()
 
 
 def _error_code(error: GameError) -> ErrorCode:

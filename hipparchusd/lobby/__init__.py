@@ -1,0 +1,43 @@
+"""The daemon's command handling, pure and synchronous (PROTOCOL.md sections 4, 5 and 7): the
+:class:`Lobby` (:mod:`.core`), what its calls return (:mod:`.results`), what it sends
+(:mod:`.messages`), its connections and games (:mod:`.tables`) and the command table
+(:mod:`.commands`). It knows no sockets, no trio and no store."""
+
+from .commands import COMMANDS, CommandSpec
+from .core import Lobby
+from .messages import (
+    PROTOCOL_VERSION,
+    SERVER_NAME,
+    Disconnected,
+    EventMessage,
+    Hello,
+    Joined,
+    Left,
+    Response,
+    Resumed,
+    Shutdown,
+)
+from .results import Delivery, Result, StoreCall
+from .tables import Session, Table, token_digest
+
+__all__ = [
+    "COMMANDS",
+    "PROTOCOL_VERSION",
+    "SERVER_NAME",
+    "CommandSpec",
+    "Delivery",
+    "Disconnected",
+    "EventMessage",
+    "Hello",
+    "Joined",
+    "Left",
+    "Lobby",
+    "Response",
+    "Result",
+    "Resumed",
+    "Session",
+    "Shutdown",
+    "StoreCall",
+    "Table",
+    "token_digest",
+]

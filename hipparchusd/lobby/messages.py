@@ -1,0 +1,133 @@
+"""What the lobby sends: its own events (the games define the rest), each event as sent
+(:class:`EventMessage`), and the answer to a request (:class:`Response`); PROTOCOL.md sections 3
+and 4."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from ..protocol import Mode, ProtocolError
+from ..protocol import formatting as fmt
+from ..serialization import converter
+
+#: The protocol version this package implements.
+PROTOCOL_VERSION = 1
+SERVER_NAME = "hipparchusd"
+
+
+# Events of the lobby itself (the games define the rest). ``kind`` names each on the wire.
+
+
+@attrs.frozen(slots=True)
+class Joined:
+    """``name`` took ``seat``."""
+
+    kind: ClassVar[str] = "joined"
+    seat: int
+    name: str
+
+
+@attrs.frozen(slots=True)
+class Left:
+    """The seat's connection left before the game started: the seat is free again."""
+
+    kind: ClassVar[str] = "left"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Disconnected:
+    """The seat's connection dropped or left; the seat stays reserved for its token."""
+
+    kind: ClassVar[str] = "disconnected"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Resumed:
+    """A connection resumed the seat with its token."""
+
+    kind: ClassVar[str] = "resumed"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class Hello:
+    """The greeting, a server event."""
+
+    kind: ClassVar[str] = "hello"
+    name: str
+    version: str
+    protocol: int
+
+
+@attrs.frozen(slots=True)
+class Shutdown:
+    """The server is stopping; connections close after ``grace`` seconds."""
+
+    kind: ClassVar[str] = "shutdown"
+    grace: float | int
+
+
+class EventMessage:
+    """One event as sent: ``game`` (``None`` for a server event), ``seq``, ``kind`` and the JSON
+    ``data``. Its bytes are made once per output mode, however many connections get it."""
+
+    __slots__ = ("_encoded", "data", "game", "kind", "seq")
+
+    def __init__(self, game: str | None, seq: int, kind: str, data: Mapping[str, Any]) -> None:
+        self.game = game
+        self.seq = seq
+        self.kind = kind
+        self.data = data
+        self._encoded: dict[Mode, bytes] = {}
+
+    @classmethod
+    def of(cls, game: str | None, seq: int, payload: Any) -> EventMessage:
+        """The message for an attrs event ``payload`` with a ``kind`` class attribute."""
+        return cls(game, seq, type(payload).kind, converter.unstructure(payload))
+
+    def encode(self, mode: Mode) -> bytes:
+        """The event's line in ``mode``."""
+        encoded = self._encoded.get(mode)
+        if encoded is None:
+            if self.game is None:
+                encoded = fmt.server_event(mode, self.kind, self.data)
+            else:
+                encoded = fmt.game_event(mode, self.game, self.seq, self.kind, self.data)
+            self._encoded[mode] = encoded
+        return encoded
+
+
+@attrs.frozen(slots=True)
+class Response:
+    """The answer to one request: a success with its JSON ``data`` and text ``text`` lines, or
+    an ``error``. ``data`` may be a function that makes it, called only for a JSON-mode
+    connection; it must then be encoded before the game can change (no store call between)."""
+
+    request_id: str | None
+    data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)
+    text: Sequence[str] = ()
+    error: ProtocolError | None = None
+
+    @classmethod
+    def failed(cls, error: ProtocolError) -> Response:
+        """The failure response for ``error`` (echoing its request id)."""
+        return cls(error.request_id, error=error)
+
+    def encode(self, mode: Mode) -> bytes:
+        """The response's bytes in ``mode``, closing empty line included."""
+        if self.error is not None:
+            return fmt.failure(self.request_id, mode, self.error.code, self.error.message)
+        data = self.data
+        if callable(data) and mode is Mode.JSON:
+            data = data()
+        return fmt.success(
+            self.request_id,
+            mode,
+            data if type(data) is dict or isinstance(data, Mapping) else {},
+            self.text,
+        )
