@@ -19,6 +19,7 @@ rates, and the client's share bounds the rate any server can reach here.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import random
 import socket
@@ -41,21 +42,37 @@ def free_port() -> int:
 
 
 class Lines:
-    """A minimal line reader over a trio stream."""
+    """A line reader over a trio stream: each chunk received is split into lines at once, so
+    a chunk of several lines costs one Python call, not one per line (the load generator's
+    CPU shares the two cores with the server it measures). The daemon's and the echo server's
+    clients both read with it."""
 
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
-        self.buffer = bytearray()
+        #: Complete lines received and not yet taken, without their LF.
+        self.lines: collections.deque[bytes] = collections.deque()
+        self._partial = b""  # the start of a line whose LF has not come yet
 
-    async def line(self) -> bytes:
-        while (end := self.buffer.find(b"\n")) < 0:
+    async def fill(self) -> None:
+        """Receive until at least one complete line is waiting in :attr:`lines`.
+
+        Raises:
+            EOFError: the peer closed the connection.
+        """
+        while not self.lines:
             data = await self.stream.receive_some(65536)
             if not data:
                 raise EOFError
-            self.buffer += data
-        line = bytes(self.buffer[:end])
-        del self.buffer[: end + 1]
-        return line
+            if self._partial:
+                data = self._partial + data
+            *complete, self._partial = data.split(b"\n")
+            self.lines.extend(complete)
+
+    async def line(self) -> bytes:
+        """The next line, without its LF."""
+        if not self.lines:
+            await self.fill()
+        return self.lines.popleft()
 
 
 class Stats:
@@ -66,41 +83,67 @@ class Stats:
         self.play_latency: list[float] = []
 
 
-async def request(conn: Lines, line: str, stats: Stats, events: list[bytes]) -> list[bytes]:
-    """Send a request, return its response lines; events read meanwhile go to ``events``."""
-    await conn.stream.send_all(line.encode() + b"\n")
+async def request(
+    conn: Lines, line: bytes, stats: Stats, events: collections.deque[bytes]
+) -> list[bytes]:
+    """Send a request (one line, LF included), return its response lines; events read
+    meanwhile go to ``events``. Lines received after the response stay in ``conn.lines``."""
+    await conn.stream.send_all(line)
     stats.round_trips += 1
+    lines = conn.lines
     while True:
-        first = await conn.line()
-        if first.startswith(b"*"):
+        if not lines:
+            await conn.fill()
+        first = lines.popleft()
+        if first[:1] == b"*":
             events.append(first)
             continue
-        lines = [first]
-        while (more := await conn.line()) != b"":
-            lines.append(more)
-        if not first.startswith(b"="):
-            raise RuntimeError(f"{line!r} failed: {lines!r}")
-        return lines
+        response = [first]
+        while True:
+            if not lines:
+                await conn.fill()
+            more = lines.popleft()
+            if not more:
+                break
+            response.append(more)
+        if first[:1] != b"=":
+            raise RuntimeError(f"{line!r} failed: {response!r}")
+        return response
 
 
 async def play_seat(
-    conn: Lines, seat: int, game: str, rng: random.Random, stats: Stats, pending: list[bytes]
+    conn: Lines,
+    seat: int,
+    game: str,
+    rng: random.Random,
+    stats: Stats,
+    pending: collections.deque[bytes],
 ) -> None:
-    """Play ``seat`` of ``game`` until the match is over."""
+    """Play ``seat`` of ``game`` until the match is over: at each ``turn`` event for the
+    seat, ask ``legal`` and play one of the legal moves at random."""
+    ours = f"* {game} ".encode()
     me = f" turn seat={seat} ".encode()
+    legal_request = f"legal {game}\n".encode()
+    play_request = f"play {game} ".encode()
+    lines = conn.lines
     while True:
-        line = pending.pop(0) if pending else await conn.line()
-        if not line.startswith(b"* " + game.encode() + b" "):
+        if pending:
+            line = pending.popleft()
+        else:
+            if not lines:
+                await conn.fill()
+            line = lines.popleft()
+        if not line.startswith(ours):
             continue
-        if b" match-over " in line:
-            return
         if me not in line:
+            if b" match-over " in line:
+                return
             continue
-        legal = await request(conn, f"legal {game}", stats, pending)
+        legal = await request(conn, legal_request, stats, pending)
         moves = legal[0][2:].split() if legal[0].startswith(b"= ") else []
-        move = rng.choice(moves).decode()
+        move = rng.choice(moves)
         started = time.perf_counter()
-        await request(conn, f"play {game} {move}", stats, pending)
+        await request(conn, play_request + move + b"\n", stats, pending)
         stats.play_latency.append(time.perf_counter() - started)
         stats.moves += 1
 
@@ -112,11 +155,11 @@ async def run_pair(port: int, matches: int, seed: int, stats: Stats) -> None:
     for conn in conns:
         await conn.line()  # greeting
     for _ in range(matches):
-        pending: list[list[bytes]] = [[], []]
-        created = await request(conns[0], "new hipparchus", stats, pending[0])
+        pending: list[collections.deque[bytes]] = [collections.deque(), collections.deque()]
+        created = await request(conns[0], b"new hipparchus\n", stats, pending[0])
         game = created[0].split(b"=")[-1].decode()
-        await request(conns[0], f"join {game}", stats, pending[0])
-        await request(conns[1], f"join {game}", stats, pending[1])
+        await request(conns[0], f"join {game}\n".encode(), stats, pending[0])
+        await request(conns[1], f"join {game}\n".encode(), stats, pending[1])
         async with trio.open_nursery() as nursery:
             for seat in (0, 1):
                 nursery.start_soon(play_seat, conns[seat], seat, game, rng, stats, pending[seat])
