@@ -102,11 +102,13 @@ class EventMessage:
         return encoded
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class Response:
     """The answer to one request: a success with its JSON ``data`` and text ``text`` lines, or
     an ``error``. ``data`` may be a function that makes it, called only for a JSON-mode
-    connection; it must then be encoded before the game can change (no store call between)."""
+    connection; it must then be encoded before the game can change (no store call between).
+    Treat it as immutable; it is not frozen because one is made per request, and a frozen
+    class's ``__init__`` costs an ``object.__setattr__`` call per field."""
 
     request_id: str | None
     data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)

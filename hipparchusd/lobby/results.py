@@ -13,10 +13,11 @@ from .messages import EventMessage, Response
 from .tables import Session
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class StoreCall:
     """A call to make on the :class:`~hipparchusd.store.base.GameStore`: ``method`` with
-    ``args``. The server awaits it before sending anything of the same result."""
+    ``args``. The server awaits it before sending anything of the same result. Treat it as
+    immutable (not frozen: one or more are made per move, see :class:`Delivery`)."""
 
     method: str
     args: tuple[Any, ...]
@@ -26,9 +27,11 @@ class StoreCall:
         await getattr(store, self.method)(*self.args)
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class Delivery:
-    """``message`` for each of ``sessions``."""
+    """``message`` for each of ``sessions``. Treat it as immutable; it is not frozen because
+    several are made per request, and a frozen class's ``__init__`` costs an
+    ``object.__setattr__`` call per field."""
 
     sessions: tuple[Session, ...]
     message: EventMessage

@@ -21,10 +21,11 @@ _COMMAND = re.compile(r"[a-z_]+")
 MAX_ID_DIGITS = 9
 
 
-@attrs.frozen(slots=True)
+@attrs.define(slots=True)
 class Request:
     """A parsed request: its ``id`` exactly as written (``None`` without one), the command word
-    and the argument words."""
+    and the argument words. Treat it as immutable; it is not frozen because one is made per
+    request, and a frozen class's ``__init__`` costs a ``object.__setattr__`` call per field."""
 
     id: str | None
     command: str
