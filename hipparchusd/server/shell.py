@@ -614,7 +614,9 @@ class Server:
             result = prepare()
             if refine is not None:
                 result = await refine(result)
-            created = [g for g in result.games if g not in games]
+            # Most results touch exactly the games they were sequenced on: no list to make.
+            touched = result.games
+            created = [] if touched == games else [g for g in touched if g not in games]
             if not created:
                 await self._carry_out(result, conn)
                 return result
