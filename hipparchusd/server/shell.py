@@ -310,7 +310,7 @@ class Server:
                     await self._shutdown.wait()
                     acceptors.cancel_scope.cancel()
                 grace = self.settings.grace_period
-                log.info("shutting down: %s; closing in %g s", self.status(), grace)
+                log.info("shutting down: %s; connections closed within %g s", self.status(), grace)
                 self._dispatch(self.lobby.begin_shutdown(grace))
                 self._flush()
                 with trio.move_on_after(grace):
