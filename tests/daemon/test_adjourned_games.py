@@ -190,6 +190,16 @@ async def _json_client(port: int) -> Client:
     return client
 
 
+async def _seated(port: int) -> tuple[Client, Client, str, list[str]]:
+    """Two JSON-mode connections holding seats 0 and 1 of a new game started with
+    ``OPTIONS``: the connections, the game id and the seats' tokens."""
+    a, b = await _json_client(port), await _json_client(port)
+    game = (await _fields(a, f"new hipparchus {OPTIONS}"))["game"]
+    tokens = [(await _fields(a, f"join {game} 0"))["token"]]
+    tokens.append((await _fields(b, f"join {game} 1"))["token"])
+    return a, b, game, tokens
+
+
 async def _play(
     clients: list[Client], game: str, engine: HipparchusGame, rng: random.Random
 ) -> None:
@@ -213,10 +223,7 @@ async def test_a_match_is_adjourned_resumed_and_finished(
     store = await SqliteStore.open(tmp_path / "state")
     server = await start_server(store, max_games=1, adjourn_timeout=0.2)
     port = server.ports[0]
-    a, b = await _json_client(port), await _json_client(port)
-    game = (await _fields(a, f"new hipparchus {OPTIONS}"))["game"]
-    tokens = [(await _fields(a, f"join {game} 0"))["token"]]
-    tokens.append((await _fields(b, f"join {game} 1"))["token"])
+    a, b, game, tokens = await _seated(port)
     engine, rng = _engine(), random.Random(7)
     # Into round 2, so that the store holds a later deal and moves after it.
     while engine.view(0).round_number == 1:
@@ -275,10 +282,7 @@ async def test_two_seats_resuming_at_once_load_the_game_once(
     store = await SqliteStore.open(tmp_path / "state")
     server = await start_server(store, adjourn_timeout=0.1)
     port = server.ports[0]
-    a, b = await _json_client(port), await _json_client(port)
-    game = (await _fields(a, f"new hipparchus {OPTIONS}"))["game"]
-    tokens = [(await _fields(a, f"join {game} 0"))["token"]]
-    tokens.append((await _fields(b, f"join {game} 1"))["token"])
+    a, b, game, tokens = await _seated(port)
     engine = _engine()
     await _play([a, b], game, engine, random.Random(1))
     await a.aclose()
@@ -342,10 +346,7 @@ async def test_a_spectator_or_one_connected_seat_keeps_a_game_loaded(
 
 async def test_with_no_durable_store_nothing_is_adjourned(start_server: StartServer) -> None:
     server = await start_server(adjourn_timeout=0.1)  # a MemoryStore (--state-dir none)
-    a, b = await Client.connect(server.ports[0]), await Client.connect(server.ports[0])
-    game = (await a.ok(f"new hipparchus {OPTIONS}")).fields()["game"]
-    await a.ok(f"join {game}")
-    await b.ok(f"join {game}")
+    a, b, game, _ = await _seated(server.ports[0])
     await a.aclose()
     await b.aclose()
     await trio.sleep(0.5)
@@ -357,10 +358,7 @@ async def test_a_reload_changes_the_timeout_from_the_next_sweep(
 ) -> None:
     store = await SqliteStore.open(tmp_path / "state")
     server = await start_server(store, adjourn_timeout=0, idle_timeout=0.1)
-    a, b = await Client.connect(server.ports[0]), await Client.connect(server.ports[0])
-    game = (await a.ok(f"new hipparchus {OPTIONS}")).fields()["game"]
-    await a.ok(f"join {game}")
-    await b.ok(f"join {game}")
+    a, b, game, _ = await _seated(server.ports[0])
     await a.aclose()
     await b.aclose()
     await trio.sleep(0.3)
@@ -411,10 +409,7 @@ async def test_a_resume_the_store_fails_changes_nothing(
     store = FlakyStore(await SqliteStore.open(tmp_path / "state"))
     server = await start_server(store, adjourn_timeout=0.1)
     port = server.ports[0]
-    a, b = await _json_client(port), await _json_client(port)
-    game = (await _fields(a, f"new hipparchus {OPTIONS}"))["game"]
-    token = (await _fields(a, f"join {game} 0"))["token"]
-    await b.ok(f"join {game} 1")
+    a, b, game, (token, _) = await _seated(port)
     engine, rng = _engine(), random.Random(2)
     for _ in range(2):  # moves after the start's snapshot: bringing it back stores a new one
         await _play([a, b], game, engine, rng)
