@@ -20,6 +20,7 @@ players' own Python does not cap the daemon. The runs alternate, durable then in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import random
@@ -153,7 +154,20 @@ def _player_process(port: int, games: int, seconds: float, out: multiprocessing.
 
 def _cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds used so far by process ``pid`` (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return _cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def _thread_cpu_seconds(pid: int) -> list[float]:
+    """CPU seconds used so far by each thread of process ``pid``, most first (Linux /proc)."""
+    used = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # the thread ended
+            used.append(_cpu_seconds_of(task / "stat"))
+    return sorted(used, reverse=True)
+
+
+def _cpu_seconds_of(stat: Path) -> float:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -208,6 +222,7 @@ def run(state_dir: str, args: argparse.Namespace, workdir: Path) -> float:
         for worker in workers:
             worker.join()
         cpu = _cpu_seconds(process.pid)
+        threads = _thread_cpu_seconds(process.pid)
     finally:
         process.terminate()
         process.wait(30)
@@ -221,6 +236,7 @@ def run(state_dir: str, args: argparse.Namespace, workdir: Path) -> float:
         f"  {port_label(state_dir)}: {len(times)} moves in all; the daemon used {cpu:.1f} s of "
         f"CPU, {cpu / max(len(times), 1) * 1e6:.0f} us per acknowledged move"
     )
+    print("  the daemon's threads used " + ", ".join(f"{used:.1f}" for used in threads) + " s")
     return rate
 
 
