@@ -157,13 +157,26 @@ def _cpu_seconds(pid: int) -> float:
     return _cpu_seconds_of(Path(f"/proc/{pid}/stat"))
 
 
-def _thread_cpu_seconds(pid: int) -> list[float]:
-    """CPU seconds used so far by each thread of process ``pid``, most first (Linux /proc)."""
+def _thread_cpu_seconds(pid: int) -> list[tuple[float, float]]:
+    """CPU seconds (user, system) used so far by each thread of process ``pid``, most first
+    (Linux /proc)."""
     used = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError):  # the thread ended
-            used.append(_cpu_seconds_of(task / "stat"))
-    return sorted(used, reverse=True)
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            tick = os.sysconf("SC_CLK_TCK")
+            used.append((int(fields[11]) / tick, int(fields[12]) / tick))
+    return sorted(used, key=sum, reverse=True)
+
+
+def _children_cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by the running child processes of ``pid`` (the store's writer)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    used = 0.0
+    for child in children:
+        with contextlib.suppress(OSError):  # it ended
+            used += _cpu_seconds(int(child))
+    return used
 
 
 def _cpu_seconds_of(stat: Path) -> float:
@@ -223,6 +236,7 @@ def run(state_dir: str, args: argparse.Namespace, workdir: Path) -> float:
             worker.join()
         cpu = _cpu_seconds(process.pid)
         threads = _thread_cpu_seconds(process.pid)
+        children = _children_cpu_seconds(process.pid)
     finally:
         process.terminate()
         process.wait(30)
@@ -236,7 +250,11 @@ def run(state_dir: str, args: argparse.Namespace, workdir: Path) -> float:
         f"  {port_label(state_dir)}: {len(times)} moves in all; the daemon used {cpu:.1f} s of "
         f"CPU, {cpu / max(len(times), 1) * 1e6:.0f} us per acknowledged move"
     )
-    print("  the daemon's threads used " + ", ".join(f"{used:.1f}" for used in threads) + " s")
+    print(
+        "  the daemon's threads used "
+        + ", ".join(f"{user + system:.1f} s ({system:.1f} s system)" for user, system in threads)
+        + (f"; its writer process {children:.1f} s" if children else "")
+    )  # fmt: skip
     return rate
 
 

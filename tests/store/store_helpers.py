@@ -7,6 +7,7 @@ import hashlib
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -47,6 +48,17 @@ def play_random(game: HipparchusGame, rng: random.Random, plays: int | None = No
         game.play(seat, play)
         made.append(game.format_move(play))
     return made
+
+
+@contextlib.contextmanager
+def held_writer(store: SqliteStore) -> Iterator[None]:
+    """Stop the store's writer process (SIGSTOP) for the block, so that the calls made meanwhile
+    wait together in its socket and form one batch when it goes on (SIGCONT)."""
+    os.kill(store.writer_pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(store.writer_pid, signal.SIGCONT)
 
 
 @contextlib.contextmanager

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from store_helpers import open_db
+from store_helpers import held_writer, open_db
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore, _Request
+from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.writer import insert_moves
 
 
 def _committed_moves(state_dir: Path) -> set[tuple[str, int, str]]:
@@ -32,15 +33,13 @@ async def test_calls_waiting_together_commit_in_one_transaction(state_dir: Path)
             assert key in _committed_moves(state_dir)
             returned.append(key)
 
-        with store._gate:  # the writer waits while 100 calls gather
-            async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as nursery:
+            with held_writer(store):  # the writer waits while 100 calls gather
                 for game in range(10):
                     for ply in range(10):
                         nursery.start_soon(move, game, ply)
                 await trio.testing.wait_all_tasks_blocked()
                 assert returned == []
-                store._gate.release()
-            store._gate.acquire()
         assert store.transactions - before == 1
         assert len(returned) == 100
         assert _committed_moves(state_dir) == set(returned)
@@ -95,10 +94,9 @@ async def test_moves_inserted_together_keep_their_order(state_dir: Path) -> None
         await store.create_game("g", "hipparchus", {}, 1.0)
         await store.create_game("h", "hipparchus", {}, 1.0)
         moves = [("h", 1, "x"), ("g", 0, "a"), ("g", 1, "b"), ("nope", 0, "?"), ("g", 0, "c")]
-        run = [_Request(lambda conn: None, None, move) for move in moves]
-        with store._gate:  # the writer is idle: use its connection as it would
-            store._insert_moves(store._conn, run)
-        assert [str(r.error) if r.error else None for r in run] == [
+        with open_db(state_dir / DB_NAME) as conn:  # as the writer would
+            errors = insert_moves(conn, moves)
+        assert errors == [
             None,
             None,
             None,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import trio
-from store_helpers import open_db, play_random, stored_seat
+from store_helpers import held_writer, open_db, play_random, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.serialization import converter
@@ -126,8 +126,7 @@ async def test_the_database_is_in_wal_mode_with_full_sync(state_dir: Path) -> No
     store = await SqliteStore.open(state_dir)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
-        assert store._conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert store._conn.execute("PRAGMA synchronous").fetchone() == (2,)  # 2 = FULL
+        assert store.settings == {"journal_mode": "wal", "synchronous": 2}  # 2 = FULL
         # Hands of games in progress are in there: for the daemon's user alone.
         for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"):
             assert (state_dir / name).stat().st_mode & 0o777 == 0o600, name
@@ -221,13 +220,11 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
         except StoreError as error:
             results[text] = str(error)
 
-    with store._gate:  # hold the writer so that all three calls form one batch
-        async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as nursery:
+        with held_writer(store):  # so that all three calls form one batch
             for game_id, text in (("g", "a"), ("nope", "b"), ("g", "c")):
                 nursery.start_soon(move, game_id, text)
             await trio.testing.wait_all_tasks_blocked()
-            store._gate.release()
-        store._gate.acquire()
     assert results == {"a": "ok", "b": "no unfinished game nope is stored", "c": "ok"}
     [loaded] = await store.load_unfinished()
     await store.aclose()
@@ -255,13 +252,11 @@ async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) ->
             await store.add_move("g", 0, "a")
             returned.append(True)
 
-    with store._gate:
-        async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as nursery:
+        with held_writer(store):
             nursery.start_soon(cancelled_move)
             await trio.testing.wait_all_tasks_blocked()
-            assert returned == []  # queued, cancelled, and still waiting for the commit
-            store._gate.release()
-        store._gate.acquire()
+            assert returned == []  # sent, cancelled, and still waiting for the commit
     assert returned == [True]
     [loaded] = await store.load_unfinished()
     await store.aclose()
