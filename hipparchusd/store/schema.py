@@ -86,7 +86,7 @@ def _index_tokens_v2(conn: sqlite3.Connection) -> None:
     """Version 1 to 2: seats indexed by token digest. ``resume`` of a token no loaded game
     has asks the store for its game (an adjourned one, ``GameStore.find_by_token``); without
     the index each such ``resume``, a wrong token's too, would read the seats of every
-    unfinished game on the writer thread."""
+    unfinished game in the writer."""
     conn.execute("CREATE INDEX seats_by_token ON seats (token_hash)")
 
 

@@ -446,8 +446,8 @@ class SqliteStore:
                         request.error = None if error is None else StoreError(error)
                         trio.lowlevel.reschedule(request.task)
                         self._slots.release()
-        except OSError as error:
-            why = f"reading from the store's writer process failed ({error})"
+        except OSError as error:  # (a writer that dies with a request unread resets the socket)
+            why = f"the store's writer process stopped ({error.strerror or error})"
         except Exception as error:  # a bug: fail every caller rather than leave them asleep
             log.exception("store %s: reading the writer's answers failed", self.path)
             why = f"reading from the store's writer process failed ({error!r})"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +263,38 @@ async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) ->
     [loaded] = await store.load_unfinished()
     await store.aclose()
     assert loaded.moves == ((0, "a"),)
+
+
+async def test_the_writer_ignores_the_signals_a_terminal_or_systemd_sends(
+    state_dir: Path,
+) -> None:
+    """Ctrl-C and `systemctl stop` reach the whole process group: the daemon decides when
+    writing ends, so the writer carries on."""
+    store = await SqliteStore.open(state_dir)
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            os.kill(store.writer_pid, signum)
+        await trio.sleep(0.1)
+        await store.create_game("g", "hipparchus", {}, 1.0)
+        assert [game.game_id for game in await store.load_unfinished()] == ["g"]
+    finally:
+        await store.aclose()
+
+
+async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path) -> None:
+    store = await SqliteStore.open(state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    os.kill(store.writer_pid, signal.SIGKILL)
+    with trio.fail_after(10):
+        with pytest.raises(StoreError, match=r"writer process stopped.*; restart the daemon"):
+            await store.add_move("g", 0, "1S")
+        with pytest.raises(StoreError, match="restart the daemon"):
+            await store.add_move("g", 0, "1S")
+        await store.aclose()
+    # Nothing was lost: the committed game is there for the next daemon.
+    reopened = await SqliteStore.open(state_dir)
+    try:
+        [loaded] = await reopened.load_unfinished()
+    finally:
+        await reopened.aclose()
+    assert (loaded.game_id, loaded.moves) == ("g", ())
