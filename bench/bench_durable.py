@@ -154,20 +154,24 @@ def _player_process(port: int, games: int, seconds: float, out: multiprocessing.
     out.put(trio.run(_players, port, games, seconds))
 
 
+def _user_system_seconds(stat: Path) -> tuple[float, float]:
+    """User and system CPU seconds in a /proc ``stat`` file (of a process or a thread)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 def _cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds used so far by process ``pid`` (Linux /proc)."""
-    return _cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+    return sum(_user_system_seconds(Path(f"/proc/{pid}/stat")))
 
 
 def _thread_cpu_seconds(pid: int) -> list[tuple[float, float]]:
-    """CPU seconds (user, system) used so far by each thread of process ``pid``, most first
-    (Linux /proc)."""
+    """CPU seconds (user, system) used so far by each thread of process ``pid``, most first."""
     used = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError):  # the thread ended
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-            tick = os.sysconf("SC_CLK_TCK")
-            used.append((int(fields[11]) / tick, int(fields[12]) / tick))
+            used.append(_user_system_seconds(task / "stat"))
     return sorted(used, key=sum, reverse=True)
 
 
@@ -179,11 +183,6 @@ def _children_cpu_seconds(pid: int) -> float:
         with contextlib.suppress(OSError):  # it ended
             used += _cpu_seconds(int(child))
     return used
-
-
-def _cpu_seconds_of(stat: Path) -> float:
-    fields = stat.read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
