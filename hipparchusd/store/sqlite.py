@@ -502,6 +502,18 @@ class SqliteStore:
         )
 
 
+def _writer_environment() -> dict[str, str]:
+    """The daemon's environment, with the directory this ``hipparchusd`` package was imported
+    from first on ``PYTHONPATH`` (and ``-P`` keeps the working directory off the path): the
+    writer always runs the same code as the daemon, wherever either was started from."""
+    package_root = str(Path(__file__).resolve().parents[2])
+    inherited = os.environ.get("PYTHONPATH")
+    return {
+        **os.environ,
+        "PYTHONPATH": package_root + (os.pathsep + inherited if inherited else ""),
+    }
+
+
 async def _start_writer(
     path: Path, lock_fd: int
 ) -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]:
@@ -519,10 +531,11 @@ async def _start_writer(
     try:
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", "hipparchusd.store.writer", "--fd", str(theirs.fileno()),
-                 str(path)],
+                [sys.executable, "-P", "-m", "hipparchusd.store.writer",
+                 "--fd", str(theirs.fileno()), str(path)],
                 stdin=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(), lock_fd),
+                env=_writer_environment(),
             )  # fmt: skip
         except OSError as error:
             raise StoreError(f"cannot start the store's writer process: {error}") from None

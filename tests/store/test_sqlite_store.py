@@ -6,6 +6,8 @@ import os
 import random
 import shutil
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -298,3 +300,32 @@ async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path
     finally:
         await reopened.aclose()
     assert (loaded.game_id, loaded.moves) == ("g", ())
+
+
+def test_the_writer_runs_the_daemons_code_wherever_it_was_started(tmp_path: Path) -> None:
+    """A directory holding another ``hipparchusd`` (an old checkout, say) as the working
+    directory does not change the code the writer process runs."""
+    other = tmp_path / "elsewhere" / "hipparchusd"
+    (other / "store").mkdir(parents=True)
+    (other / "__init__.py").write_text("raise SystemExit('the wrong hipparchusd')\n")
+    (other / "store" / "__init__.py").write_text("")
+    script = (
+        "import pathlib, sys, trio\n"
+        "from hipparchusd.store.sqlite import SqliteStore\n"
+        "async def main():\n"
+        "    store = await SqliteStore.open(pathlib.Path(sys.argv[1]))\n"
+        "    await store.create_game('g', 'hipparchus', {}, 1.0)\n"
+        "    await store.aclose()\n"
+        "trio.run(main)\n"
+    )
+    # -P: the daemon itself imports the installed package, not the one in its directory.
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", script, str(tmp_path / "state")],
+        cwd=other.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    with open_db(tmp_path / "state" / DB_NAME) as conn:
+        assert conn.execute("SELECT game_id FROM games").fetchall() == [("g",)]
