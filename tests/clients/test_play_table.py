@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
-from hipparchusd.play.app import wants_symbols
+from hipparchusd.play.app import parse_args, wants_symbols
 from hipparchusd.play.table import (
     Style,
     clumps,
@@ -145,3 +146,15 @@ def test_follow_view_keeps_a_spectators_table_from_the_events() -> None:
     assert after["won"] == [[0, 1, 2], [0, 0, 0]] and after["hand_sizes"] == [13, 12]
     stopped = follow_view(view, "no-follow", {"number": 1, "trick": {}, "set_aside": [0, 0, 2]})
     assert stopped["set_aside"] == [0, 0, 2] and stopped["lead"] is None
+
+
+@pytest.mark.parametrize("extra", [["--seed", "3"], ["--leader", "0"], ["--name", "al"]])
+def test_watch_takes_no_seat_options(extra: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        parse_args(["--watch", "g1", *extra])
+    assert exit_info.value.code == 2
+    assert "not allowed with --watch" in capsys.readouterr().err
+    for other in (["--game", "g1"], ["--resume", "t"]):
+        with pytest.raises(SystemExit):
+            parse_args(["--watch", "g1", *other])
+    assert parse_args(["--watch", "g1"]).watch == "g1"
