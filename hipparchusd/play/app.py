@@ -3,7 +3,9 @@
 It speaks only the protocol (PROTOCOL.md), in JSON mode, through :mod:`hipparchusd.client`:
 create or join a game, then follow its events, showing the opponent's moves as they happen;
 at each of your turns it shows the table (:func:`hipparchusd.play.table.table_view`) and asks
-for a play by number or notation.
+for a play by number or notation. With ``--watch GAME`` it follows a game as a spectator
+(``watch``): every play, trick and round as it happens, the table after each trick, never a
+hand during a round (RULINGS H13), and no questions asked.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from rich.markup import escape
 from ..client import DEFAULT_PORT, Client, ClientError, Event, ServerError
 from .table import (
     Style,
+    follow_view,
     hand_text,
     pick_move,
+    player_name,
     round_result,
     seat_label,
     table_view,
@@ -47,7 +51,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     which.add_argument(
         "--resume", metavar="TOKEN", help="take your seat back (the token printed on joining)"
     )
-    parser.add_argument("--name", default="player", help="your name at the table")
+    which.add_argument(
+        "--watch", metavar="GAME", help="watch this game as a spectator, to its end (no seat)"
+    )
+    parser.add_argument("--name", help="your name at the table (default: player)")
     parser.add_argument("--seed", type=int, help="new game only: deal reproducibly from this seed")
     parser.add_argument(
         "--leader", choices=["0", "1", "random"], help="new game only: who leads round 1"
@@ -55,7 +62,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--ascii", action="store_true", help="draw suits as letters S M E, not symbols"
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.watch is not None:
+        given = [f"--{key}" for key in ("seed", "leader", "name") if getattr(args, key) is not None]
+        if given:
+            parser.error(f"{', '.join(given)}: not allowed with --watch (a spectator has no seat)")
+    return args
 
 
 def wants_symbols(console: Console, force_ascii: bool) -> bool:
@@ -70,10 +82,13 @@ def wants_symbols(console: Console, force_ascii: bool) -> bool:
 
 
 class Session:
-    """One seat at one game: the connection, what we know of the table, and the console."""
+    """One seat at one game: the connection, what we know of the table, and the console.
+
+    ``seat`` is ``None`` for a spectator (:class:`Spectator`), who is never asked to play.
+    """
 
     def __init__(
-        self, client: Client, console: Console, style: Style, game: str, seat: int
+        self, client: Client, console: Console, style: Style, game: str, seat: int | None
     ) -> None:
         self.client = client
         self.console = console
@@ -84,7 +99,7 @@ class Session:
         self.past_rounds: list[dict[str, Any]] = []  # round-over data, for the score
 
     def label(self, seat: Any) -> str:
-        """``you`` or the opponent's name."""
+        """``you`` or the opponent's name (a spectator's: name and seat)."""
         return seat_label(seat, self.seat, self.players)
 
     def run(self) -> int:
@@ -164,11 +179,13 @@ class Session:
         revealed = data.get("revealed") or {}
         hands = revealed.get("hands") or []
         if len(hands) == 2:
-            self.console.print(
-                f"{self.label(1 - self.seat)} still held: ",
-                hand_text(str(hands[1 - self.seat]), self.style),
-                sep="",
-            )
+            for seat in (0, 1):
+                if seat != self.seat:  # our own hand we know
+                    self.console.print(
+                        f"{self.label(seat)} still held: ",
+                        hand_text(str(hands[seat]), self.style),
+                        sep="",
+                    )
         if revealed.get("face_down"):
             self.console.print(
                 "Face down: ", self.style.cards("".join(map(str, revealed["face_down"]))), sep=""
@@ -182,12 +199,32 @@ class Session:
         how = ""
         if data.get("resigned") is not None:
             how = f" ({self.label(data['resigned'])} resigned)"
+        # A spectator's label already names the seat: the name alone here.
+        who = (
+            self.label(winner)
+            if self.seat is not None
+            else player_name(self.players, data["winner"])
+        )
         self.console.print(
-            f"Match over: winner seat {winner} ({self.label(winner)}), round wins "
-            f"{wins[0]}-{wins[1]}{how}.",
+            f"Match over: winner seat {winner} ({who}), round wins {wins[0]}-{wins[1]}{how}.",
             style="bold",
         )
-        self.console.print("You win!" if winner == self.seat else "You lose.")
+        if self.seat is not None:
+            self.console.print("You win!" if winner == self.seat else "You lose.")
+
+    def finished(self, view: dict[str, Any] | None) -> bool:
+        """Show the result if the snapshot ``view`` (``resume``'s, ``watch``'s) is of a match
+        already over; True if it was."""
+        if view is None or view.get("winner") is None:
+            return False
+        self.show_match_over(
+            {
+                "winner": view["winner"],
+                "round_wins": view.get("round_wins"),
+                "resigned": view.get("resigned"),
+            }
+        )
+        return True
 
     def my_turn(self) -> None:
         """Show the table and the legal plays, then read a play until the server accepts one."""
@@ -246,7 +283,7 @@ def start(args: argparse.Namespace, client: Client, console: Console) -> tuple[s
             f"'hipparchus-play --game {game}', or a bot with "
             f"'python3 clients/python/bot.py --port {args.port} --game {game}'."
         )
-    joined = client.request_json("join", game, f"name={args.name}")
+    joined = client.request_json("join", game, f"name={args.name or 'player'}")
     seat = int(joined["seat"])
     console.print(
         f"You sit at seat {seat} of game {game}. "
@@ -262,6 +299,33 @@ def seated_players(client: Client, game: str) -> list[Any]:
     return list(players) if players else ["-", "-"]
 
 
+class Spectator(Session):
+    """A spectator of one game (``watch``): it shows what both seats see in common (RULINGS
+    H13), keeping the public view up to date from the events to show the table after each
+    trick."""
+
+    def __init__(
+        self, client: Client, console: Console, style: Style, game: str, view: dict[str, Any] | None
+    ) -> None:
+        super().__init__(client, console, style, game, None)
+        self.view = view
+
+    def show_table(self) -> None:
+        """The table now: score, both hand sizes, won piles, the trick (no hand, no plays)."""
+        if self.view is not None:
+            self.console.print(
+                table_view(self.view, self.players, [], self.style, self.past_rounds)
+            )
+
+    def on_event(self, event: Event) -> bool:
+        """Show one event as :meth:`Session.on_event` does; after a trick, the table."""
+        self.view = follow_view(self.view, event.kind, event.data)
+        over = super().on_event(event)
+        if event.kind == "trick":
+            self.show_table()
+        return over
+
+
 def resume(token: str, client: Client, console: Console, style: Style) -> int:
     """Take a seat back with its token (``resume``) and play on from the snapshot: if it is
     our turn, the ``turn`` event went to the old connection, so we ask for a play at once."""
@@ -272,18 +336,27 @@ def resume(token: str, client: Client, console: Console, style: Style) -> int:
     session = Session(client, console, style, game, seat)
     session.players = list(snapshot.get("players") or session.players)
     console.print(f"You are back at seat {seat} of game {game}.")
-    if view.get("winner") is not None:
-        session.show_match_over(
-            {
-                "winner": view["winner"],
-                "round_wins": view.get("round_wins"),
-                "resigned": view.get("resigned"),
-            }
-        )
+    if session.finished(view):
         return 0
     if view.get("to_move") == seat:
         session.my_turn()
     return session.run()
+
+
+def watch(game: str, client: Client, console: Console, style: Style) -> int:
+    """Follow ``game`` as a spectator (``watch``) until the match is over (exit status 0),
+    from its start if it has not started yet, else from the snapshot: the table as it is."""
+    snapshot = client.request_json("watch", game)
+    spectator = Spectator(client, console, style, game, snapshot.get("view"))
+    spectator.players = list(snapshot.get("players") or spectator.players)
+    console.print(f"Watching game {game}: {spectator.label(0)} against {spectator.label(1)}.")
+    if spectator.finished(spectator.view):
+        return 0
+    if spectator.view is None:
+        console.print("Waiting for the game to start...")
+    else:
+        spectator.show_table()
+    return spectator.run()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -295,6 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Client.connect(args.host, args.port, json=True) as client:
             if args.resume is not None:
                 return resume(args.resume, client, console, style)
+            if args.watch is not None:
+                return watch(args.watch, client, console, style)
             game, seat = start(args, client, console)
             session = Session(client, console, style, game, seat)
             session.players = seated_players(client, game)
@@ -305,7 +380,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(f"[bold red]hipparchus-play: {escape(str(exc))}[/]")
         return 1
     except (KeyboardInterrupt, EOFError):
-        console.print("\nLeft the game (your seat stays reserved for its token).")
+        if args.watch is not None:
+            console.print("\nStopped watching.")
+        else:
+            console.print("\nLeft the game (your seat stays reserved for its token).")
         return 130
 
 

@@ -1,7 +1,9 @@
 """What the terminal client shows, built from protocol data alone (no I/O, no sockets).
 
-Inputs are the JSON forms of PROTOCOL.md: a seat's ``view`` (the ``state`` answer), ``legal``'s
-``moves`` and events' ``data``. Outputs are rich renderables and strings. Suits are drawn as
+Inputs are the JSON forms of PROTOCOL.md: a seat's or a spectator's ``view`` (the ``state`` or
+``watch`` answer), ``legal``'s ``moves`` and events' ``data``. Outputs are rich renderables and
+strings. A seat's point of view calls it ``you`` and the other seat by name; a spectator's (seat
+``None``) names both, with their seat numbers, in seat order. Suits are drawn as
 symbols (``☉ ☽ ⊕``) or, for terminals that cannot show them, as their letters (``S M E``).
 """
 
@@ -120,27 +122,51 @@ def legal_columns(moves: Sequence[str], style: Style) -> Columns:
     return Columns(items, padding=(0, 3))
 
 
-def names_of(players: Sequence[Any], seat: int) -> tuple[str, str]:
-    """(my label, the opponent's name) for the seat's point of view."""
+def player_name(players: Sequence[Any], seat: int) -> str:
+    """The name at ``seat``, or ``seat <n>`` while the seat is free (or its name unknown)."""
+    name = players[seat] if len(players) > seat else None
+    return str(name) if name not in (None, "-") else f"seat {seat}"
+
+
+def spectator_label(seat: int, players: Sequence[Any]) -> str:
+    """How a spectator calls a seat: ``alice (seat 0)`` (names alone could be alike)."""
+    name = player_name(players, seat)
+    return name if name == f"seat {seat}" else f"{name} (seat {seat})"
+
+
+def first_seat(seat: int | None) -> int:
+    """The seat shown first: my seat, or seat 0 for a spectator."""
+    return 0 if seat is None else seat
+
+
+def names_of(players: Sequence[Any], seat: int | None) -> tuple[str, str]:
+    """(my label, the opponent's name) for the seat's point of view; for a spectator (``None``)
+    both seats' labels, seat 0 first."""
+    if seat is None:
+        return spectator_label(0, players), spectator_label(1, players)
     opponent = players[1 - seat] if len(players) > 1 - seat else None
     return "you", str(opponent) if opponent not in (None, "-") else "opponent"
 
 
-def seat_label(seat: Any, my_seat: int, players: Sequence[Any]) -> str:
-    """``you`` for my seat, else the opponent's name."""
+def seat_label(seat: Any, my_seat: int | None, players: Sequence[Any]) -> str:
+    """``you`` for my seat, else the opponent's name; a spectator's label for either seat."""
+    if my_seat is None:
+        return spectator_label(int(seat), players) if seat in (0, 1) else str(seat)
     mine, theirs = names_of(players, my_seat)
     return mine if seat == my_seat else theirs
 
 
-def versus(pair: Sequence[Any], seat: int, players: Sequence[Any]) -> str:
-    """A per-seat pair (totals, round wins) from ``seat``'s point of view: ``you 4 - 3 bob``."""
+def versus(pair: Sequence[Any], seat: int | None, players: Sequence[Any]) -> str:
+    """A per-seat pair (totals, round wins) from ``seat``'s point of view: ``you 4 - 3 bob``
+    (a spectator's: ``alice (seat 0) 4 - 3 bob (seat 1)``)."""
+    first = first_seat(seat)
     mine, theirs = names_of(players, seat)
-    return f"{mine} {pair[seat]} - {pair[1 - seat]} {theirs}"
+    return f"{mine} {pair[first]} - {pair[1 - first]} {theirs}"
 
 
 def won_table(view: dict[str, Any], players: Sequence[Any], style: Style) -> Table:
     """Both won piles by suit (RULINGS H8: public), and the cards set aside (H6) if any."""
-    seat = int(view["seat"])
+    seat = view.get("seat")
     table = Table(box=box.SIMPLE if style.symbols else box.ASCII, show_edge=False, pad_edge=False)
     table.add_column("won")
     for letter in SUIT_LETTERS:
@@ -148,7 +174,7 @@ def won_table(view: dict[str, Any], players: Sequence[Any], style: Style) -> Tab
             Text.assemble(style.cards(letter), f" {SUIT_NAMES[letter]}"), justify="right"
         )
     won = view.get("won") or [[0, 0, 0], [0, 0, 0]]
-    for row_seat in (seat, 1 - seat):
+    for row_seat in (first_seat(seat), 1 - first_seat(seat)):
         table.add_row(seat_label(row_seat, seat, players), *(str(n) for n in won[row_seat]))
     set_aside = view.get("set_aside") or [0, 0, 0]
     if any(set_aside):
@@ -163,7 +189,7 @@ def score_line(
 
     ``past_rounds`` are the ``round-over`` events' data of the rounds played so far.
     """
-    seat = int(view["seat"])
+    seat = view.get("seat")
     wins = view.get("round_wins") or [0, 0]
     text = Text.assemble(
         (f"Round {view.get('round_number', '?')}", "bold"),
@@ -177,7 +203,7 @@ def score_line(
 
 def trick_line(view: dict[str, Any], players: Sequence[Any], style: Style) -> Text:
     """The trick on the table: who leads, or what was led and who must follow."""
-    seat = int(view["seat"])
+    seat = view.get("seat")
     lead = view.get("lead")
     leader = view.get("leader")
     if lead:
@@ -185,6 +211,15 @@ def trick_line(view: dict[str, Any], players: Sequence[Any], style: Style) -> Te
             "Trick: ", seat_label(leader, seat, players), " led ", style.play(str(lead))
         )
     return Text.assemble("Trick: ", seat_label(leader, seat, players), " to lead")
+
+
+def hand_sizes_line(view: dict[str, Any], players: Sequence[Any]) -> Text:
+    """How many cards the other seat holds (``bob holds 5 cards``), or for a spectator both
+    seats (``alice (seat 0) holds 6 cards, bob (seat 1) holds 5 cards``)."""
+    seat = view.get("seat")
+    sizes = view.get("hand_sizes") or [0, 0]
+    shown = [n for n in (0, 1) if n != seat]
+    return Text(", ".join(f"{seat_label(n, seat, players)} holds {sizes[n]} cards" for n in shown))
 
 
 def table_view(
@@ -196,27 +231,33 @@ def table_view(
 ) -> RenderableType:
     """Everything a seat sees at its turn (RULINGS H13): the score (round wins and the past
     rounds' totals), the opponent's hand size, both won piles, the trick on the table, its own
-    hand (clumps grouped) and the numbered legal plays."""
-    seat = int(view["seat"])
-    sizes = view.get("hand_sizes") or [0, 0]
-    _, theirs = names_of(players, seat)
-    return Group(
+    hand (clumps grouped) and the numbered legal plays.
+
+    A spectator's view (``seat`` ``None``) has no hand (H13): it shows both hand sizes and no
+    hand or plays.
+    """
+    parts: list[RenderableType] = [
         score_line(view, players, past_rounds),
-        Text(f"{theirs} holds {sizes[1 - seat]} cards"),
+        hand_sizes_line(view, players),
         won_table(view, players, style),
         trick_line(view, players, style),
-        Text.assemble(("Hand: ", "bold"), hand_text(str(view.get("hand") or ""), style)),
-        Text("Legal plays:", "bold"),
-        legal_columns(moves, style),
-    )
+    ]
+    if view.get("seat") is not None:
+        parts += [
+            Text.assemble(("Hand: ", "bold"), hand_text(str(view.get("hand") or ""), style)),
+            Text("Legal plays:", "bold"),
+            legal_columns(moves, style),
+        ]
+    return Group(*parts)
 
 
-def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> Text:
+def round_result(data: dict[str, Any], my_seat: int | None, players: Sequence[Any]) -> Text:
     """A ``round-over`` event's result: totals, the winner and how (RULINGS H10, H11)."""
     result = data.get("result") or {}
     totals = result.get("totals") or [0, 0]
     winner = result.get("winner")
     mine, theirs = names_of(players, my_seat)
+    first = first_seat(my_seat)
     text = Text.assemble(
         (f"Round {data.get('round_number', '?')} over: ", "bold"),
         f"{versus(totals, my_seat, players)}; ",
@@ -227,9 +268,64 @@ def round_result(data: dict[str, Any], my_seat: int, players: Sequence[Any]) -> 
     scores = result.get("scores")
     if scores and len(scores) == 2:
         text.append(". Points by suit (S M E): ")
-        text.append(f"{mine} {' '.join(map(str, scores[my_seat]))}, ")
-        text.append(f"{theirs} {' '.join(map(str, scores[1 - my_seat]))}")
+        text.append(f"{mine} {' '.join(map(str, scores[first]))}, ")
+        text.append(f"{theirs} {' '.join(map(str, scores[1 - first]))}")
     wins = data.get("round_wins")
     if wins:
         text.append(f". Round wins: {versus(wins, my_seat, players)}")
     return text
+
+
+HAND_SIZE = 14
+"""The cards dealt to each seat every round (RULINGS H12)."""
+
+
+def follow_view(view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's view (``watch``'s ``view``: no hand, RULINGS H13) after the event ``kind``
+    with ``data``, built from the events alone: a ``state`` asked for later may already show
+    a later position. ``view`` is ``None`` before the game starts; it is not changed (a new
+    view is returned), and events that change nothing shown leave the view as it was."""
+    if kind == "round-started":
+        return {
+            "seat": None,
+            "hand": None,
+            "hand_sizes": [HAND_SIZE, HAND_SIZE],
+            "won": [[0, 0, 0], [0, 0, 0]],
+            "set_aside": [0, 0, 0],
+            "leader": data.get("leader"),
+            "lead": None,
+            "tricks": [],
+            "to_move": data.get("leader"),
+            "round_number": data.get("round_number"),
+            "round_wins": data.get("round_wins"),
+            "result": None,
+            "revealed": None,
+            "winner": None,
+            "resigned": None,
+        }
+    new = dict(view or {"seat": None})
+    if kind == "turn":
+        new["to_move"] = data.get("seat")
+    elif kind == "played":
+        sizes = list(new.get("hand_sizes") or [HAND_SIZE, HAND_SIZE])
+        sizes[int(data["seat"])] = data.get("hand_size")
+        new["hand_sizes"] = sizes
+        new["to_move"] = None
+        if new.get("lead") is None:
+            new["lead"] = data.get("play")
+    elif kind in ("trick", "no-follow"):
+        trick = data.get("trick") or {}
+        new["tricks"] = [*(new.get("tricks") or []), trick]
+        new["lead"] = None
+        if kind == "trick":
+            new["won"] = data.get("won")
+            new["leader"] = trick.get("winner")
+        else:
+            new["set_aside"] = data.get("set_aside")
+    elif kind == "round-over":
+        for key in ("won", "round_wins", "result", "revealed"):
+            new[key] = data.get(key)
+    elif kind == "match-over":
+        for key in ("winner", "round_wins", "resigned"):
+            new[key] = data.get(key)
+    return new

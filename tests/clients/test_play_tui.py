@@ -315,3 +315,217 @@ def test_refusals_and_unreachable_servers_exit_1_with_the_reason(
     assert "bad-token" in capsys.readouterr().out
     assert main(["--host", "127.0.0.1", "--port", str(dead_port), "--ascii"]) == 1
     assert "hipparchus-play:" in capsys.readouterr().out
+
+
+# --- watching (--watch GAME): a spectator's transcript against the record ---------------------
+
+WATCH_OVER = r"Match over: winner seat (\d) \((\w+)\), round wins (\d)-(\d)\."
+CLUMP = re.compile(r"\d+\[[^\]]*\]")
+ROUND_RULE = re.compile(r"^─* Round (\d+) ─*$|^-* Round (\d+) -*$")
+WATCHED_LINES = [
+    (re.compile(r"^(\w+) \(seat (\d)\) leads the first trick\.$"), "lead"),
+    (re.compile(r"^(\w+) \(seat (\d)\) played (\d[SME]) [SME]+ \((\d+) cards left\)$"), "play"),
+    (re.compile(r"^Trick \d+: .*: (\w+) \(seat (\d)\) won it\.$"), "trick"),
+    (re.compile(r"^Trick \d+: (\w+) \(seat (\d)\) cannot follow"), "no-follow"),
+    (
+        re.compile(r"^(\w+) \(seat 0\) holds (\d+) cards, (\w+) \(seat 1\) holds (\d+) cards$"),
+        "sizes",
+    ),
+    (re.compile(r"^Round \d+ over: .*?; (\w+) \(seat (\d)\) won the round"), "round"),
+    (re.compile(r"^(\w+) \(seat (\d)\) still held: (.*)$"), "held"),
+    (re.compile(r"^Face down: ([SME]+)$"), "face-down"),
+    (re.compile(WATCH_OVER), "match"),
+]
+
+
+def watched(transcript: str) -> list[tuple[object, ...]]:
+    """The spectator's transcript as a list of facts, in the order shown: ``("play", seat,
+    name, cards, hand size)``, ``("trick", winner, name)``, ... (see :func:`expected_watch`).
+    A line showing a hand other than a round's revealed hands is a fact no record gives."""
+    facts: list[tuple[object, ...]] = []
+    for line in ANSI.sub("", transcript).replace("\r", "").splitlines():
+        line = line.strip()
+        for pattern, kind in WATCHED_LINES:
+            match = pattern.match(line)
+            if match is None:
+                continue
+            groups = match.groups()
+            if kind == "play":
+                facts.append(("play", int(groups[1]), groups[0], groups[2], int(groups[3])))
+            elif kind in ("lead", "trick", "round"):
+                facts.append((kind, int(groups[1]), groups[0]))
+            elif kind == "no-follow":
+                facts.append(("no-follow", int(groups[1])))
+            elif kind == "sizes":
+                facts.append(("sizes", groups[0], int(groups[1]), groups[2], int(groups[3])))
+            elif kind == "held":
+                facts.append(("held", int(groups[1]), groups[0], shown_hand(groups[2])))
+            elif kind == "face-down":
+                facts.append(("face-down", groups[0]))
+            else:
+                facts.append(("match", int(groups[0]), groups[1], int(groups[2]), int(groups[3])))
+            break
+        else:
+            if CLUMP.search(line) or "Hand:" in line:
+                facts.append(("a hand shown", line))
+    return facts
+
+
+def expected_watch(record: dict[str, Any], start: int = 0) -> list[tuple[object, ...]]:
+    """What a spectator must show of ``record``'s match, replayed through the rules, as the
+    facts :func:`watched` reads: every round's leader, each play (seat, name, cards, hand size
+    after it), each trick's winner (and both hand sizes after it: the table), each H6 trick,
+    each round's winner and the hands it reveals, and the match's winner. ``start`` plays
+    were made before the spectator came: it sees the hand sizes then, and what follows."""
+    match_record = converter.structure(record["record"], MatchRecord)
+    names = [str(name) for name in record["players"]]
+    facts: list[tuple[object, ...]] = []
+    made = 0
+
+    def sizes(state: RoundState) -> tuple[object, ...]:
+        return ("sizes", names[0], state.hands[0].size, names[1], state.hands[1].size)
+
+    for round_record in match_record.rounds:
+        state = RoundState.start(round_record.deal, round_record.leader)
+        if made >= start:
+            facts.append(("lead", state.leader, names[state.leader]))
+        for play in round_record.plays:
+            if made == start and start:
+                facts.append(sizes(state))
+            seat = state.to_move
+            assert seat is not None
+            state = state.play(play)
+            made += 1
+            if made <= start:
+                continue
+            facts.append(("play", seat, names[seat], format_cards(play), state.hands[seat].size))
+            if state.lead is None and state.tricks:
+                winner = state.tricks[-1].winner
+                if winner is None:
+                    facts.append(("no-follow", 1 - state.tricks[-1].leader))
+                else:
+                    facts += [("trick", winner, names[winner]), sizes(state)]
+        assert state.result is not None
+        winner = state.result.winner
+        facts.append(("round", winner, names[winner]))
+        facts += [("held", seat, names[seat], str(state.hands[seat])) for seat in (0, 1)]
+        facts.append(("face-down", "".join(suit.letter for suit in round_record.deal.face_down)))
+    winner, wins = replay_outcome(record)
+    assert winner is not None
+    facts.append(("match", winner, names[winner], *wins))
+    return facts
+
+
+def assert_no_hand_during_rounds(transcript: str) -> None:
+    """RULINGS H13: between a round's start and its ``Round N over`` line, no hand is shown
+    (no clump rendering ``1[SS]``, no ``Hand:``); the revealed hands come after it. A
+    spectator may come in mid-round: until a round is over, it is in one."""
+    in_round = True
+    for line in ANSI.sub("", transcript).replace("\r", "").splitlines():
+        line = line.strip()
+        if ROUND_RULE.match(line):
+            in_round = True
+        elif line.startswith("Round ") and " over: " in line:
+            in_round = False
+        elif in_round:
+            assert not CLUMP.search(line) and "Hand:" not in line, line
+            assert "still held" not in line and "Face down" not in line, line
+    assert "Your new hand" not in transcript
+
+
+def new_game(daemon: Endpoint, *options: str) -> str:
+    """A new hipparchus game's id (nobody seated)."""
+    from hipparchusd.client import Client
+
+    with Client.connect(daemon.host, daemon.port, json=True) as client:
+        return str(client.request_json("new", "hipparchus", *options)["game"])
+
+
+def test_watching_a_match_between_two_bots(daemon: Endpoint, tmp_path: Path) -> None:
+    """--watch on a game nobody has joined yet waits for it, then shows the match between two
+    bots as the record has it, and exits 0 at its end; watching it again once it is over
+    shows the result at once."""
+    game = new_game(daemon, "seed=17")
+    where = ["--host", daemon.host, "--port", str(daemon.port), "--ascii"]
+    child = spawn_tui([*where, "--watch", game], tmp_path / "watch.log")
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        child.expect("Waiting for the game to start")
+        for name, seed in (("alpha", "1"), ("beta", "2")):
+            bots.append(spawn_bot([*where[:4], "--game", game, "--name", name, "--seed", seed]))
+        child.timeout = 60
+        child.expect(WATCH_OVER)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        for bot in bots:
+            _, bot_err = bot.communicate(timeout=30)
+            assert bot.returncode == 0, bot_err
+    finally:
+        stop([child], None)
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+    transcript = (tmp_path / "watch.log").read_text(encoding="utf-8")
+    record = fetch_record(daemon, game)
+    assert watched(transcript) == expected_watch(record)
+    assert_no_hand_during_rounds(transcript)
+
+    again = spawn_tui([*where, "--watch", game], tmp_path / "again.log")
+    try:
+        again.expect(WATCH_OVER)
+        assert int(again.match.group(1)) == replay_outcome(record)[0]
+        again.expect(pexpect.EOF)
+        again.close()
+        assert again.exitstatus == 0
+    finally:
+        stop([again], None)
+
+
+def test_watching_a_match_in_progress_shows_no_hand(daemon: Endpoint, tmp_path: Path) -> None:
+    """A spectator who comes in the middle of a trick sees the table as it is (hand sizes, the
+    lead), then every play as the scripted players make it, and no hand until a round is
+    over (RULINGS H13); it never asks for anything and exits 0 at the match's end."""
+    from hipparchusd.client import Client
+
+    rng = random.Random(23)
+    game = new_game(daemon, "seed=29", "leader=0")
+    where = ["--host", daemon.host, "--port", str(daemon.port), "--ascii"]
+    child = None
+    with (
+        Client.connect(daemon.host, daemon.port, json=True) as first,
+        Client.connect(daemon.host, daemon.port, json=True) as second,
+    ):
+        seats = [first, second]
+        for seat, name in enumerate(("north", "south")):
+            seats[seat].request_json("join", game, str(seat), f"name={name}")
+
+        def move() -> tuple[int, str] | None:
+            """One random legal play by the seat to move: (seat, count and suit)."""
+            view = first.request_json("state", game)["view"]
+            seat = view["to_move"]
+            if seat is None:
+                return None
+            legal = seats[seat].request_json("legal", game)["moves"]
+            played = seats[seat].request_json("play", game, rng.choice(legal)["move"])["move"]
+            return seat, str(played).split("@")[0]
+
+        start = 3
+        for _ in range(start):
+            assert move() is not None
+        try:
+            child = spawn_tui([*where, "--watch", game], tmp_path / "watch.log")
+            child.expect(r"holds \d+ cards")
+            while (made := move()) is not None:
+                seat, cards = made
+                child.expect(rf"\(seat {seat}\) played {cards} ")
+            child.expect(WATCH_OVER)
+            child.expect(pexpect.EOF)
+            child.close()
+            assert child.exitstatus == 0
+        finally:
+            stop([child], None)
+    transcript = (tmp_path / "watch.log").read_text(encoding="utf-8")
+    assert_no_hand_during_rounds(transcript)
+    record = fetch_record(daemon, game)
+    assert watched(transcript) == expected_watch(record, start)
