@@ -67,6 +67,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         given = [f"--{key}" for key in ("seed", "leader", "name") if getattr(args, key) is not None]
         if given:
             parser.error(f"{', '.join(given)}: not allowed with --watch (a spectator has no seat)")
+    elif args.game is not None or args.resume is not None:
+        given = [f"--{key}" for key in ("seed", "leader") if getattr(args, key) is not None]
+        if given:
+            chosen = "--game" if args.game is not None else "--resume"
+            parser.error(f"{', '.join(given)}: for a new game only, not with {chosen}")
     return args
 
 

@@ -158,3 +158,18 @@ def test_watch_takes_no_seat_options(extra: list[str], capsys: pytest.CaptureFix
         with pytest.raises(SystemExit):
             parse_args(["--watch", "g1", *other])
     assert parse_args(["--watch", "g1"]).watch == "g1"
+
+
+@pytest.mark.parametrize("extra", [["--seed", "3"], ["--leader", "0"]])
+@pytest.mark.parametrize("which", [["--game", "g1"], ["--resume", "t"]])
+def test_new_game_options_are_refused_for_an_existing_game(
+    which: list[str], extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deal of a game being joined or resumed is already decided: an option that would
+    set it is an error, not silently ignored."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse_args([*which, *extra])
+    assert exit_info.value.code == 2
+    assert f"for a new game only, not with {which[0]}" in capsys.readouterr().err
+    assert parse_args([*which, "--name", "al"]).name == "al"
+    assert parse_args(["--seed", "3", "--leader", "0"]).seed == 3
