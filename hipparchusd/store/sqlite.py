@@ -536,6 +536,7 @@ async def _start_writer(
         StoreError: the process could not start or could not open the database.
     """
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    process: subprocess.Popen[bytes] | None = None
     try:
         try:
             process = subprocess.Popen(
@@ -565,6 +566,13 @@ async def _start_writer(
             raise StoreError(str(detail))
     except BaseException:
         ours.close()
+        if process is not None and process.returncode is None:
+            # Stopped before the writer was ready (cancelled, say): end it and reap it rather
+            # than leave it holding a copy of the lock, which an open tried again at once
+            # would find held under our own pid. It has been sent nothing to write.
+            process.kill()
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(process.wait)
         raise
     return process, ours, detail
 

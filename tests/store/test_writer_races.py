@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 from pathlib import Path
+from typing import Any
 
+import pytest
 import trio
 import trio.testing
 from store_helpers import held_writer
@@ -104,3 +107,31 @@ async def test_a_writer_that_dies_before_a_round_is_sent_fails_its_calls_cleanly
             else:
                 raise AssertionError("a call to a dead writer succeeded")
             await store.aclose()
+
+
+async def test_an_open_stopped_while_the_writer_starts_leaves_no_process_behind(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An open cancelled (or failing) after the writer process started: the process is ended
+    and reaped, not left holding the state directory's lock, so that opening again at once
+    works."""
+    started: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    with trio.CancelScope() as scope:
+
+        def popen_then_cancel(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+            process = real_popen(*args, **kwargs)
+            started.append(process)
+            scope.cancel()  # as a Ctrl-C or a timeout would, while the writer starts
+            return process
+
+        monkeypatch.setattr(subprocess, "Popen", popen_then_cancel)
+        await SqliteStore.open(state_dir)
+    monkeypatch.undo()
+    assert scope.cancelled_caught
+    [process] = started
+    with pytest.raises(ProcessLookupError):  # gone, and reaped (a zombie would still answer)
+        os.kill(process.pid, 0)
+    store = await SqliteStore.open(state_dir)
+    await store.aclose()
