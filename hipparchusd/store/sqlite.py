@@ -67,15 +67,29 @@ log = logging.getLogger("hipparchusd.store")
 
 
 class _Request:
-    """One call waiting for the writer: the trio task to wake, and how it went."""
+    """One call waiting for the writer: the trio task to wake, and how it went.
 
-    __slots__ = ("answered", "error", "result", "task")
+    ``parked`` says whether the task sleeps waiting for this answer, and so is to be woken:
+    until then it may be busy elsewhere (yielding before it sends, or sending its round and
+    later ones when its answer comes), where waking it would break trio's own wait.
+    """
+
+    __slots__ = ("answered", "error", "parked", "result", "task")
 
     def __init__(self, task: trio.lowlevel.Task) -> None:
         self.task = task
         self.answered = False
+        self.parked = False
         self.result: Any = None
         self.error: StoreError | None = None
+
+    def answer(self, result: Any, error: StoreError | None) -> None:
+        """Record how the call went, and wake its task if it waits for that."""
+        self.answered = True
+        self.result = result
+        self.error = error
+        if self.parked:
+            trio.lowlevel.reschedule(self.task)
 
 
 def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
@@ -390,7 +404,8 @@ class SqliteStore:
             self._flush_due = True
             await trio.lowlevel.cancel_shielded_checkpoint()
             await self._send_outgoing()
-        if not request.answered:  # (a failed send answers at once)
+        if not request.answered:  # (answered already if it failed to send, or came quickly)
+            request.parked = True
             await trio.lowlevel.wait_task_rescheduled(_refuse_abort)
         if request.error is not None:
             raise request.error
@@ -441,10 +456,7 @@ class SqliteStore:
                     self.requests += len(answers)
                     for request_id, error, result in answers:
                         request = self._waiting.pop(request_id)
-                        request.answered = True
-                        request.result = result
-                        request.error = None if error is None else StoreError(error)
-                        trio.lowlevel.reschedule(request.task)
+                        request.answer(result, None if error is None else StoreError(error))
                         self._slots.release()
         except OSError as error:  # (a writer that dies with a request unread resets the socket)
             why = f"the store's writer process stopped ({error.strerror or error})"
@@ -462,13 +474,9 @@ class SqliteStore:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
             self._broken = StoreError(f"{why}; restart the daemon")
-        current = trio.lowlevel.current_task()
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
-            request.answered = True
-            request.error = self._broken
-            if request.task is not current:
-                trio.lowlevel.reschedule(request.task)
+            request.answer(None, self._broken)
             self._slots.release()
 
     # -- helpers --------------------------------------------------------------------------------
@@ -528,6 +536,7 @@ async def _start_writer(
         StoreError: the process could not start or could not open the database.
     """
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    process: subprocess.Popen[bytes] | None = None
     try:
         try:
             process = subprocess.Popen(
@@ -557,6 +566,13 @@ async def _start_writer(
             raise StoreError(str(detail))
     except BaseException:
         ours.close()
+        if process is not None and process.returncode is None:
+            # Stopped before the writer was ready (cancelled, say): end it and reap it rather
+            # than leave it holding a copy of the lock, which an open tried again at once
+            # would find held under our own pid. It has been sent nothing to write.
+            process.kill()
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(process.wait)
         raise
     return process, ours, detail
 
