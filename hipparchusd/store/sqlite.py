@@ -58,6 +58,9 @@ PRUNE_INTERVAL: Final = 3600.0
 #: Seconds to wait for the state directory's lock while its holder may be the writer of a
 #: daemon that was just killed (it exits when it sees its parent gone).
 _LOCK_WAIT: Final = 2.0
+#: Seconds the writer process may take to open the database and say it is ready (it waits up
+#: to 30 s for a SQLite lock another program holds).
+_WRITER_START_TIMEOUT: Final = 45.0
 _DAY: Final = 86400.0
 #: Bytes read from the writer at a time (below the allocator's mmap threshold: a larger buffer
 #: costs three system calls per read).
@@ -553,13 +556,21 @@ async def _start_writer(
         ours.setblocking(False)
         frames = FrameReader()
         messages: list[Any] = []
-        while not messages:
-            await trio.lowlevel.wait_readable(ours)
-            data = ours.recv(_RECEIVE_SIZE)
-            if not data:
-                code = await trio.to_thread.run_sync(process.wait)
-                raise StoreError(f"the store's writer process for {path} exited at start ({code})")
-            messages = frames.feed(data)
+        with trio.move_on_after(_WRITER_START_TIMEOUT):
+            while not messages:
+                await trio.lowlevel.wait_readable(ours)
+                data = ours.recv(_RECEIVE_SIZE)
+                if not data:
+                    code = await trio.to_thread.run_sync(process.wait)
+                    raise StoreError(
+                        f"the store's writer process for {path} exited at start ({code})"
+                    )
+                messages = frames.feed(data)
+        if not messages:
+            raise StoreError(
+                f"the store's writer process for {path} did not start within "
+                f"{_WRITER_START_TIMEOUT:g} s"
+            )
         status, detail = messages[0]
         if status != "ready":
             await trio.to_thread.run_sync(process.wait)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import trio
 import trio.testing
 from store_helpers import held_writer
 
+from hipparchusd.store import sqlite
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
@@ -133,5 +135,33 @@ async def test_an_open_stopped_while_the_writer_starts_leaves_no_process_behind(
     [process] = started
     with pytest.raises(ProcessLookupError):  # gone, and reaped (a zombie would still answer)
         os.kill(process.pid, 0)
+    store = await SqliteStore.open(state_dir)
+    await store.aclose()
+
+
+async def test_a_writer_that_never_says_ready_stops_the_open_with_a_clear_error(
+    state_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer stuck at start (here: a "Python" that only sleeps) does not hang start-up: the
+    open fails after the time limit, naming the problem, and leaves no process behind."""
+    stuck = tmp_path / "stuck-python"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    started: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    def recording_popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = real_popen(*args, **kwargs)
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", recording_popen)
+    monkeypatch.setattr(sys, "executable", str(stuck))
+    monkeypatch.setattr(sqlite, "_WRITER_START_TIMEOUT", 0.5)
+    with pytest.raises(StoreError, match=r"writer process for .* did not start within 0\.5 s"):
+        await SqliteStore.open(state_dir)
+    monkeypatch.undo()
+    [process] = started
+    assert process.returncode is not None  # killed and reaped
     store = await SqliteStore.open(state_dir)
     await store.aclose()
