@@ -45,7 +45,7 @@ import trio
 from . import schema
 from .base import StoredGame, StoredSeat, StoreError
 from .codec import dump, load
-from .writer import FrameReader, UnfinishedRows, encode
+from .writer import FrameReader, GameRows, encode
 
 #: The database file inside the state directory.
 DB_NAME: Final = "games.sqlite3"
@@ -233,8 +233,8 @@ class SqliteStore:
         Raises:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
-        rows: list[UnfinishedRows] = await self._call("load_unfinished", ())
-        return [self._unfinished(game) for game in rows]
+        rows: list[GameRows] = await self._call("load_unfinished", ())
+        return [self._stored_game(game, finished=False) for game in rows]
 
     async def create_game(
         self, game_id: str, kind: str, options: dict[str, str], created_at: float
@@ -322,21 +322,8 @@ class SqliteStore:
         Raises:
             StoreError: the stored game cannot be read.
         """
-        found = await self._call("load_finished", (game_id,))
-        if found is None:
-            return None
-        (kind, options, created_at, record), seats = found
-        where = f"{self.path}, game {game_id}"
-        return StoredGame(
-            game_id=game_id,
-            kind=kind,
-            options=load(options, "options", where),
-            created_at=created_at,
-            seats=tuple(StoredSeat(*seat) for seat in seats),
-            snapshot=load(record, "record", where),
-            moves=(),
-            finished=True,
-        )
+        rows: GameRows | None = await self._call("load_finished", (game_id,))
+        return None if rows is None else self._stored_game(rows, finished=True)
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
@@ -346,8 +333,8 @@ class SqliteStore:
         Raises:
             StoreError: the stored game cannot be read.
         """
-        rows: UnfinishedRows | None = await self._call("find_by_token", (token_hash,))
-        return None if rows is None else self._unfinished(rows)
+        rows: GameRows | None = await self._call("find_by_token", (token_hash,))
+        return None if rows is None else self._stored_game(rows, finished=False)
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
@@ -497,9 +484,10 @@ class SqliteStore:
         pruned: int = await self._call("prune", (before,))
         return pruned
 
-    def _unfinished(self, rows: UnfinishedRows) -> StoredGame:
-        """A :class:`StoredGame` from the writer's rows of an unfinished game."""
-        (game_id, kind, options, created_at, snapshot), seats, moves = rows
+    def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
+        """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
+        is its record)."""
+        (game_id, kind, options, created_at, stored), seats, moves = rows
         where = f"{self.path}, game {game_id}"
         return StoredGame(
             game_id=game_id,
@@ -507,9 +495,11 @@ class SqliteStore:
             options=load(options, "options", where),
             created_at=created_at,
             seats=tuple(StoredSeat(*seat) for seat in seats),
-            snapshot=None if snapshot is None else load(snapshot, "snapshot", where),
+            snapshot=None
+            if stored is None
+            else load(stored, "record" if finished else "snapshot", where),
             moves=tuple(moves),
-            finished=False,
+            finished=finished,
         )
 
 

@@ -263,16 +263,17 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
     return cursor.rowcount
 
 
-#: One unfinished game's rows: (game id, kind, options text, created_at, snapshot text or
-#: None), its seats as (seat, name, token digest) and its moves as (seat, move) in order.
-UnfinishedRows = tuple[
+#: One game's rows: (game id, kind, options text, created_at, snapshot text or None; for a
+#: finished game, its record text), its seats as (seat, name, token digest) and its moves
+#: after the snapshot as (seat, move) in order (none for a finished game).
+GameRows = tuple[
     tuple[str, str, str, float, str | None],
     list[tuple[int, str, bytes]],
     list[tuple[int, str]],
 ]
 
 
-def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[UnfinishedRows]:
+def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[GameRows]:
     """Every unfinished game (``only``: just that one, if unfinished), oldest first, with its
     seats and the moves after its snapshot."""
     where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
@@ -301,7 +302,7 @@ def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[U
     ]
 
 
-def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> UnfinishedRows | None:
+def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
     """The rows of the unfinished game with a seat whose token digest is ``token_hash``."""
     row = conn.execute(
         "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
@@ -314,12 +315,10 @@ def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> UnfinishedRows
     return found[0] if found else None
 
 
-def load_finished(
-    conn: sqlite3.Connection, game_id: str
-) -> tuple[tuple[str, str, float, str], list[tuple[int, str, bytes]]] | None:
-    """The finished game's (kind, options text, created_at, record text) and its seats."""
+def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
+    """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT kind, options, created_at, record FROM games "
+        "SELECT game_id, kind, options, created_at, record FROM games "
         "WHERE game_id = ? AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -328,7 +327,7 @@ def load_finished(
     seats = conn.execute(
         "SELECT seat, name, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     ).fetchall()
-    return tuple(row), [(seat, name, bytes(digest)) for seat, name, digest in seats]
+    return tuple(row), [(seat, name, bytes(digest)) for seat, name, digest in seats], []
 
 
 def latest_game_id(conn: sqlite3.Connection) -> str | None:
