@@ -20,6 +20,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..games.hipparchus.model import HAND_SIZE
+
 SUIT_LETTERS = "SME"
 """Suit letters in the protocol's per-suit order: Sun, Moon, Earth (PROTOCOL.md section 6)."""
 
@@ -274,10 +276,6 @@ def round_result(data: dict[str, Any], my_seat: int | None, players: Sequence[An
     if wins:
         text.append(f". Round wins: {versus(wins, my_seat, players)}")
     return text
-
-
-HAND_SIZE = 14
-"""The cards dealt to each seat every round (RULINGS H12)."""
 
 
 def follow_view(view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> dict[str, Any]:
