@@ -4,10 +4,13 @@ finishes exactly as an uninterrupted replay of the same deals and moves."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
 import signal
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ import trio
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.notation import format_play, parse_hand
 from hipparchusd.serialization import converter
-from hipparchusd.store.sqlite import DB_NAME
+from hipparchusd.store.sqlite import DB_NAME, LOCK_NAME
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client, event_fields
@@ -129,15 +132,34 @@ def uninterrupted(record: MatchRecord, moves: Moves) -> MatchRecord:
     return game.record()
 
 
-def kill(daemon: DaemonProcess) -> None:
+def kill(daemon: DaemonProcess, state_dir: Path) -> None:
+    """SIGKILL ``daemon`` and wait until its writer process has ended too.
+
+    The writer outlives the daemon by the time it takes to finish the batch it holds, so a
+    move still in flight may commit after the kill; it gives up the state directory's lock as
+    it exits. Only then is the store final and safe to read, which is also what a restarting
+    daemon waits for.
+    """
     daemon.process.send_signal(signal.SIGKILL)
     daemon.process.wait(10)
     assert daemon.process.returncode == -signal.SIGKILL
+    fd = os.open(state_dir / LOCK_NAME, os.O_RDWR)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "the writer outlived its daemon by 10 s"
+                time.sleep(0.01)
+    finally:
+        os.close(fd)  # and the lock with it
 
 
 def kill_keeps_acked(daemon: DaemonProcess, state_dir: Path, matches: list[Match]) -> None:
     """SIGKILL ``daemon``; assert the store holds exactly each match's acknowledged moves."""
-    kill(daemon)
+    kill(daemon, state_dir)
     for match in matches:
         assert stored_moves(state_dir, match.game) == match.acked
 
@@ -250,7 +272,7 @@ async def test_fifty_games_interleaved_across_a_kill_all_resume(
             nursery.start_soon(keep_playing, match, random.Random(number))
         while sum(len(m.acked) for m in matches) < 400:  # all 50 under way, none near its end
             await trio.sleep(0.01)
-        kill(daemon)
+        kill(daemon, state_dir)
     assert all(m.acked for m in matches)
 
     # Every acknowledged move is in the store; at most the one in flight beyond them.
