@@ -86,8 +86,10 @@ class Lobby:
         finished_kept: int | None = None,
         clock: Callable[[], float] = time.time,
         adjourned_kept: int = 10_000,
+        snapshots: bool = True,
     ) -> None:
         self.max_games = max_games
+        self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
         self.clock = clock
@@ -566,7 +568,7 @@ class Lobby:
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
         start_events = started.start() if started is not None else []
-        snapshot = None if started is None else converter.unstructure(started.record())
+        snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest)
         result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
 
@@ -721,9 +723,7 @@ class Lobby:
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
         # A new round's deal is stored with the move that makes it (GameStore).
-        snapshot = (
-            converter.unstructure(after.record()) if table.kind.starts_round(events) else None
-        )
+        snapshot = self._snapshot(after) if table.kind.starts_round(events) else None
         result = Result(
             Response(r.id, {"game": table.id, "move": text}, [text]),
             [StoreCall("add_move", (table.id, seat, text, snapshot))],
@@ -751,9 +751,7 @@ class Lobby:
         pending change that puts ``after`` in the game's place and publishes ``events``."""
         outcome = after.outcome
         if outcome is not None:
-            result.store_calls.append(
-                StoreCall("finish", (table.id, converter.unstructure(after.record())))
-            )
+            result.store_calls.append(StoreCall("finish", (table.id, self._snapshot(after))))
 
         def move() -> None:
             table.game = after
@@ -762,6 +760,13 @@ class Lobby:
                 self._ended(table, outcome)
 
         result.pending = move
+
+    def _snapshot(self, game: Game | None) -> Any:
+        """``game``'s record, unstructured for the store; ``None`` without a game, or when
+        the store keeps no snapshots (:class:`Lobby`'s ``snapshots``)."""
+        if game is None or not self.snapshots:
+            return None
+        return converter.unstructure(game.record())
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
         table.finished = True

@@ -18,7 +18,6 @@ from typing import Any
 import trio
 
 from ..config_file import DAEMON_SCHEMA, ConfigError, changes
-from ..lobby import Lobby
 from ..logs import set_level
 from ..settings import Settings, SettingsError
 from ..store import statedir
@@ -116,7 +115,7 @@ async def serve(
         except BaseException:
             await store.aclose()
             raise
-    server = Server(settings, store, Lobby(max_games=settings.max_games))
+    server = Server(settings, store)
     for listener in listeners:
         sock = getattr(listener, "socket", None)
         if sock is not None:

@@ -242,7 +242,7 @@ class Server:
     def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
         self.settings = settings
         self.store = store
-        self.lobby = lobby or Lobby(max_games=settings.max_games)
+        self.lobby = lobby or Lobby(max_games=settings.max_games, snapshots=store.durable)
         self.connections: dict[int, Connection] = {}
         self.ports: list[int] = []
         self.sequencer = Sequencer()

@@ -16,7 +16,10 @@ from .helpers import seated_game
 
 class GatedStore(MemoryStore):
     """A store whose ``add_move`` waits for ``gate`` and can be told to fail. A snapshot
-    stored with a seat or a move is logged right after it."""
+    stored with a seat or a move is logged right after it. It stands in for a durable store,
+    so the server hands it snapshots."""
+
+    durable = True
 
     def __init__(self) -> None:
         self.gate = trio.Event()
@@ -52,6 +55,8 @@ class GatedStore(MemoryStore):
 
     async def finish(self, game_id: str, record: Any) -> None:
         self.calls.append(("finish", game_id))
+        if record is not None:
+            self.calls.append(("record", game_id))
 
     async def aclose(self) -> None:
         self.closed = True
@@ -84,6 +89,26 @@ async def test_a_play_is_answered_only_once_stored(start_server: StartServer) ->
     played = [e for e in b.events if " played " in e]
     assert played and event_fields(played[-1])[3]["play"] == "1S"
     assert state.fields()["seq"] == str(event_fields(b.events[-1])[1])
+
+
+class ForgetfulStore(GatedStore):
+    """:class:`GatedStore` as a store that keeps nothing, as ``--state-dir none``'s."""
+
+    durable = False
+
+
+async def test_a_store_that_keeps_nothing_is_handed_no_snapshot(
+    start_server: StartServer,
+) -> None:
+    for store, handed in ((GatedStore(), True), (ForgetfulStore(), False)):
+        server = await start_server(store)
+        a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+        game = await seated_game(a, b, "leader=0")
+        await a.ok(f"resign {game}")
+        snapshots = [name for name, _ in store.calls if name in ("snapshot", "record")]
+        # The deal of round 1 with the second seat; the final record with the resignation.
+        assert snapshots == (["snapshot", "record"] if handed else [])
+        assert store.calls[-2 if handed else -1] == ("finish", game)
 
 
 async def test_a_failing_store_is_an_internal_error(start_server: StartServer) -> None:
