@@ -8,7 +8,12 @@ subprocess) answers the same number of round trips over 200 connections: the cei
 trio line server on this machine. Targets (issue 3): >= 50 % of the echo throughput, play
 p99 <= 20 ms.
 
-    .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 3]
+    .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 3] [--transport]
+
+``--transport`` adds a breakdown: the same echo clients against the daemon's own server with
+every line answered at once, unparsed. The gap between that and the daemon is what the
+protocol and the games cost per round trip; the gap to the echo server, what trio's stream API
+costs that the daemon's transport avoids.
 
 The client runs in this process, the servers each in their own: on a machine with two cores,
 the figures depend on the load (printed first). The CPU time per round trip of the server and
@@ -186,6 +191,26 @@ async def echo_server(port: int) -> None:
     await trio.serve_tcp(handle, port, host="127.0.0.1")
 
 
+async def transport_server(port: int) -> None:
+    """The daemon's own server (``hipparchusd.server.shell``) with every request line answered
+    ``= 2E@5`` at once, before any parsing: what its transport costs (reading, framing, the
+    outbound queue, the writes, trio's scheduling) without the protocol and the games."""
+    from hipparchusd.server.run import serve
+    from hipparchusd.server.shell import Connection, Server
+    from hipparchusd.settings import Settings
+    from hipparchusd.store.base import MemoryStore
+
+    answer = b"= 2E@5\n\n"
+
+    async def answer_at_once(self: Server, conn: Connection, item: object) -> bool:
+        conn.enqueue(answer)
+        return False
+
+    Server._answer = answer_at_once  # type: ignore[method-assign]
+    settings = Settings(host="127.0.0.1", port=port, max_connections=10_000)
+    await serve(settings, MemoryStore())
+
+
 async def run_echo(port: int, connections: int, round_trips: int, latency: list[float]) -> float:
     """Seconds for ``round_trips`` line round trips spread over ``connections``; each round
     trip's latency is appended to ``latency``."""
@@ -295,9 +320,12 @@ def measure_daemon(
     return run, stats.round_trips
 
 
-def run_echo_server(connections: int, round_trips: int) -> Run:
+def run_echo_server(connections: int, round_trips: int, transport: bool = False) -> Run:
+    """The echo clients' run against the bare trio echo server, or with ``transport`` against
+    :func:`transport_server`."""
     port = free_port()
-    echo = start([__file__, "--echo-server", str(port)], port)
+    server = "--transport-server" if transport else "--echo-server"
+    echo = start([__file__, server, str(port)], port)
     latency: list[float] = []
     try:
         cpu = cpu_seconds(echo)
@@ -327,10 +355,20 @@ def main() -> None:
         "before it is answered; by default it keeps games in memory only (--state-dir none), "
         "the measurement of issue 3 (bench/bench_durable.py measures the store)",
     )
+    parser.add_argument(
+        "--transport",
+        action="store_true",
+        help="also run the echo clients against the daemon's server with every request "
+        "answered at once, unparsed: the cost of its transport alone, as a breakdown",
+    )
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--transport-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
         trio.run(echo_server, args.echo_server)
+        return
+    if args.transport_server:
+        trio.run(transport_server, args.transport_server)
         return
 
     load = os.getloadavg()
@@ -338,10 +376,13 @@ def main() -> None:
     connections = 2 * args.pairs
     daemon_runs: list[Run] = []
     echo_runs: list[Run] = []
+    transport_runs: list[Run] = []
     for _ in range(args.repeat):
         run, round_trips = run_daemon(args.pairs, args.matches, args.durable)
         daemon_runs.append(run)
         echo_runs.append(run_echo_server(connections, round_trips))
+        if args.transport:
+            transport_runs.append(run_echo_server(connections, round_trips, transport=True))
     print(f"{connections} connections, {args.pairs} matches at once, {args.repeat} runs "
           f"(about {round_trips} round trips each); median [min-max]:")  # fmt: skip
 
@@ -366,6 +407,10 @@ def main() -> None:
     show("client CPU per round trip", echo_runs, "client_cpu_us", "us")
     show("latency p50", echo_runs, "p50", "ms", 2)
     show("latency p99", echo_runs, "p99", "ms", 2)
+    if transport_runs:
+        print("the daemon's server answering every line at once, unparsed (same clients):")
+        show("round trips/s", transport_runs, "rate", "")
+        show("server CPU per round trip", transport_runs, "cpu_us", "us")
     print(f"daemon/echo throughput: {daemon_rate / echo_rate:.0%} (target >= 50%); "
           f"play p99 {p99:.1f} ms (target <= 20 ms)")  # fmt: skip
     load = os.getloadavg()
