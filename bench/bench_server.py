@@ -8,7 +8,7 @@ subprocess) answers the same number of round trips over 200 connections: the cei
 trio line server on this machine. Targets (issue 3): >= 50 % of the echo throughput, play
 p99 <= 20 ms.
 
-    .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 3] [--transport]
+    .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 10] [--transport]
 
 ``--transport`` adds a breakdown: the same echo clients against the daemon's own server with
 every line answered at once, unparsed. The gap between that and the daemon is what the
@@ -346,7 +346,7 @@ def run_echo_server(connections: int, round_trips: int, transport: bool = False)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=100, help="matches at once (default 100)")
-    parser.add_argument("--matches", type=int, default=3, help="matches per pair (default 3)")
+    parser.add_argument("--matches", type=int, default=10, help="matches per pair (default 10)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
     parser.add_argument(
         "--durable",
