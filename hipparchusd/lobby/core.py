@@ -722,8 +722,10 @@ class Lobby:
             events = after.play(seat, move)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
-        # A new round's deal is stored with the move that makes it (GameStore).
-        snapshot = self._snapshot(after) if table.kind.starts_round(events) else None
+        # A new round's deal is stored with the move that makes it (GameStore); a store that
+        # keeps no snapshots spares every move the scan of its events.
+        new_deal = self.snapshots and table.kind.starts_round(events)
+        snapshot = self._snapshot(after) if new_deal else None
         result = Result(
             Response(r.id, {"game": table.id, "move": text}, [text]),
             [StoreCall("add_move", (table.id, seat, text, snapshot))],
