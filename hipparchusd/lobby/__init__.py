@@ -1,5 +1,6 @@
 """The daemon's command handling, pure and synchronous (PROTOCOL.md sections 4, 5 and 7): the
-:class:`Lobby` (:mod:`.core`), what its calls return (:mod:`.results`), what it sends
+:class:`Lobby` (:mod:`.core`, with its parts :mod:`.seating`, :mod:`.playing` and
+:mod:`.housekeeping` over :mod:`.base`), what its calls return (:mod:`.results`), what it sends
 (:mod:`.messages`), its connections and games (:mod:`.tables`) and the command table
 (:mod:`.commands`). It knows no sockets, no trio and no store."""
 

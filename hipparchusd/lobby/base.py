@@ -1,0 +1,123 @@
+"""What every part of the :class:`~.core.Lobby` shares: its state, which ``Lobby.__init__``
+sets, and the helpers that find games, check seats, build answers and address events
+(RULINGS H13: a seat's own events go to that seat's connection only)."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..games.base import Event, Game
+from ..kinds import GameKind
+from ..protocol import ErrorCode, ProtocolError, Request
+from ..protocol import formatting as fmt
+from ..serialization import converter
+from .messages import EventMessage, Response
+from .results import Delivery, Result
+from .tables import Session, Table
+
+
+class LobbyBase:
+    """The state the parts of the :class:`~.core.Lobby` share (see ``Lobby.__init__``) and
+    their common helpers. Not used on its own."""
+
+    max_games: int
+    snapshots: bool
+    kinds: Mapping[str, GameKind]
+    finished_kept: int
+    clock: Callable[[], float]
+    adjourned_kept: int
+    tables: dict[str, Table]
+    sessions: dict[int, Session]
+    shutting_down: bool
+    _next_game: int
+    _next_session: int
+    #: Token digest to (table, seat), for ``resume``.
+    _tokens: dict[bytes, tuple[Table, int]]
+    #: Ids of the finished games still loaded, oldest first.
+    _finished: collections.deque[str]
+    #: Ids of adjourned games, oldest first (a dict for its insertion order).
+    _adjourned: dict[str, None]
+
+    @property
+    def active_games(self) -> int:
+        """Games not finished."""
+        return len(self.tables) - len(self._finished)
+
+    def _table(self, game_id: str) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            if game_id in self._adjourned:
+                raise ProtocolError(
+                    ErrorCode.UNKNOWN_GAME,
+                    f"game {game_id} is adjourned (nobody followed it); a seat's "
+                    "resume <token> brings it back",
+                )
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {game_id[:40]!r}")
+        return table
+
+    @staticmethod
+    def _seat(session: Session, table: Table) -> int:
+        seat = session.seats.get(table.id)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, f"you hold no seat in {table.id}")
+        return seat
+
+    @staticmethod
+    def _ok(request: Request, data: Mapping[str, Any], text: Iterable[str] = ()) -> Result:
+        return Result(Response(request.id, data, fmt.join_lines(text)))
+
+    def _state(self, table: Table, seat: int | None) -> dict[str, Any]:
+        view = converter.unstructure(table.game.view(seat)) if table.started else None
+        return {
+            "game": table.id,
+            "kind": table.kind.name,
+            "status": table.status,
+            "seq": table.seq,
+            "players": list(table.names),
+            "view": view,
+        }
+
+    def _state_result(self, r: Request, table: Table, seat: int | None) -> Result:
+        data = self._state(table, seat)
+        result = self._ok(r, data, fmt.lines(data))
+        result.games = (table.id,)
+        return result
+
+    def _snapshot(self, game: Game | None) -> Any:
+        """``game``'s record, unstructured for the store; ``None`` without a game, or when
+        the store keeps no snapshots (:class:`Lobby`'s ``snapshots``)."""
+        if game is None or not self.snapshots:
+            return None
+        return converter.unstructure(game.record())
+
+    def _forget(self, game_id: str) -> None:
+        table = self.tables.pop(game_id)
+        for digest in table.token_hashes:
+            if digest is not None:
+                self._tokens.pop(digest, None)
+        for session in table.followers():
+            session.seats.pop(game_id, None)
+            session.watching.discard(game_id)
+
+    def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
+        """Number ``events`` and address them: public ones to every follower, a seat's own
+        to that seat's connection only (RULINGS H13)."""
+        deliveries: list[Delivery] = []
+        followers: tuple[Session, ...] | None = None
+        for event in events:
+            if event.audience is None:
+                table.seq += 1
+                if followers is None:
+                    followers = table.followers()
+                recipients = followers
+            else:
+                holder = table.holders[event.audience]
+                recipients = () if holder is None else (holder,)
+            if recipients:
+                payload = event.payload
+                data = converter.unstructure(payload)
+                message = EventMessage(table.id, table.seq, type(payload).kind, data)
+                deliveries.append(Delivery(recipients, message))
+        return deliveries

@@ -1,0 +1,181 @@
+"""The lobby's games outside of requests: restoring them from the store (after a restart, or
+for ``resume`` of an adjourned game), and dropping or adjourning the ones that nobody follows
+(PROTOCOL.md section 7)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+
+from ..games.base import GameError
+from ..kinds import BadOption
+from ..protocol import ErrorCode, ProtocolError
+from ..store.base import StoredGame
+from .base import LobbyBase
+from .results import Result, StoreCall
+from .tables import Table
+
+log = logging.getLogger("hipparchusd.lobby")
+
+
+class Housekeeping(LobbyBase):
+    """Restoring, adjourning and dropping games: a part of :class:`~.core.Lobby`."""
+
+    def restore(self, stored: StoredGame) -> Table:
+        """Bring back a game the store kept (e.g. after a restart): its seats, names and token
+        digests, and its position (the snapshot, then the moves after it). Its seats have no
+        connection until their tokens ``resume`` them; ``seq`` starts again from 0, so clients
+        take the resume snapshot as their new starting point. Later ids follow it.
+
+        Raises:
+            ValueError: an unknown kind, a game id already in use, or a snapshot or move the
+                game refuses (nothing is changed).
+        """
+        kind = self.kinds.get(stored.kind)
+        if kind is None:
+            raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
+        if stored.game_id in self.tables:
+            raise ValueError(f"game {stored.game_id} is already loaded")
+        try:
+            if stored.snapshot is None:
+                game = kind.create(stored.options)
+            else:
+                game = kind.restore(stored.options, stored.snapshot)
+            for mover, text in stored.moves:
+                game.play(mover, game.parse_move(mover, text))
+        except (BadOption, GameError) as error:
+            raise ValueError(f"game {stored.game_id}: {error}") from None
+        seats = game.seat_count
+        table = Table(
+            stored.game_id, kind, game, dict(stored.options), stored.created_at,
+            [None] * seats, [None] * seats, [None] * seats,
+        )  # fmt: skip
+        for taken in stored.seats:
+            if not 0 <= taken.seat < seats:
+                raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
+            table.names[taken.seat] = taken.name
+            table.token_hashes[taken.seat] = taken.token_hash
+        table.started = stored.snapshot is not None
+        if not table.started and all(name is not None for name in table.names):
+            # Stopped between the last seat and the first snapshot: nothing was sent yet
+            # (the server stores before it sends), so the game starts afresh.
+            game.start()
+            table.started = True
+        table.finished = game.outcome is not None
+        self.tables[table.id] = table
+        self._adjourned.pop(table.id, None)
+        for seat, digest in enumerate(table.token_hashes):
+            if digest is not None:
+                self._tokens[digest] = (table, seat)
+        if table.finished:
+            self._finished.append(table.id)
+        number = stored.game_id[1:]
+        if stored.game_id.startswith("g") and number.isdigit():
+            self._next_game = max(self._next_game, int(number) + 1)
+        log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
+        return table
+
+    def drop_abandoned(self, now: float, timeout: float) -> Result:
+        """Drop the games still waiting for players that nobody has followed (no connection
+        holds a seat in one or watches it) for ``timeout`` seconds or more, so that games
+        nobody joins do not use up ``max_games`` for good (PROTOCOL.md section 7). A dropped
+        game's id becomes unknown; its result carries a ``drop_game`` store call per game.
+
+        Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
+        is timed from the first call that finds it unfollowed (after a follower leaves, from
+        the next call), so it may live up to one calling interval longer than ``timeout``.
+        Started games are never dropped: their seats may come back with their tokens (they
+        may be adjourned instead, :meth:`adjourn_unfollowed`, which times them).
+        """
+        result = Result()
+        dropped: list[str] = []
+        for table in list(self.tables.values()):
+            if table.followers():
+                table.unattended_since = None
+            elif table.started:
+                continue
+            elif table.unattended_since is None:
+                table.unattended_since = now
+            elif now - table.unattended_since >= timeout:
+                self._forget(table.id)
+                dropped.append(table.id)
+                result.store_calls.append(StoreCall("drop_game", (table.id,)))
+                log.info(
+                    "game %s dropped: still waiting for players and followed by nobody for %g s",
+                    table.id,
+                    timeout,
+                )
+        result.games = tuple(dropped)
+        return result
+
+    def adjourn_unfollowed(
+        self, now: float, timeout: float, busy: Callable[[str], bool] = lambda game_id: False
+    ) -> tuple[str, ...]:
+        """Adjourn the started, unfinished games that nobody has followed (no connection holds
+        a seat in one or watches it) for ``timeout`` seconds or more (:meth:`adjourn`), so
+        that games whose players all went away do not use up ``max_games`` for good
+        (PROTOCOL.md section 7). Returns their ids. No store call is needed: the store keeps
+        such a game as it is, and :meth:`bring_back` loads it again when a seat resumes.
+
+        Timed as :meth:`drop_abandoned` (``now`` on a monotonic clock, from the first call
+        that finds the game unfollowed). A game for which ``busy`` is true (a request on it is
+        still being carried out) waits for a later call. Only call this with a durable store:
+        an adjourned game comes back only from the store.
+        """
+        adjourned: list[str] = []
+        for table in list(self.tables.values()):
+            if not table.started or table.finished:
+                continue
+            if table.followers():
+                table.unattended_since = None
+            elif table.unattended_since is None:
+                table.unattended_since = now
+            elif now - table.unattended_since >= timeout and not busy(table.id):
+                self.adjourn(table.id)
+                adjourned.append(table.id)
+                log.info(
+                    "game %s adjourned: followed by nobody for %g s; kept in the store until "
+                    "a seat resumes it",
+                    table.id,
+                    timeout,
+                )
+        return tuple(adjourned)
+
+    def adjourn(self, game_id: str) -> None:
+        """Unload the loaded game ``game_id``: the lobby forgets its table and its seats'
+        tokens (it no longer counts against ``max_games``) and remembers its id, so that
+        commands naming it say it is adjourned. The store must hold it: :meth:`bring_back`
+        loads it again.
+
+        Raises:
+            KeyError: no game ``game_id`` is loaded.
+        """
+        self._forget(game_id)
+        self._adjourned[game_id] = None
+        while len(self._adjourned) > self.adjourned_kept:
+            del self._adjourned[next(iter(self._adjourned))]
+
+    def bring_back(self, stored: StoredGame) -> Table:
+        """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
+        is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
+        It counts against ``max_games`` again.
+
+        Raises:
+            ProtocolError: ``limit``, ``max_games`` games are loaded (nothing is changed).
+            ValueError: as :meth:`restore` (nothing is changed).
+        """
+        if self.active_games >= self.max_games:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "
+                "adjourned; resume it once a game ends",
+            )
+        return self.restore(stored)
+
+    def count_stored_games(self, latest_game_id: str | None) -> None:
+        """Number new games after ``latest_game_id``, the game the store created last
+        (``GameStore.latest_game_id``, finished games included), so that no id is used twice
+        across restarts."""
+        if latest_game_id is not None and re.fullmatch(r"g[0-9]{1,18}", latest_game_id):
+            self._next_game = max(self._next_game, int(latest_game_id[1:]) + 1)

@@ -1,0 +1,203 @@
+"""The commands on games: ``new``, ``games``, ``state``, ``legal``, ``play``, ``resign`` and
+``record`` (PROTOCOL.md section 5). A move is checked and played on a fork of the game, which
+takes the game's place only once the store has recorded the move (:class:`~.results.Result`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from ..games.base import Event, Game, GameError, Outcome
+from ..kinds import BadOption
+from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import formatting as fmt
+from ..serialization import converter
+from ..store.base import StoredGame
+from .base import LobbyBase
+from .messages import Response
+from .results import Result, StoreCall
+from .tables import Session, Table
+
+log = logging.getLogger("hipparchusd.lobby")
+
+
+def _error_code(error: GameError) -> ErrorCode:
+    try:
+        return ErrorCode(error.code)
+    except ValueError:
+        return ErrorCode.ILLEGAL_MOVE
+
+
+class Playing(LobbyBase):
+    """Creating games and playing them: a part of :class:`~.core.Lobby`."""
+
+    def _cmd_new(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
+        kind = self.kinds.get(a[0])
+        if kind is None:
+            known = ", ".join(self.kinds)
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {a[0][:40]!r} ({known})")
+        if self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        try:
+            game = kind.create(options)
+        except BadOption as error:
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+        if self.active_games >= self.max_games:
+            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+        # An id is used once, even by a game the store then refuses.
+        game_id = f"g{self._next_game}"
+        self._next_game += 1
+        seats = game.seat_count
+        table = Table(
+            game_id, kind, game, dict(options), self.clock(), [None] * seats, [None] * seats,
+            [None] * seats,
+        )  # fmt: skip
+        result = self._ok(r, {"game": game_id}, [f"game={game_id}"])
+        result.store_calls.append(
+            StoreCall("create_game", (game_id, kind.name, dict(options), table.created_at))
+        )
+        result.games = (game_id,)
+
+        def create() -> None:
+            self.tables[game_id] = table
+            log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
+
+        result.pending = create
+        return result
+
+    def _summary(self, table: Table) -> dict[str, Any]:
+        return {
+            "game": table.id,
+            "kind": table.kind.name,
+            "status": table.status,
+            "players": list(table.names),
+            "fixed_deal": table.game.fixed_deal,
+        }
+
+    def _cmd_games(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        summaries = [self._summary(t) for t in self.tables.values() if not t.finished]
+        return self._ok(r, {"games": summaries}, [fmt.words(x) for x in summaries])
+
+    def _cmd_state(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        return self._state_result(r, table, s.seats.get(table.id))
+
+    def _cmd_legal(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._seat(s, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        game = table.game
+        moves = game.legal_moves(seat)
+
+        # The JSON form (clump positions) is made now, for a JSON-mode connection only: the
+        # answer waits behind the game's earlier results (their events come first, as for
+        # ``state``), and by then the position may have moved on.
+        data: dict[str, Any] = {}
+        if s.mode is Mode.JSON:
+            data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
+        texts = fmt.join_lines([" ".join(map(game.format_move, moves))])
+        return Result(Response(r.id, data, texts), games=(table.id,))
+
+    def _playable(self, s: Session, table: Table) -> int:
+        seat = self._seat(s, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.game.outcome is not None:
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
+        return seat
+
+    def _cmd_play(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._playable(s, table)
+        if self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        game = table.game
+        if seat not in game.seats_to_move():
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+        try:
+            move = game.parse_move(seat, a[1])
+            text = game.format_move(move)
+            after = game.fork()
+            events = after.play(seat, move)
+        except GameError as error:
+            raise ProtocolError(_error_code(error), str(error)) from None
+        # A new round's deal is stored with the move that makes it (GameStore); a store that
+        # keeps no snapshots spares every move the scan of its events.
+        new_deal = self.snapshots and table.kind.starts_round(events)
+        snapshot = self._snapshot(after) if new_deal else None
+        result = Result(
+            Response(r.id, {"game": table.id, "move": text}, [text]),
+            [StoreCall("add_move", (table.id, seat, text, snapshot))],
+            games=(table.id,),
+        )
+        self._moved(table, after, events, result)
+        return result
+
+    def _cmd_resign(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        seat = self._playable(s, table)
+        try:
+            after = table.game.fork()
+            events = after.resign(seat)
+        except GameError as error:
+            raise ProtocolError(_error_code(error), str(error)) from None
+        result = self._ok(r, {})
+        result.games = (table.id,)
+        self._moved(table, after, events, result)
+        return result
+
+    def _moved(self, table: Table, after: Game, events: Sequence[Event], result: Result) -> None:
+        """Complete ``result`` of a move or resignation made on ``after``, a fork of the
+        table's game that caused ``events``: the finished game's record to store, and the
+        pending change that puts ``after`` in the game's place and publishes ``events``."""
+        outcome = after.outcome
+        if outcome is not None:
+            result.store_calls.append(StoreCall("finish", (table.id, self._snapshot(after))))
+
+        def move() -> None:
+            table.game = after
+            result.deliveries += self._publish(table, events)
+            if outcome is not None:
+                self._ended(table, outcome)
+
+        result.pending = move
+
+    def _ended(self, table: Table, outcome: Outcome) -> None:
+        table.finished = True
+        winners = ",".join(map(str, outcome.winners))
+        resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
+        log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
+        self._finished.append(table.id)
+        while len(self._finished) > self.finished_kept:
+            self._forget(self._finished.popleft())
+
+    def _cmd_record(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+        table = self._table(a[0])
+        if not table.finished:
+            raise ProtocolError(ErrorCode.GAME_NOT_OVER, f"{table.id} is not over")
+        data = {
+            "game": table.id,
+            "kind": table.kind.name,
+            "options": dict(table.options),
+            "players": list(table.names),
+            "record": converter.unstructure(table.game.record()),
+        }
+        return self._ok(r, data, fmt.lines(data))
+
+    def stored_record(self, request: Request, stored: StoredGame) -> Result:
+        """The answer to ``record`` for a finished game that only the store still holds (after
+        a restart, or once the lobby has forgotten it): ``stored`` from
+        ``GameStore.load_finished``, whose snapshot is the final record."""
+        players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
+        for seat in stored.seats:
+            players[seat.seat] = seat.name
+        data = {
+            "game": stored.game_id,
+            "kind": stored.kind,
+            "options": dict(stored.options),
+            "players": players,
+            "record": stored.snapshot,
+        }
+        return self._ok(request, data, fmt.lines(data))
