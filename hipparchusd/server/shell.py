@@ -28,13 +28,23 @@ from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Reques
 from ..protocol import formatting as fmt
 from ..serialization import converter
 from ..settings import Settings
-from ..store.base import GameStore, StoredGame
+from ..store.base import GameStore, StoredGame, StoreUnreachable
 
 log = logging.getLogger("hipparchusd.server")
 
 _RECEIVE_SIZE = 65536
 #: Seconds a closing connection may take to flush what it was sent (e.g. the ``quit`` answer).
 _FLUSH_TIMEOUT = 5.0
+
+#: The ``internal`` messages for a change the store refused, and for one it stopped answering
+#: about (:class:`~hipparchusd.store.base.StoreUnreachable`): this server has not made it
+#: either way, but the store may have kept it, and a restart then brings it back
+#: (PROTOCOL.md section 3).
+_STORE_FAILED = "the game store failed; nothing was changed"
+_STORE_UNREACHABLE = (
+    "the game store stopped answering; nothing was changed here, but the store may have kept "
+    "the change: after a restart, resume shows whether it did"
+)
 
 
 class Ticket:
@@ -581,8 +591,7 @@ class Server:
                 except OSError as error:
                     log.error("store failed restoring game %s: %r", game_id, error)
                     self.lobby.adjourn(game_id)
-                    message = "the game store failed; nothing was changed"
-                    failure = ProtocolError(ErrorCode.INTERNAL, message, request.id)
+                    failure = ProtocolError(ErrorCode.INTERNAL, _STORE_FAILED, request.id)
                     return Result(Response.failed(failure))
             return self.lobby.prepare(session, request)
         finally:
@@ -658,7 +667,9 @@ class Server:
                                 result.response.request_id,
                                 conn.session.mode,
                                 ErrorCode.INTERNAL,
-                                "the game store failed; nothing was changed",
+                                _STORE_UNREACHABLE
+                                if isinstance(error, StoreUnreachable)
+                                else _STORE_FAILED,
                             )
                         )
                     return

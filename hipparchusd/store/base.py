@@ -21,6 +21,14 @@ class StoreError(OSError):
     which file and what to do; start-up stops on it (the CLI prints it and exits non-zero)."""
 
 
+class StoreUnreachable(StoreError):
+    """The store stopped answering while it had the call: its writer process died, or could
+    not be read from. Unlike a plain :class:`StoreError`, the call's outcome is unknown: the
+    write may have been committed before the writer stopped, and the next daemon to open the
+    store then finds it. A call made once the store is known to be broken is never sent, and
+    fails with a plain :class:`StoreError`."""
+
+
 @attrs.frozen
 class StoredSeat:
     """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token

@@ -43,7 +43,7 @@ from typing import Any, Final
 import trio
 
 from . import schema
-from .base import StoredGame, StoredSeat, StoreError
+from .base import StoredGame, StoredSeat, StoreError, StoreUnreachable
 from .codec import dump, load
 from .writer import FrameReader, GameRows, encode
 
@@ -381,10 +381,10 @@ class SqliteStore:
             self._slots.acquire_nowait()  # no checkpoint: calls keep the order they are made in
         except trio.WouldBlock:
             await self._slots.acquire()
-        failure = self._broken or (StoreError("the store is closed") if self._closed else None)
-        if failure is not None:
+        if self._broken is not None or self._closed:
             self._slots.release()
-            raise failure
+            # Never sent: its outcome is known (nothing), unlike the calls the break caught.
+            raise StoreError(str(self._broken) if self._broken else "the store is closed")
         self._last_id += 1
         request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task())
         self._outgoing.append((self._last_id, operation, arguments))
@@ -459,11 +459,13 @@ class SqliteStore:
             self._answers_done.set()
 
     def _break(self, why: str) -> None:
-        """The writer cannot be reached: fail every waiting call, and every later one."""
+        """The writer cannot be reached: fail every waiting call with
+        :class:`~hipparchusd.store.base.StoreUnreachable` (the writer may have committed it),
+        and every later one with a plain ``StoreError``."""
         if self._broken is None:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
-            self._broken = StoreError(f"{why}; restart the daemon")
+            self._broken = StoreUnreachable(f"{why}; restart the daemon")
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
             request.answer(None, self._broken)

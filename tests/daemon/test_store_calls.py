@@ -7,7 +7,7 @@ from typing import Any
 
 import trio
 
-from hipparchusd.store.base import MemoryStore
+from hipparchusd.store.base import MemoryStore, StoreUnreachable
 
 from .client import Client, event_fields
 from .conftest import StartServer
@@ -26,6 +26,8 @@ class GatedStore(MemoryStore):
         self.gate.set()
         self.calls: list[tuple[str, Any]] = []
         self.fail = False
+        #: What a failing ``add_move`` raises.
+        self.failure: OSError = OSError("disk full")
         self.fail_deals = False
         self.closed = False
 
@@ -48,7 +50,7 @@ class GatedStore(MemoryStore):
     async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         await self.gate.wait()
         if self.fail or (snapshot is not None and self.fail_deals):
-            raise OSError("disk full")
+            raise self.failure
         self.calls.append(("add_move", move))
         if snapshot is not None:
             self.calls.append(("snapshot", game_id))
@@ -153,6 +155,30 @@ async def test_a_play_the_store_refuses_changes_nothing(start_server: StartServe
     played = (await b.events_until(["played"]))[-1]
     assert event_fields(played)[1] == before[0] + 1
     assert store.calls[-1] == ("add_move", "1S@1")
+
+
+async def test_a_play_the_store_stopped_answering_about_says_it_may_be_kept(
+    start_server: StartServer,
+) -> None:
+    # The writer died holding the move: it may have committed it, so "nothing was changed"
+    # would be untrue of the store. This server still has not made the move.
+    store = GatedStore()
+    server = await start_server(store)
+    a, b = [await Client.connect(server.ports[0]) for _ in range(2)]
+    game = await seated_game(a, b)
+    table = server.lobby.tables[game]
+    before = (table.seq, table.game.record())
+    store.fail = True
+    store.failure = StoreUnreachable("the store's writer process stopped; restart the daemon")
+    reply = await a.fail(f"play {game} 1S@1", "internal")
+    assert reply.text == (
+        "internal the game store stopped answering; nothing was changed here, but the store "
+        "may have kept the change: after a restart, resume shows whether it did"
+    )
+    assert (table.seq, table.game.record()) == before
+    store.failure = OSError("disk full")
+    reply = await a.fail(f"play {game} 1S@1", "internal")
+    assert reply.text == "internal the game store failed; nothing was changed"
 
 
 async def test_a_move_is_checked_after_the_previous_move_is_stored(

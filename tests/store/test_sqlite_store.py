@@ -17,7 +17,7 @@ from store_helpers import held_writer, open_db, play_random, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.serialization import converter
-from hipparchusd.store.base import StoreError
+from hipparchusd.store.base import StoreError, StoreUnreachable
 from hipparchusd.store.sqlite import DB_NAME, SqliteStore
 
 
@@ -288,10 +288,13 @@ async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path
     await store.create_game("g", "hipparchus", {}, 1.0)
     os.kill(store.writer_pid, signal.SIGKILL)
     with trio.fail_after(10):
-        with pytest.raises(StoreError, match=r"writer process stopped.*; restart the daemon"):
+        # Sent to the writer: whether it was committed is unknown to the store.
+        with pytest.raises(StoreUnreachable, match=r"writer process stopped.*; restart the daemon"):
             await store.add_move("g", 0, "1S")
-        with pytest.raises(StoreError, match="restart the daemon"):
+        # Never sent, once the store knows the writer is gone: certainly not committed.
+        with pytest.raises(StoreError, match="restart the daemon") as later:
             await store.add_move("g", 0, "1S")
+        assert not isinstance(later.value, StoreUnreachable)
         await store.aclose()
     # Nothing was lost: the committed game is there for the next daemon.
     reopened = await SqliteStore.open(state_dir)
