@@ -87,7 +87,7 @@ class LobbyBase:
 
     def _snapshot(self, game: Game | None) -> Any:
         """``game``'s record, unstructured for the store; ``None`` without a game, or when
-        the store keeps no snapshots (:class:`Lobby`'s ``snapshots``)."""
+        the store keeps no snapshots (:class:`~.core.Lobby`'s ``snapshots``)."""
         if game is None or not self.snapshots:
             return None
         return converter.unstructure(game.record())
