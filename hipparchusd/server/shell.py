@@ -37,13 +37,13 @@ _RECEIVE_SIZE = 65536
 _FLUSH_TIMEOUT = 5.0
 
 #: The ``internal`` messages for a change the store refused, and for one it stopped answering
-#: about (:class:`~hipparchusd.store.base.StoreUnreachable`): this server has not made it
-#: either way, but the store may have kept it, and a restart then brings it back
-#: (PROTOCOL.md section 3).
+#: about (:class:`~hipparchusd.store.base.StoreUnreachable`). This server has not made the
+#: change in either case; in the second, the store may have kept it, and a restart then brings
+#: it back (PROTOCOL.md section 3).
 _STORE_FAILED = "the game store failed; nothing was changed"
 _STORE_UNREACHABLE = (
     "the game store stopped answering; nothing was changed here, but the store may have kept "
-    "the change: after a restart, resume shows whether it did"
+    "the change, and a restart would bring it back"
 )
 
 

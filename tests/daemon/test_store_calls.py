@@ -173,7 +173,7 @@ async def test_a_play_the_store_stopped_answering_about_says_it_may_be_kept(
     reply = await a.fail(f"play {game} 1S@1", "internal")
     assert reply.text == (
         "internal the game store stopped answering; nothing was changed here, but the store "
-        "may have kept the change: after a restart, resume shows whether it did"
+        "may have kept the change, and a restart would bring it back"
     )
     assert (table.seq, table.game.record()) == before
     store.failure = OSError("disk full")
