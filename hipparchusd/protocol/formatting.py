@@ -79,18 +79,22 @@ def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
         prefix = key + "."
         for name, item in value.items():
             _flatten_into(pairs, prefix + name, item)
-    elif kind is list and value:
-        text = _scalars_text(value)
-        if text is not None:
-            pairs.append((key, text))
-            return
-        inner = [_scalars_text(v) if type(v) is list else None for v in value]
-        if None not in inner:
-            pairs.append((key, "/".join(t or "-" for t in inner)))
-            return
-        _flatten_general(pairs, key, value)
+    elif kind is list and value and (text := _list_text(value)) is not None:
+        pairs.append((key, text))
     else:
         _flatten_general(pairs, key, value)
+
+
+def _list_text(value: list[Any]) -> str | None:
+    """A non-empty list as one value's text: scalars joined with ``,``, lists of scalars with
+    their texts joined with ``/`` (``-`` for an empty one); ``None`` for any other list (its
+    items get numbered keys)."""
+    if type(value[0]) is list:
+        inner = [_scalars_text(v) if type(v) is list else None for v in value]
+        if None in inner:
+            return None
+        return "/".join([text or "-" for text in inner])
+    return _scalars_text(value)
 
 
 def _flatten_general(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
@@ -131,6 +135,8 @@ def _words_into(parts: list[str], prefix: str, value: Mapping[str, Any]) -> None
             parts.append(f"{prefix}{key}=-")
         elif kind is dict and item:
             _words_into(parts, f"{prefix}{key}.", item)
+        elif kind is list and item and (text := _list_text(item)) is not None:
+            parts.append(f"{prefix}{key}={text}")
         else:
             pairs: list[tuple[str, str]] = []
             _flatten_into(pairs, prefix + key, item)
