@@ -4,11 +4,11 @@ with a bounded outbound queue, the store calls, limits, and a graceful shutdown.
 Everything the protocol decides happens in :mod:`hipparchusd.protocol` and
 :mod:`hipparchusd.lobby`; this module only moves bytes and awaits the store. For each request
 it awaits the store calls of the lobby's result (so that a ``play`` is answered only once it is
-durable), commits the result's change only once the store has recorded it, then queues the
-response, then the events. The requests on one game are carried out one after another, from
-their checking to their events (:class:`Sequencer`): a request waits for the earlier ones on
-the same game, so it is checked against their outcome, and every follower sees a game's events
-in ``seq`` order even while a store call is in flight.
+durable; a store that keeps nothing is not called), commits the result's change only once the
+store has recorded it, then queues the response, then the events. The requests on one game
+are carried out one after another, from their checking to their events (:class:`Sequencer`):
+a request waits for the earlier ones on the same game, so it is checked against their outcome,
+and every follower sees a game's events in ``seq`` order even while a store call is in flight.
 """
 
 from __future__ import annotations
@@ -616,6 +616,14 @@ class Server:
         ``refine`` it, if given) and carry it out (for ``conn``, if it answers a request)
         before the next request on them starts. A game the result creates is held too, for
         the requests that name it next."""
+        if refine is None and not self.store.durable and not any(map(self.sequencer.busy, games)):
+            # A store that keeps nothing is not called (_carry_out), so this result awaits
+            # nothing: no other task runs between its checking and its events, and it needs
+            # no place in its games' order.
+            result = prepare()
+            result.commit()
+            self._deliver(result, conn)
+            return result
         waits, done = self.sequencer.ticket(games)
         try:
             for ticket in waits:
@@ -652,8 +660,10 @@ class Server:
         ``Cancelled`` raised), as the stores are: so a change the store recorded is always
         committed (no checkpoint between the call's return and the commit), and once committed
         its response and events are always queued, even if a later store call is cancelled.
+
+        A store that is not durable keeps nothing, so it is not called at all.
         """
-        calls = result.store_calls
+        calls = result.store_calls if self.store.durable else []
         try:
             if calls and result.pending is not None:
                 first, calls = calls[0], calls[1:]
@@ -683,12 +693,20 @@ class Server:
                         # failed snapshot the store replays the moves after the earlier one.
                         log.error("store %s failed: %r", call.method, error, exc_info=error)
             finally:
-                if conn is not None and result.response is not None:
-                    conn.enqueue(result.response.encode(conn.session.mode))
-                try:
-                    self._dispatch(result)
-                except Exception:
-                    log.exception("delivering events failed")
+                self._deliver(result, conn)
+        finally:
+            self._flush()
+
+    def _deliver(self, result: Result, conn: Connection | None) -> None:
+        """Queue the response of a carried-out ``result`` for ``conn`` and its events for their
+        recipients, and send them."""
+        try:
+            if conn is not None and result.response is not None:
+                conn.enqueue(result.response.encode(conn.session.mode))
+            try:
+                self._dispatch(result)
+            except Exception:
+                log.exception("delivering events failed")
         finally:
             self._flush()
 

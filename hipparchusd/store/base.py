@@ -72,7 +72,8 @@ class GameStore(Protocol):
     @property
     def durable(self) -> bool:
         """Whether what is stored outlives the process (a game unloaded from memory can then
-        be brought back from the store: adjournment, PROTOCOL.md section 7)."""
+        be brought back from the store: adjournment, PROTOCOL.md section 7). The server makes
+        no changes to a store that is not durable: it would keep nothing of them."""
         ...
 
     async def load_unfinished(self) -> list[StoredGame]:

@@ -93,6 +93,8 @@ async def test_a_connection_that_drops_right_after_its_move(start_server: StartS
 class SlowStore(MemoryStore):
     """A store whose moves take a while to become durable."""
 
+    durable = True
+
     async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         await trio.sleep(0.05)
 
@@ -114,6 +116,8 @@ async def test_a_slow_store_keeps_every_stream_in_order(start_server: StartServe
 
 class FailingStore(MemoryStore):
     """A store whose disk is full."""
+
+    durable = True
 
     async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         raise OSError(28, "No space left on device")

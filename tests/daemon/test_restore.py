@@ -19,6 +19,8 @@ from .helpers import DEAL, HAND1
 class KeepingStore(MemoryStore):
     """An in-memory store that keeps what it is told, as a real store would."""
 
+    durable = True
+
     def __init__(self, games: dict[str, dict[str, Any]] | None = None) -> None:
         self.games = games if games is not None else {}
 
