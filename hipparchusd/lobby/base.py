@@ -17,6 +17,10 @@ from .messages import EventMessage, Response
 from .results import Delivery, Result
 from .tables import Session, Table
 
+#: The converter's unstructure function for each event class, looked up once: every move
+#: publishes events, and ``converter.unstructure`` would look the function up for each.
+_UNSTRUCTURE_EVENT: dict[type, Callable[[Any], Any]] = {}
+
 
 class LobbyBase:
     """The state the parts of the :class:`~.core.Lobby` share (see ``Lobby.__init__``) and
@@ -117,7 +121,10 @@ class LobbyBase:
                 recipients = () if holder is None else (holder,)
             if recipients:
                 payload = event.payload
-                data = converter.unstructure(payload)
-                message = EventMessage(table.id, table.seq, type(payload).kind, data)
+                kind = type(payload)
+                unstructure = _UNSTRUCTURE_EVENT.get(kind)
+                if unstructure is None:
+                    unstructure = _UNSTRUCTURE_EVENT[kind] = converter.get_unstructure_hook(kind)
+                message = EventMessage(table.id, table.seq, kind.kind, unstructure(payload))
                 deliveries.append(Delivery(recipients, message))
         return deliveries
