@@ -86,6 +86,10 @@ class Play:
     count: int
     suit: Suit
     position: int
+    # Its canonical notation once :func:`.notation.format_play` has made it: a private cache,
+    # not part of the value (no eq, hash or repr). Every legal-move list and every answer to
+    # a move formats plays, and most are the shared instances below, formatted over and over.
+    _notation: str | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def __str__(self) -> str:
         # Tolerates a malformed play (it may come from a client), for error messages.

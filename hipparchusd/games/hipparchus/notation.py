@@ -43,6 +43,15 @@ _CARDS = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])")
 _SUIT_LETTERS = "".join(suit.letter for suit in Suit)
 #: Each suit by its letter, either case (``Suit.from_letter`` without a call, for every move).
 _SUIT_OF_LETTER = {case(suit.letter): suit for suit in Suit for case in (str.upper, str.lower)}
+#: (count, suit, position) of each play in canonical notation that fits in a hand: a client
+#: usually sends a play as ``legal`` wrote it, and a lookup is ten times faster than the
+#: regular expression, which still reads every other spelling and names what is wrong.
+_CANONICAL_PLAYS = {
+    f"{count}{suit.letter}@{position}": (count, suit, position)
+    for count in range(1, MAX_PLAY + 1)
+    for suit in Suit
+    for position in range(1, HAND_SIZE + 1)
+}
 
 
 class NotationError(ValueError):
@@ -57,9 +66,12 @@ class NotationError(ValueError):
 
 def format_play(play: Play) -> str:
     """The canonical notation of ``play``, e.g. ``2E@5``."""
-    # Indexing the letters with the suit (an int) is Suit.letter without a call: every event
-    # and every legal-move list formats plays.
-    return f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
+    text = play._notation
+    if text is None:
+        # Indexing the letters with the suit (an int) is Suit.letter without a call.
+        text = f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
+        object.__setattr__(play, "_notation", text)  # the play's cache (model.Play)
+    return text
 
 
 def parse_play_text(text: str) -> tuple[int, Suit, int]:
@@ -69,6 +81,9 @@ def parse_play_text(text: str) -> tuple[int, Suit, int]:
         NotationError: not of the form ``<count><suit>@<position>`` with count 1-3, suit S/M/E
             and position >= 1.
     """
+    canonical = _CANONICAL_PLAYS.get(text)
+    if canonical is not None:
+        return canonical
     match = _PLAY.fullmatch(text)
     if match is None:
         bad = _first_bad_play_char(text)

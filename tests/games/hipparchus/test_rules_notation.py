@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from hipparchusd.games.hipparchus import Hand, MatchState, Play, PlayedCards, RoundState, Suit
+from hipparchusd.games.hipparchus.model import play_of
 from hipparchusd.games.hipparchus.notation import (
     NotationError,
     format_cards,
@@ -41,6 +42,24 @@ def test_play_notation_round_trips() -> None:
     assert format_play(Play(2, E, 5)) == "2E@5"
     assert parse_play_text("2E@5") == (2, E, 5)
     assert parse_play_text("3s@12") == (3, S, 12)  # lower case accepted on input
+
+
+def test_every_spelling_of_a_play_parses_alike() -> None:
+    # Canonical plays that fit in a hand are looked up; other spellings (lower case, a leading
+    # zero, positions past a hand) go through the grammar: both must agree.
+    for count in (1, 2, 3):
+        for suit in Suit:
+            for position in range(1, 31):
+                expected = (count, suit, position)
+                for text in (
+                    f"{count}{suit.letter}@{position}",
+                    f"{count}{suit.letter.lower()}@{position}",
+                    f"{count}{suit.letter}@0{position}",
+                ):
+                    assert parse_play_text(text) == expected, text
+                shared, new = play_of(count, suit, position), Play(count, suit, position)
+                assert format_play(shared) == format_play(new) == f"{count}{suit.letter}@{position}"
+                assert format_play(shared) == f"{count}{suit.letter}@{position}"  # cached
 
 
 def test_any_position_inside_a_clump_gives_the_canonical_play() -> None:
