@@ -267,10 +267,12 @@ class Hand:
         """The cards, left to right."""
         return tuple(c.suit for c in self.clumps for _ in range(c.size))
 
-    @cached_property
+    @property
     def size(self) -> int:
         """Number of cards in the hand."""
-        return sum(c.size for c in self.clumps)
+        # Not cached: a hand is made for every play and asked its size once (for the played
+        # event), and a slotted class's cached_property costs more on first use than the sum.
+        return sum([c.size for c in self.clumps])
 
     @cached_property
     def counts(self) -> SuitCounts:
