@@ -411,8 +411,13 @@ def main() -> None:
         print("the daemon's server answering every line at once, unparsed (same clients):")
         show("round trips/s", transport_runs, "rate", "")
         show("server CPU per round trip", transport_runs, "cpu_us", "us")
+    # Each daemon run is followed at once by its echo run: their ratio moves less with the
+    # machine's load than the ratio of the medians, which may come from different minutes.
+    paired = sorted(d.rate / e.rate for d, e in zip(daemon_runs, echo_runs, strict=True))
     print(f"daemon/echo throughput: {daemon_rate / echo_rate:.0%} (target >= 50%); "
           f"play p99 {p99:.1f} ms (target <= 20 ms)")  # fmt: skip
+    print(f"daemon/echo run by run: median {statistics.median(paired):.0%} "
+          f"[{paired[0]:.0%}-{paired[-1]:.0%}]")  # fmt: skip
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
