@@ -515,12 +515,23 @@ class Server:
         elif request.command == "resume":
             refine = functools.partial(self._resume_from_store, session, request)
         try:
-            result = await self._sequenced(
-                self.lobby.games_of(session, request),
-                functools.partial(self.lobby.prepare, session, request),
-                conn,
-                refine,
-            )
+            lobby = self.lobby
+            games = lobby.games_of(session, request)
+            if (
+                refine is None
+                and not self.store.durable
+                and not any(map(self.sequencer.busy, games))
+            ):
+                # A store that keeps nothing is not called (_carry_out), so this result
+                # awaits nothing: no other task runs between its checking and its events,
+                # and it needs no place in its games' order, once those in progress are done.
+                result = lobby.prepare(session, request)
+                result.commit()
+                self._deliver(result, conn)
+            else:
+                result = await self._sequenced(
+                    games, functools.partial(lobby.prepare, session, request), conn, refine
+                )
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
@@ -616,14 +627,6 @@ class Server:
         ``refine`` it, if given) and carry it out (for ``conn``, if it answers a request)
         before the next request on them starts. A game the result creates is held too, for
         the requests that name it next."""
-        if refine is None and not self.store.durable and not any(map(self.sequencer.busy, games)):
-            # A store that keeps nothing is not called (_carry_out), so this result awaits
-            # nothing: no other task runs between its checking and its events, and it needs
-            # no place in its games' order.
-            result = prepare()
-            result.commit()
-            self._deliver(result, conn)
-            return result
         waits, done = self.sequencer.ticket(games)
         try:
             for ticket in waits:
@@ -703,10 +706,11 @@ class Server:
         try:
             if conn is not None and result.response is not None:
                 conn.enqueue(result.response.encode(conn.session.mode))
-            try:
-                self._dispatch(result)
-            except Exception:
-                log.exception("delivering events failed")
+            if result.deliveries:
+                try:
+                    self._dispatch(result)
+                except Exception:
+                    log.exception("delivering events failed")
         finally:
             self._flush()
 
