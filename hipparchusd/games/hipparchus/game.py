@@ -113,8 +113,9 @@ class HipparchusGame:
             raise ValueError(f"first leader must be seat 0 or 1, not {first_leader!r}")
         self._current_deal = self._deal(1)
         self._state = MatchState.start(self._current_deal, first_leader)
-        self._rounds: list[RoundRecord] = []
-        self._plays: list[Play] = []
+        # Tuples, so that fork() shares them: a play makes a new one.
+        self._rounds: tuple[RoundRecord, ...] = ()
+        self._plays: tuple[Play, ...] = ()
         self._resigned: int | None = None
 
     def _deal(self, round_number: int) -> Deal:
@@ -260,7 +261,7 @@ class HipparchusGame:
         except (IllegalPlay, GameOver) as error:
             raise IllegalMove(str(error)) from None
         self._state = after
-        self._plays.append(move)
+        self._plays += (move,)
         round_ = after.round
         # Public forms only (RULINGS H13): the player got the canonical move in its answer.
         events = [Event(EVERYONE, Played(seat, played_cards(move), round_.hands[seat].size))]
@@ -282,8 +283,8 @@ class HipparchusGame:
         state = self._state
         round_ = state.round
         assert round_.result is not None
-        self._rounds.append(self._current_round_record())
-        self._plays = []
+        self._rounds += (self._current_round_record(),)
+        self._plays = ()
         events = [
             Event(
                 EVERYONE,
@@ -346,14 +347,12 @@ class HipparchusGame:
 
     def fork(self) -> HipparchusGame:
         """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
-        state is immutable, so only the lists of recorded rounds and plays are copied."""
+        state and the recorded rounds and plays are immutable, so the copy shares them."""
         copy = object.__new__(HipparchusGame)
         copy.__dict__.update(self.__dict__)
-        copy._rounds = list(self._rounds)
-        copy._plays = list(self._plays)
         return copy
 
     def _current_round_record(self) -> RoundRecord:
         first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None
         leader = self._state.round.leader if first_lead is None else first_lead
-        return RoundRecord(self._current_deal, leader, tuple(self._plays))
+        return RoundRecord(self._current_deal, leader, self._plays)
