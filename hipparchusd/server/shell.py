@@ -156,8 +156,7 @@ class Connection:
             trio.ClosedResourceError: the stream was closed.
         """
         # A cancelled connection stops here even if its peer never stops sending.
-        await trio.lowlevel.checkpoint_if_cancelled()
-        await trio.lowlevel.cancel_shielded_checkpoint()
+        await trio.lowlevel.checkpoint()
         while True:
             try:
                 return os.read(self._fileno, _RECEIVE_SIZE)
