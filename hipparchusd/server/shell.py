@@ -78,7 +78,8 @@ class Sequencer:
     A request takes a :meth:`ticket` for the games it acts on before the lobby prepares it,
     waits for the previous tickets of each of those games, and releases its own once its
     result is carried out (stored, committed, queued). Tickets taken with no checkpoint in
-    between keep their order.
+    between keep their order. A request on games with no ticket out is prepared at once, and
+    takes its ticket only if its result awaits the store: nothing else ran in between.
     """
 
     def __init__(self) -> None:
@@ -516,17 +517,17 @@ class Server:
         try:
             lobby = self.lobby
             games = lobby.games_of(session, request)
-            if (
-                refine is None
-                and not self.store.durable
-                and not any(map(self.sequencer.busy, games))
-            ):
-                # A store that keeps nothing is not called (_carry_out), so this result
-                # awaits nothing: no other task runs between its checking and its events,
-                # and it needs no place in its games' order, once those in progress are done.
+            if refine is None and not any(map(self.sequencer.busy, games)):
+                # No earlier request on these games is still in progress: nothing to wait for.
                 result = lobby.prepare(session, request)
-                result.commit()
-                self._deliver(result, conn)
+                if result.store_calls and self.store.durable:
+                    await self._carry_out_holding(result, games, conn)
+                else:
+                    # It awaits nothing (a store that keeps nothing is not called), so no
+                    # other task runs before its events are queued: it needs no place in
+                    # the games' order.
+                    result.commit()
+                    self._deliver(result, conn)
             else:
                 result = await self._sequenced(
                     games, functools.partial(lobby.prepare, session, request), conn, refine
@@ -614,6 +615,21 @@ class Server:
         except OSError as error:
             log.error("store find_by_token failed: %s", error)
             return None
+
+    async def _carry_out_holding(
+        self, result: Result, games: Sequence[str], conn: Connection | None
+    ) -> None:
+        """Carry out ``result``, which awaits the store and was prepared just now with no
+        request in progress on ``games`` (and no checkpoint since): it takes its place in the
+        order of ``games`` and of any game it creates, as :meth:`_sequenced` would have
+        before preparing it. Nobody can have taken one since the check."""
+        held = (*games, *(g for g in result.games if g not in games))
+        waits, done = self.sequencer.ticket(held)
+        assert not waits, "a request was sequenced between the check and the ticket"
+        try:
+            await self._carry_out(result, conn)
+        finally:
+            self.sequencer.release(held, done)
 
     async def _sequenced(
         self,
