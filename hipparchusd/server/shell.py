@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from ..lobby import Lobby, Response, Result, Session, Table, token_digest
+from ..lobby import Lobby, Response, Result, Session, StoreCall, Table, token_digest
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..serialization import converter
@@ -495,7 +495,8 @@ class Server:
                     await conn.wait_drained()
 
     async def _answer(self, conn: Connection, item: str | LineError) -> bool:
-        """Answer one line; True if the connection must close after the answer."""
+        """Answer one line; True if the connection must close after the answer. What it
+        queues waits for the caller's :meth:`_flush`."""
         session = conn.session
         if isinstance(item, LineError):
             log.debug("connection %d: %s: %s", session.id, item.code, item.message)
@@ -520,12 +521,11 @@ class Server:
             if refine is None and not any(map(self.sequencer.busy, games)):
                 # No earlier request on these games is still in progress: nothing to wait for.
                 result = lobby.prepare(session, request)
-                if result.store_calls and self.store.durable:
+                if self._store_calls(result):
                     await self._carry_out_holding(result, games, conn)
                 else:
-                    # It awaits nothing (a store that keeps nothing is not called), so no
-                    # other task runs before its events are queued: it needs no place in
-                    # the games' order.
+                    # It awaits nothing, so no other task runs before its events are queued:
+                    # it needs no place in the games' order.
                     result.commit()
                     self._deliver(result, conn)
             else:
@@ -678,10 +678,8 @@ class Server:
         ``Cancelled`` raised), as the stores are: so a change the store recorded is always
         committed (no checkpoint between the call's return and the commit), and once committed
         its response and events are always queued, even if a later store call is cancelled.
-
-        A store that is not durable keeps nothing, so it is not called at all.
         """
-        calls = result.store_calls if self.store.durable else []
+        calls = self._store_calls(result)
         try:
             if calls and result.pending is not None:
                 first, calls = calls[0], calls[1:]
@@ -715,19 +713,21 @@ class Server:
         finally:
             self._flush()
 
+    def _store_calls(self, result: Result) -> list[StoreCall]:
+        """The store calls to make for ``result``: none for a store that is not durable, which
+        would keep nothing of them."""
+        return result.store_calls if self.store.durable else []
+
     def _deliver(self, result: Result, conn: Connection | None) -> None:
         """Queue the response of a carried-out ``result`` for ``conn`` and its events for their
-        recipients, and send them."""
-        try:
-            if conn is not None and result.response is not None:
-                conn.enqueue(result.response.encode(conn.session.mode))
-            if result.deliveries:
-                try:
-                    self._dispatch(result)
-                except Exception:
-                    log.exception("delivering events failed")
-        finally:
-            self._flush()
+        recipients (:meth:`_flush` sends them)."""
+        if conn is not None and result.response is not None:
+            conn.enqueue(result.response.encode(conn.session.mode))
+        if result.deliveries:
+            try:
+                self._dispatch(result)
+            except Exception:
+                log.exception("delivering events failed")
 
     def _dispatch(self, result: Result) -> None:
         connections = self.connections
