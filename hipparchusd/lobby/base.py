@@ -121,10 +121,10 @@ class LobbyBase:
                 recipients = () if holder is None else (holder,)
             if recipients:
                 payload = event.payload
-                kind = type(payload)
-                unstructure = _UNSTRUCTURE_EVENT.get(kind)
+                cls = type(payload)
+                unstructure = _UNSTRUCTURE_EVENT.get(cls)
                 if unstructure is None:
-                    unstructure = _UNSTRUCTURE_EVENT[kind] = converter.get_unstructure_hook(kind)
-                message = EventMessage(table.id, table.seq, kind.kind, unstructure(payload))
+                    unstructure = _UNSTRUCTURE_EVENT[cls] = converter.get_unstructure_hook(cls)
+                message = EventMessage(table.id, table.seq, cls.kind, unstructure(payload))
                 deliveries.append(Delivery(recipients, message))
         return deliveries
