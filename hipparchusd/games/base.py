@@ -1,22 +1,57 @@
 """The small interface between the daemon and a game's rules.
 
-Every game the daemon serves (Hipparchus now, planets later) implements :class:`Game`. The daemon
-knows seats, whose move it is (one seat or several at once, for games with simultaneous moves),
-move text, views and events, and nothing else of the rules. All of it is pure and synchronous.
+Every game the daemon serves lives in one folder, ``hipparchusd/games/<kind>/``, and reaches the
+daemon through two things only:
 
-Hidden information is decided here, in the core, not at print time: every :class:`Event` names
-its audience, and a view for a seat is built from what that seat may know (RULINGS H13).
+- a :class:`Game` subclass, generic over its move, view and record types, so that
+  ``mypy --strict`` checks each game against its own types;
+- a :class:`~hipparchusd.games.registry.GameKind` entry in the registry
+  (:mod:`hipparchusd.games.registry`): its name, its ``new`` options, how to create and restore a
+  game, and its codec.
+
+The daemon itself sees a game as a :class:`ServedGame`: seats, whose move it is (one seat, or
+several at once for a simultaneous move), move *words*, JSON views and events, and nothing else of
+the rules. All of it is pure and synchronous.
+
+The contract every game keeps:
+
+- **A move is one word** on the wire (no spaces): ``2E@5`` in Hipparchus, a card or a pass of
+  several cards joined by ``,`` in planets. :meth:`Game.parse_move` reads one word and
+  :meth:`Game.format_move` writes the canonical one; the two round-trip.
+- **Legal moves** are either a list of move words (:class:`MoveList`) or, where listing every
+  combination would be absurd, a choice of ``count`` distinct items (:class:`Pick`): the move is
+  the chosen items joined by ``,``. A program that knows no game can pick a random legal move
+  from either (PROTOCOL.md, "legal").
+- **Hidden information** is decided here, in the core, not at print time: every :class:`Event`
+  names its audience, and a view for a seat is built from what that seat may know (for
+  Hipparchus, docs/rules.md on RULINGS H13).
+- A refused call raises :class:`GameError` and changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+import abc
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import attrs
 
+if TYPE_CHECKING:
+    from ..codec import Codec
+
+#: JSON data as the codecs make it: what views, events and records become on the wire.
+JSON: TypeAlias = "dict[str, JSON] | list[JSON] | str | int | float | bool | None"
+
 #: Audience of an event meant for everyone following the game: seats and spectators.
 EVERYONE = None
+
+
+class Payload(Protocol):
+    """What an event carries: an attrs value whose class names it on the wire (``kind``, e.g.
+    ``"played"``). Wire names are unique within a game; the game's codec knows them all."""
+
+    kind: ClassVar[str]
 
 
 @attrs.frozen(slots=True)
@@ -24,19 +59,19 @@ class Event:
     """Something that happened in a game.
 
     ``audience`` is ``None`` (everyone following the game: seats and spectators) or one seat
-    number (that seat alone: its own cards). ``payload`` is an attrs value the game defines; its
-    ``kind`` class attribute names it on the wire (e.g. ``"played"``).
+    number (that seat alone: its own cards, its own pass). ``payload`` is an attrs value the
+    game defines.
     """
 
     audience: int | None
-    payload: Any
+    payload: Payload
 
 
 class GameError(Exception):
     """A move or request the game refuses; the game is unchanged.
 
-    ``code`` is the protocol's error token; the message is for people and names nothing the
-    requesting seat may not know.
+    ``code`` is the protocol's error token; the message is for people, says why, and names
+    nothing the requesting seat may not know.
     """
 
     code: ClassVar[str] = "illegal-move"
@@ -62,20 +97,90 @@ class GameFinished(GameError):
 
 @attrs.frozen(slots=True)
 class Outcome:
-    """How a finished game ended: ``winners`` (one seat, or several sharing a win), and
-    ``resigned``, the seat that resigned, if the game ended that way."""
+    """How a finished game ended.
+
+    ``winners``: the seats that won, in seat order (one seat, or several sharing a win).
+    ``scores``: the final result per seat, in the game's own measure (Hipparchus: round wins;
+    planets: total points). ``resigned``: the seat that resigned, if the game ended that way.
+    """
 
     winners: tuple[int, ...]
+    scores: tuple[int, ...]
     resigned: int | None = None
 
 
-class Game(Protocol):
-    """A game in progress, as the daemon drives it. Implementations are mutable holders of an
-    immutable rules state: a refused call raises :class:`GameError` and changes nothing.
-    """
+@attrs.frozen(slots=True)
+class ToMove:
+    """The generic event every game sends, through the lobby, after each change: ``seats`` must
+    move now (one seat, or several at once for a simultaneous move), in seat order."""
 
-    #: The name clients use in ``new <kind>``.
-    kind: ClassVar[str]
+    kind: ClassVar[str] = "to-move"
+    seats: tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
+class GameOver:
+    """The generic event that ends every game: its :class:`Outcome`'s ``winners`` (one or
+    several), ``scores`` per seat (the game's final result) and the seat that ``resigned``."""
+
+    kind: ClassVar[str] = "game-over"
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    resigned: int | None
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> GameOver:
+        """The event for ``outcome``."""
+        return cls(outcome.winners, outcome.scores, outcome.resigned)
+
+
+def progress(game: ServedGame) -> Event:
+    """The generic event that says where ``game`` stands: :class:`GameOver` once it has ended,
+    else :class:`ToMove` with the seats that must move."""
+    outcome = game.outcome
+    if outcome is not None:
+        return Event(EVERYONE, GameOver.of(outcome))
+    return Event(EVERYONE, ToMove(tuple(sorted(game.seats_to_move()))))
+
+
+@attrs.frozen(slots=True)
+class MoveList:
+    """Legal moves given one by one: each of ``moves`` is a legal move word (canonical), and
+    ``described`` holds a JSON description of each, in the same order (empty unless asked for:
+    it is made only for JSON-mode connections)."""
+
+    moves: tuple[str, ...]
+    described: tuple[dict[str, JSON], ...] = ()
+
+
+@attrs.frozen(slots=True)
+class Pick:
+    """A legal move made by choosing ``count`` distinct words of ``items`` and joining them
+    with ``,`` (every such choice is legal, in any order). ``to`` gives, when the choice has
+    targets, the seat that the i-th chosen item goes to (``len(to) == count``); ``None`` when
+    it has none. Example: planets' pass of 3 cards to three different seats."""
+
+    count: int
+    items: tuple[str, ...]
+    to: tuple[int, ...] | None = None
+
+
+#: What ``legal`` answers: a list of moves, or a choice.
+Legal: TypeAlias = MoveList | Pick
+
+MoveT = TypeVar("MoveT")
+ViewT = TypeVar("ViewT")
+RecordT = TypeVar("RecordT")
+
+
+class ServedGame(Protocol):
+    """A game as the daemon drives it, whatever its kind: words and JSON in and out. Every
+    :class:`Game` is one. Implementations are mutable holders of an immutable rules state."""
+
+    @property
+    def kind(self) -> str:
+        """The game kind's name (``new <kind>``)."""
+        ...
 
     @property
     def seat_count(self) -> int:
@@ -87,72 +192,273 @@ class Game(Protocol):
         """True when the deals were fixed at creation (a seed or an explicit deal)."""
         ...
 
-    def start(self) -> list[Event]:
-        """Events announcing the game's first position (the first deal, the first turn). Called
-        once, when every seat is taken."""
-        ...
-
-    def seats_to_move(self) -> frozenset[int]:
-        """The seats that must move now: empty when the game is over, several when a game has
-        simultaneous moves."""
-        ...
-
-    def legal_moves(self, seat: int) -> Sequence[Any]:
-        """The legal moves of ``seat`` now (empty when it need not move)."""
-        ...
-
-    def parse_move(self, seat: int, text: str) -> Any:
-        """The move ``seat`` means by ``text``, in the game's notation.
-
-        Raises:
-            IllegalMove: ``text`` is not a move, naming what and where.
-        """
-        ...
-
-    def format_move(self, move: Any) -> str:
-        """The canonical notation of ``move``."""
-        ...
-
-    def describe_move(self, move: Any) -> dict[str, Any]:
-        """A JSON-ready description of ``move`` for GUIs (e.g. which cards it takes)."""
-        ...
-
-    def play(self, seat: int, move: Any) -> list[Event]:
-        """Make ``seat``'s move; return the events it caused, in order.
-
-        Raises:
-            NotYourTurn: ``seat`` must not move now.
-            IllegalMove: ``move`` is not legal for ``seat``.
-            GameFinished: the game is over.
-        """
-        ...
-
-    def resign(self, seat: int) -> list[Event]:
-        """``seat`` resigns: the game ends, the others win.
-
-        Raises:
-            GameFinished: the game is over.
-        """
-        ...
-
-    def view(self, seat: int | None) -> Any:
-        """What ``seat`` (or a spectator, for ``None``) may see now, as an attrs value that holds
-        no hidden information."""
-        ...
-
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
         ...
 
-    def record(self) -> Any:
-        """Everything needed to replay the game exactly (every deal and move), as an attrs
-        value. It reveals every card: serve it only once the game is over."""
+    def start(self) -> list[Event]:
+        """Events announcing the game's first position. Called once, when every seat is
+        taken."""
         ...
 
-    def fork(self) -> Game:
+    def seats_to_move(self) -> frozenset[int]:
+        """The seats that must move now: empty when the game is over, several for a
+        simultaneous move."""
+        ...
+
+    def legal(self, seat: int, *, describe: bool = False) -> Legal:
+        """``seat``'s legal moves now (an empty :class:`MoveList` when it need not move);
+        ``describe`` adds JSON descriptions to a :class:`MoveList`."""
+        ...
+
+    def play_word(self, seat: int, word: str) -> tuple[str, list[Event]]:
+        """Make ``seat``'s move written ``word``; return its canonical word and the events.
+
+        Raises:
+            NotYourTurn, IllegalMove, GameFinished: see :meth:`Game.play`.
+        """
+        ...
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` resigns (see :meth:`Game.resign`)."""
+        ...
+
+    def view_data(self, seat: int | None) -> JSON:
+        """:meth:`Game.view` for ``seat`` (``None``: a spectator) as JSON data."""
+        ...
+
+    def record_data(self) -> JSON:
+        """:meth:`Game.record` as JSON data. It reveals every card: serve it only once the
+        game is over."""
+        ...
+
+    def event_data(self, payload: Payload) -> dict[str, JSON]:
+        """An event payload of this game as a JSON object (without its ``kind``)."""
+        ...
+
+    def fork(self) -> Self:
+        """An independent copy of the game as it stands (see :meth:`Game.fork`)."""
+        ...
+
+
+class Game(abc.ABC, Generic[MoveT, ViewT, RecordT]):
+    """A game in progress: the base of every game's class.
+
+    A subclass gives the typed rules (the abstract methods) and two class attributes: ``kind``,
+    its name, and ``codec``, the :class:`~hipparchusd.codec.Codec` that turns its views, events
+    and records into JSON. This class then provides the daemon's word-and-JSON side
+    (:class:`ServedGame`). Every method that refuses raises :class:`GameError` and changes
+    nothing.
+    """
+
+    #: The name clients use in ``new <kind>``.
+    kind: ClassVar[str]
+    #: The game's cattrs codec (its hooks, wire names, schema version).
+    codec: ClassVar[Codec]
+
+    # The rules, typed.
+
+    @property
+    @abc.abstractmethod
+    def seat_count(self) -> int:
+        """Seats at the table, numbered from 0."""
+
+    @property
+    @abc.abstractmethod
+    def fixed_deal(self) -> bool:
+        """True when the deals were fixed at creation (a seed or an explicit deal)."""
+
+    @property
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @abc.abstractmethod
+    def start(self) -> list[Event]:
+        """Events announcing the game's first position (the first deal, the first turn). Called
+        once, when every seat is taken."""
+
+    @abc.abstractmethod
+    def seats_to_move(self) -> frozenset[int]:
+        """The seats that must move now: empty when the game is over, several when a game has
+        simultaneous moves."""
+
+    @abc.abstractmethod
+    def legal_moves(self, seat: int) -> Sequence[MoveT] | Pick:
+        """The legal moves of ``seat`` now, listed, or described as a :class:`Pick`; an empty
+        sequence when it need not move."""
+
+    @abc.abstractmethod
+    def parse_move(self, seat: int, word: str) -> MoveT:
+        """The move ``seat`` means by ``word``, in the game's notation.
+
+        Raises:
+            IllegalMove: ``word`` is not a move, saying what and where.
+        """
+
+    @abc.abstractmethod
+    def format_move(self, move: MoveT) -> str:
+        """The canonical notation of ``move``: one word."""
+
+    @abc.abstractmethod
+    def describe_move(self, seat: int, move: MoveT) -> dict[str, JSON]:
+        """A JSON-ready description of ``seat``'s ``move`` for GUIs (e.g. which cards it takes);
+        it includes ``"move"``, the canonical word."""
+
+    @abc.abstractmethod
+    def play(self, seat: int, move: MoveT) -> list[Event]:
+        """Make ``seat``'s move; return the events it caused, in order.
+
+        Raises:
+            NotYourTurn: ``seat`` must not move now.
+            IllegalMove: ``move`` is not legal for ``seat``; the message says why.
+            GameFinished: the game is over.
+        """
+
+    @abc.abstractmethod
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` resigns: the game ends at once. With two seats the other wins; with more,
+        the resigning seat is ranked last and the game's own rule picks the winners (planets:
+        RULINGS P16, docs/planets.md).
+
+        Raises:
+            GameFinished: the game is over.
+            IllegalMove: no such seat.
+        """
+
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> ViewT:
+        """What ``seat`` (or a spectator, for ``None``) may see now, as an attrs value that holds
+        no hidden information."""
+
+    @abc.abstractmethod
+    def record(self) -> RecordT:
+        """Everything needed to replay the game exactly (every deal and move), as an attrs
+        value. It reveals every card: serve it only once the game is over."""
+
+    @abc.abstractmethod
+    def fork(self) -> Self:
         """An independent copy of the game as it stands: moves played or resignations made on
         the copy leave this game unchanged, and the reverse. The daemon plays a move on a fork
         and keeps it only once the move is stored, so that a move that cannot be stored changes
         nothing."""
-        ...
+
+    # The daemon's side, the same for every game.
+
+    def legal(self, seat: int, *, describe: bool = False) -> Legal:
+        """:meth:`legal_moves` in words (see :class:`ServedGame`)."""
+        moves = self.legal_moves(seat)
+        if isinstance(moves, Pick):
+            return moves
+        format_move = self.format_move
+        words = tuple(map(format_move, moves))
+        if not describe:
+            return MoveList(words)
+        return MoveList(words, tuple(self.describe_move(seat, move) for move in moves))
+
+    def play_word(self, seat: int, word: str) -> tuple[str, list[Event]]:
+        """Parse ``word`` as ``seat``'s move and play it; answer the canonical word and the
+        events.
+
+        Raises:
+            IllegalMove, NotYourTurn, GameFinished: see :meth:`play` and :meth:`parse_move`.
+        """
+        move = self.parse_move(seat, word)
+        return self.format_move(move), self.play(seat, move)
+
+    def view_data(self, seat: int | None) -> JSON:
+        """:meth:`view` as JSON data."""
+        return self.codec.unstructure(self.view(seat))
+
+    def record_data(self) -> JSON:
+        """:meth:`record` as JSON data (no envelope: :meth:`Codec.dump_record` adds one)."""
+        return self.codec.unstructure(self.record())
+
+    def event_data(self, payload: Payload) -> dict[str, JSON]:
+        """An event payload of this game as a JSON object."""
+        return self.codec.payload_data(payload)
+
+
+# A game kind: what the registry holds of each game.
+
+
+class BadOption(ValueError):
+    """A ``new`` option that is unknown or has a bad value; the message names it (and cuts
+    any echoed value short)."""
+
+
+@attrs.frozen
+class Option:
+    """One ``new`` option of a game kind: ``key``, its ``values`` as shown in help
+    (``0|1|random``, ``<integer>``), what it does, and its default in words."""
+
+    key: str
+    values: str
+    summary: str
+    default: str = ""
+
+    @property
+    def usage(self) -> str:
+        """``key=values  summary (default: ...)``, one line of ``help new``."""
+        default = f" (default {self.default})" if self.default else ""
+        return f"{self.key}={self.values}  {self.summary}{default}"
+
+
+@attrs.frozen
+class GameKind:
+    """One game the daemon serves.
+
+    ``name`` is the word in ``new <kind>``; ``summary`` says in a line what the game is;
+    ``seats`` the seat counts it can be played with (for ``help``); ``options`` its ``new``
+    options. ``create`` builds a game from the option values given (raising
+    :class:`BadOption`). ``restore`` rebuilds a started game from its creation options and a
+    stored snapshot (the JSON data of ``Game.record()``), raising ``ValueError`` when it cannot.
+    ``new_deal`` tells from a move's events whether new cards were dealt, which is when the
+    daemon stores a fresh snapshot (so that a restart does not replay a whole match).
+    """
+
+    name: str
+    summary: str
+    seats: str
+    options: Sequence[Option]
+    create: Callable[[Mapping[str, str]], ServedGame]
+    restore: Callable[[Mapping[str, str], JSON], ServedGame]
+    new_deal: Callable[[Sequence[Event]], bool]
+    codec: Codec
+
+    def option_usage(self) -> list[str]:
+        """One line per option, for ``help new``."""
+        return [option.usage for option in self.options]
+
+    def check_options(self, options: Mapping[str, str]) -> None:
+        """Refuse unknown option keys and empty values.
+
+        Raises:
+            BadOption: naming the key (cut to 40 characters) and the known ones.
+        """
+        known = [option.key for option in self.options]
+        for key, value in options.items():
+            if key not in known:
+                raise BadOption(
+                    f"unknown option {key[:40]!r} for {self.name} (known: {', '.join(known)})"
+                )
+            if not value:
+                raise BadOption(f"option {key} has no value")
+
+
+_INTEGER = re.compile(r"-?[0-9]{1,19}")
+
+
+def integer_option(options: Mapping[str, str], key: str) -> int | None:
+    """The integer value of option ``key``, or ``None`` when it is not given.
+
+    Raises:
+        BadOption: not an integer of at most 19 digits (the message cuts the value short).
+    """
+    text = options.get(key)
+    if text is None:
+        return None
+    if _INTEGER.fullmatch(text) is None:
+        raise BadOption(f"{key} must be an integer of at most 19 digits, not {text[:20]!r}")
+    return int(text)

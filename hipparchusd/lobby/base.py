@@ -8,18 +8,12 @@ import collections
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..games.base import Event, Game
-from ..kinds import GameKind
+from ..games.base import JSON, Event, GameKind, ServedGame
 from ..protocol import ErrorCode, ProtocolError, Request
 from ..protocol import formatting as fmt
-from ..serialization import converter
-from .messages import EventMessage, Response
+from .messages import LOBBY_EVENTS, EventMessage, Response
 from .results import Delivery, Result
 from .tables import Session, Table
-
-#: The converter's unstructure function for each event class, looked up once: every move
-#: publishes events, and ``converter.unstructure`` would look the function up for each.
-_UNSTRUCTURE_EVENT: dict[type, Callable[[Any], Any]] = {}
 
 
 class LobbyBase:
@@ -73,7 +67,7 @@ class LobbyBase:
         return Result(Response(request.id, data, fmt.join_lines(text)))
 
     def _state(self, table: Table, seat: int | None) -> dict[str, Any]:
-        view = converter.unstructure(table.game.view(seat)) if table.started else None
+        view = table.game.view_data(seat) if table.started else None
         return {
             "game": table.id,
             "kind": table.kind.name,
@@ -89,12 +83,12 @@ class LobbyBase:
         result.games = (table.id,)
         return result
 
-    def _snapshot(self, game: Game | None) -> Any:
+    def _snapshot(self, game: ServedGame | None) -> JSON:
         """``game``'s record, unstructured for the store; ``None`` without a game, or when
         the store keeps no snapshots (:class:`~.core.Lobby`'s ``snapshots``)."""
         if game is None or not self.snapshots:
             return None
-        return converter.unstructure(game.record())
+        return game.record_data()
 
     def _forget(self, game_id: str) -> None:
         table = self.tables.pop(game_id)
@@ -121,10 +115,11 @@ class LobbyBase:
                 recipients = () if holder is None else (holder,)
             if recipients:
                 payload = event.payload
-                cls = type(payload)
-                unstructure = _UNSTRUCTURE_EVENT.get(cls)
-                if unstructure is None:
-                    unstructure = _UNSTRUCTURE_EVENT[cls] = converter.get_unstructure_hook(cls)
-                message = EventMessage(table.id, table.seq, cls.kind, unstructure(payload))
+                lobby_event = LOBBY_EVENTS.get(type(payload))
+                if lobby_event is not None:
+                    data = lobby_event(payload)
+                else:
+                    data = table.game.event_data(payload)
+                message = EventMessage(table.id, table.seq, type(payload).kind, data)
                 deliveries.append(Delivery(recipients, message))
         return deliveries

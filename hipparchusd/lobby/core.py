@@ -32,7 +32,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import __version__
-from ..kinds import KINDS, GameKind
+from ..games.base import GameKind
+from ..games.registry import KINDS
 from ..protocol import ErrorCode, Mode, ProtocolError, Request
 from ..protocol import formatting as fmt
 from .commands import COMMANDS, CommandSpec

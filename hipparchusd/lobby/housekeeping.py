@@ -8,8 +8,7 @@ import logging
 import re
 from collections.abc import Callable
 
-from ..games.base import GameError
-from ..kinds import BadOption
+from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
 from ..store.base import StoredGame
 from .base import LobbyBase
@@ -43,7 +42,7 @@ class Housekeeping(LobbyBase):
             else:
                 game = kind.restore(stored.options, stored.snapshot)
             for mover, text in stored.moves:
-                game.play(mover, game.parse_move(mover, text))
+                game.play_word(mover, text)
         except (BadOption, GameError) as error:
             raise ValueError(f"game {stored.game_id}: {error}") from None
         seats = game.seat_count

@@ -9,9 +9,13 @@ from typing import Any, ClassVar
 
 import attrs
 
+from ..codec import make_converter
+from ..games.base import GameOver, ToMove
 from ..protocol import Mode, ProtocolError
 from ..protocol import formatting as fmt
-from ..serialization import converter
+
+#: The converter of the lobby's own events (the games' events go through their codecs).
+converter = make_converter()
 
 #: The protocol version this package implements.
 PROTOCOL_VERSION = 1
@@ -70,6 +74,14 @@ class Shutdown:
 
     kind: ClassVar[str] = "shutdown"
     grace: float | int
+
+
+#: The unstructure function of each event class the lobby itself publishes in games, looked up
+#: once (every move publishes ``to-move``).
+LOBBY_EVENTS: dict[type, Callable[[Any], dict[str, Any]]] = {
+    cls: converter.get_unstructure_hook(cls)
+    for cls in (Joined, Left, Disconnected, Resumed, ToMove, GameOver)
+}
 
 
 class EventMessage:

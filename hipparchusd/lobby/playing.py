@@ -8,11 +8,17 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..games.base import Event, Game, GameError, Outcome
-from ..kinds import BadOption
+from ..games.base import (
+    BadOption,
+    Event,
+    GameError,
+    MoveList,
+    Outcome,
+    ServedGame,
+    progress,
+)
 from ..protocol import ErrorCode, Mode, ProtocolError, Request
 from ..protocol import formatting as fmt
-from ..serialization import converter
 from ..store.base import StoredGame
 from .base import LobbyBase
 from .messages import Response
@@ -88,16 +94,24 @@ class Playing(LobbyBase):
         seat = self._seat(s, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
-        game = table.game
-        moves = game.legal_moves(seat)
-
-        # The JSON form (clump positions) is made now, for a JSON-mode connection only: the
+        # The JSON form (e.g. clump positions) is made now, for a JSON-mode connection only: the
         # answer waits behind the game's earlier results (their events come first, as for
         # ``state``), and by then the position may have moved on.
+        json_mode = s.mode is Mode.JSON
+        legal = table.game.legal(seat, describe=json_mode)
         data: dict[str, Any] = {}
-        if s.mode is Mode.JSON:
-            data = {"game": table.id, "moves": [game.describe_move(m) for m in moves]}
-        texts = fmt.join_lines([" ".join(map(game.format_move, moves))])
+        if isinstance(legal, MoveList):
+            if json_mode:
+                data = {"game": table.id, "moves": list(legal.described)}
+            texts = fmt.join_lines([" ".join(legal.moves)])
+        else:
+            to = None if legal.to is None else list(legal.to)
+            if json_mode:
+                data = {"game": table.id, "pick": legal.count, "of": list(legal.items), "to": to}
+            words = ["pick", str(legal.count), *legal.items]
+            if to is not None:
+                words.append("to=" + ",".join(map(str, to)))
+            texts = fmt.join_lines([" ".join(words)])
         return Result(Response(r.id, data, texts), games=(table.id,))
 
     def _playable(self, s: Session, table: Table) -> int:
@@ -117,15 +131,13 @@ class Playing(LobbyBase):
         if seat not in game.seats_to_move():
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
         try:
-            move = game.parse_move(seat, a[1])
-            text = game.format_move(move)
             after = game.fork()
-            events = after.play(seat, move)
+            text, events = after.play_word(seat, a[1])
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
-        # A new round's deal is stored with the move that makes it (GameStore); a store that
-        # keeps no snapshots spares every move the scan of its events.
-        new_deal = self.snapshots and table.kind.starts_round(events)
+        # A new deal is stored with the move that makes it (GameStore); a store that keeps no
+        # snapshots spares every move the scan of its events.
+        new_deal = self.snapshots and table.kind.new_deal(events)
         snapshot = self._snapshot(after) if new_deal else None
         result = Result(
             Response(r.id, {"game": table.id, "move": text}, [text]),
@@ -148,17 +160,20 @@ class Playing(LobbyBase):
         self._moved(table, after, events, result)
         return result
 
-    def _moved(self, table: Table, after: Game, events: Sequence[Event], result: Result) -> None:
+    def _moved(
+        self, table: Table, after: ServedGame, events: Sequence[Event], result: Result
+    ) -> None:
         """Complete ``result`` of a move or resignation made on ``after``, a fork of the
         table's game that caused ``events``: the finished game's record to store, and the
-        pending change that puts ``after`` in the game's place and publishes ``events``."""
+        pending change that puts ``after`` in the game's place and publishes ``events``, then
+        the generic ``to-move`` or ``game-over``."""
         outcome = after.outcome
         if outcome is not None:
             result.store_calls.append(StoreCall("finish", (table.id, self._snapshot(after))))
 
         def move() -> None:
             table.game = after
-            result.deliveries += self._publish(table, events)
+            result.deliveries += self._publish(table, [*events, progress(after)])
             if outcome is not None:
                 self._ended(table, outcome)
 
@@ -182,7 +197,7 @@ class Playing(LobbyBase):
             "kind": table.kind.name,
             "options": dict(table.options),
             "players": list(table.names),
-            "record": converter.unstructure(table.game.record()),
+            "record": table.game.record_data(),
         }
         return self._ok(r, data, fmt.lines(data))
 

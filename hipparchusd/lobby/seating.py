@@ -9,7 +9,7 @@ import re
 import secrets
 from typing import Any
 
-from ..games.base import Event
+from ..games.base import Event, progress
 from ..protocol import ErrorCode, ProtocolError, Request
 from ..store.base import StoredSeat
 from .base import LobbyBase
@@ -65,7 +65,7 @@ class Seating(LobbyBase):
         result.games = (table.id,)
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
-        start_events = started.start() if started is not None else []
+        start_events = [*started.start(), progress(started)] if started is not None else []
         snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest)
         result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))

@@ -7,8 +7,7 @@ import hashlib
 
 import attrs
 
-from ..games.base import Game
-from ..kinds import GameKind
+from ..games.base import GameKind, ServedGame
 from ..protocol import Mode
 
 
@@ -34,7 +33,7 @@ class Table:
 
     id: str
     kind: GameKind
-    game: Game
+    game: ServedGame
     options: dict[str, str]
     created_at: float
     names: list[str | None]

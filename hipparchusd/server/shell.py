@@ -26,7 +26,6 @@ import trio
 from ..lobby import Lobby, Response, Result, Session, StoreCall, Table, token_digest
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
-from ..serialization import converter
 from ..settings import Settings
 from ..store.base import GameStore, StoredGame, StoreUnreachable
 
@@ -360,9 +359,9 @@ class Server:
             OSError: the store failed.
         """
         if table.finished:
-            await self.store.finish(table.id, converter.unstructure(table.game.record()))
+            await self.store.finish(table.id, table.game.record_data())
         elif table.started and (stored.moves or stored.snapshot is None):
-            await self.store.snapshot(table.id, converter.unstructure(table.game.record()))
+            await self.store.snapshot(table.id, table.game.record_data())
 
     async def _sweep(self) -> None:
         """Every second (or a quarter of the shorter timeout), close the idle connections,

@@ -1,9 +1,9 @@
 """JSON text in the project's versioned envelope, as the store writes and reads it.
 
-Every structured value the store keeps (creation options, snapshots, records) is the
-unstructured form made by the project's cattrs converter, wrapped by
-:func:`hipparchusd.serialization.envelope` (``{"version", "kind", "data"}``) and written as
-compact JSON text.
+Every structured value the store keeps (creation options, snapshots, records) is JSON data (a
+game's codec made the snapshots and records), wrapped by :func:`hipparchusd.codec.envelope`
+(``{"version", "kind", "data"}``, kinds ``options``, ``snapshot`` and ``record`` at version
+:data:`STORE_VERSION`) and written as compact JSON text. No game is imported here.
 """
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..serialization import InvalidState, envelope, open_envelope
+from ..codec import InvalidState, envelope, open_envelope
 from .base import StoreError
+
+#: Version of the store's own envelopes.
+STORE_VERSION = 1
 
 
 def dump(kind: str, data: Any) -> str:
@@ -22,15 +25,16 @@ def dump(kind: str, data: Any) -> str:
         StoreError: ``data`` cannot be written as JSON.
     """
     try:
-        return json.dumps(envelope(kind, data), separators=(",", ":"), allow_nan=False)
+        return json.dumps(
+            envelope(kind, STORE_VERSION, data), separators=(",", ":"), allow_nan=False
+        )
     except (TypeError, ValueError) as error:
         raise StoreError(f"cannot store this {kind}: {error}") from None
 
 
 def load(text: str, kind: str, where: str) -> Any:
     """The data inside enveloped JSON ``text`` that must hold a ``kind``, brought up to the
-    current serialization version by :func:`hipparchusd.serialization.open_envelope` (its
-    migrations).
+    current version by :func:`hipparchusd.codec.open_envelope` (its migrations).
 
     ``where`` names the place (file and game) for error messages.
 
@@ -43,6 +47,6 @@ def load(text: str, kind: str, where: str) -> Any:
     except (TypeError, ValueError) as error:
         raise StoreError(f"{where}: the stored {kind} is not JSON ({error})") from None
     try:
-        return open_envelope(document, kind)
+        return open_envelope(document, kind, STORE_VERSION)
     except InvalidState as error:  # UnsupportedVersion included
         raise StoreError(f"{where}: the stored {kind} cannot be read: {error}") from None

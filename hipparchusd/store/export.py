@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..serialization import envelope
+from ..codec import envelope
 from . import schema
 from .base import StoreError
-from .codec import load
+from .codec import STORE_VERSION, load
 from .sqlite import DB_NAME
 from .statedir import resolve_state_dir
 
@@ -135,7 +135,7 @@ def export_games(
                     "record": load(record, "record", where),
                 }
             )
-    return envelope("games", games)
+    return envelope("games", STORE_VERSION, games)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ from daemon.client import Client, event_fields
 from daemon.helpers import replay_rounds
 
 from hipparchusd.games.hipparchus import MatchRecord
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.server import Server
 
 from .conftest import StartServer

@@ -11,7 +11,7 @@ import trio
 from daemon.client import Client
 from daemon.helpers import DEAL
 
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.server import Server
 
 from .conftest import StartServer

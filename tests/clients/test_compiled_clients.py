@@ -28,7 +28,7 @@ import pytest
 from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
 
 from hipparchusd.games.hipparchus.game import MatchRecord, replay
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 
 BUILD_TIMEOUT = 600.0
 

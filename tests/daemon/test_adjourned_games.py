@@ -19,7 +19,7 @@ from hipparchusd.config_file import DAEMON_SCHEMA
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import ErrorCode, ProtocolError, parse_request
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings, SettingsError
 from hipparchusd.store.base import StoredGame, StoredSeat, StoreError

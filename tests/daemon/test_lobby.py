@@ -6,7 +6,7 @@ import random
 
 from hipparchusd.lobby import Lobby, Result, Session, StoreCall
 from hipparchusd.protocol import Mode, parse_request
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoredSeat
 
 from .helpers import DEAL, HAND0, HAND1

@@ -13,7 +13,7 @@ import trio
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.notation import format_cards, format_play
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 
 from .client import Client, event_fields
 from .helpers import DEAL, replay_rounds

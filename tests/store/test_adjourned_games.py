@@ -14,7 +14,7 @@ from store_helpers import serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.lobby import token_digest
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import MemoryStore
 from hipparchusd.store.sqlite import SqliteStore
 

@@ -11,7 +11,7 @@ import trio
 from store_helpers import serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 

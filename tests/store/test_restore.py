@@ -9,7 +9,7 @@ import pytest
 from store_helpers import play_random
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, Play, replay
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 
 
 def _round_trip(record: MatchRecord) -> MatchRecord:

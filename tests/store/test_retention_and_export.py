@@ -11,7 +11,7 @@ import pytest
 from store_helpers import play_random
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoredSeat, StoreError
 from hipparchusd.store.export import export_games, export_main, parse_since

@@ -16,7 +16,7 @@ import trio
 from store_helpers import held_writer, open_db, play_random, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
-from hipparchusd.serialization import converter
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError, StoreUnreachable
 from hipparchusd.store.sqlite import DB_NAME, SqliteStore
 

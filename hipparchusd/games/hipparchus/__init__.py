@@ -1,6 +1,6 @@
 """Hipparchus: the two-player trick-taking game of Sun, Moon and Earth (seeds 000, 001)."""
 
-from .game import HipparchusGame, MatchRecord, RoundRecord, replay
+from .game import HipparchusGame
 from .model import Clump, Deal, Hand, Play, PlayedCards, PublicTrick, Suit, Trick
 from .notation import (
     NotationError,
@@ -11,6 +11,7 @@ from .notation import (
     parse_position,
     parse_round_position,
 )
+from .record import MatchRecord, RoundRecord, replay
 from .rules import GameOver, IllegalPlay, MatchState, RoundResult, RoundState
 from .validation import InvalidState
 

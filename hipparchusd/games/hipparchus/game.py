@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import attrs
-
-from ..base import EVERYONE, Event, GameFinished, IllegalMove, NotYourTurn, Outcome
+from ...codec import Codec
+from ..base import EVERYONE, JSON, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
+from .codec import CODEC
 from .dealing import seeded_deal, system_deal
 from .model import SEATS, Deal, Play, PublicTrick, played_cards
 from .notation import NotationError, format_play, parse_play
+from .record import MatchRecord, RoundRecord
 from .rules import GameOver, IllegalPlay, MatchState
 from .views import (
     HandDealt,
@@ -27,49 +28,6 @@ from .views import (
     build_view,
 )
 
-
-@attrs.frozen(slots=True)
-class RoundRecord:
-    """One round as played: its deal, who led first, and every play in order."""
-
-    deal: Deal
-    leader: int
-    plays: tuple[Play, ...]
-
-
-@attrs.frozen(slots=True)
-class MatchRecord:
-    """A whole match for exact replay (:func:`replay`): the first leader, each round's record,
-    how it ended, and whether its deals were fixed at creation."""
-
-    first_leader: int
-    rounds: tuple[RoundRecord, ...]
-    winner: int | None
-    resigned: int | None
-    fixed_deal: bool
-
-
-def replay(record: MatchRecord) -> MatchState:
-    """Replay ``record`` through the rules and return the final match state.
-
-    Raises:
-        IllegalPlay, GameOver: the record does not follow the rules.
-    """
-    state: MatchState | None = None
-    for round_record in record.rounds:
-        if state is None:
-            state = MatchState.start(round_record.deal, record.first_leader)
-        else:
-            state = state.next_round(round_record.deal)
-        if state.round.leader != round_record.leader:
-            raise IllegalPlay("recorded leader differs from the rules' leader")
-        for play in round_record.plays:
-            state = state.play(play)
-    if state is None:
-        raise ValueError("a record with no rounds")
-    return state
-
-
 # Asked on every request that moves: made once.
 _NOBODY: frozenset[int] = frozenset()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
@@ -80,7 +38,7 @@ def _check_seat(seat: object) -> None:
         raise IllegalMove(f"no seat {seat!r} at this table (seats 0 and 1)")
 
 
-class HipparchusGame:
+class HipparchusGame(Game[Play, View, MatchRecord]):
     """A Hipparchus match for two seats, with its dealer.
 
     Args:
@@ -95,6 +53,7 @@ class HipparchusGame:
     """
 
     kind: ClassVar[str] = "hipparchus"
+    codec: ClassVar[Codec] = CODEC
 
     def __init__(
         self,
@@ -225,13 +184,13 @@ class HipparchusGame:
         except NotationError as error:
             raise IllegalMove(str(error)) from None
 
-    #: Canonical play notation, e.g. ``2E@5`` (:func:`~.notation.format_play` itself: ``legal``
-    #: formats every legal play with it).
-    format_move = staticmethod(format_play)
+    def format_move(self, move: Play) -> str:
+        """Canonical play notation, e.g. ``2E@5``."""
+        return format_play(move)
 
-    def describe_move(self, move: Play) -> dict[str, Any]:
+    def describe_move(self, seat: int, move: Play) -> dict[str, JSON]:
         """The play with its suit letter, count and the 1-based hand positions of its clump."""
-        hand = self._state.round.hands[self._state.round.to_move or 0]
+        hand = self._state.round.hands[seat]
         index, start = hand.clump_index_at(move.position)
         size = hand.clumps[index].size
         return {
@@ -326,9 +285,9 @@ class HipparchusGame:
     def outcome(self) -> Outcome | None:
         """The winner once the match is over (two round wins, or a resignation)."""
         if self._resigned is not None:
-            return Outcome((1 - self._resigned,), self._resigned)
+            return Outcome((1 - self._resigned,), self._state.round_wins, self._resigned)
         if self._state.winner is not None:
-            return Outcome((self._state.winner,))
+            return Outcome((self._state.winner,), self._state.round_wins)
         return None
 
     def record(self) -> MatchRecord:

@@ -51,14 +51,15 @@ class Suit(enum.IntEnum):
             ValueError: for anything else.
         """
         try:
-            return _BY_LETTER[letter.upper()]
-        except (KeyError, AttributeError):
+            # Looked up as given: str.upper() would read U+017F (long s) as S.
+            return _BY_LETTER[letter]
+        except (KeyError, TypeError):
             raise ValueError(f"unknown suit {letter!r} (expected S, M or E)") from None
 
 
 _LETTERS = "SME"
 SUITS: tuple[Suit, Suit, Suit] = (Suit.SUN, Suit.MOON, Suit.EARTH)
-_BY_LETTER = {s.letter: s for s in SUITS}
+_BY_LETTER = {case(s.letter): s for s in SUITS for case in (str.upper, str.lower)}
 
 #: Per-suit counts, indexed by ``Suit``: (Sun, Moon, Earth).
 SuitCounts = tuple[int, int, int]

@@ -59,8 +59,11 @@ class NotationError(ValueError):
     in ``text``."""
 
     def __init__(self, message: str, text: str, position: int) -> None:
-        super().__init__(f"{message} at character {position + 1} of {text!r}")
+        # The text is echoed cut short: an error must not repeat a client's megabyte.
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        super().__init__(f"{message} at character {position + 1} of {shown!r}")
         self.text = text
+        self.reason = message
         self.position = position
 
 
@@ -227,16 +230,17 @@ def parse_deal(text: str) -> Deal:
     sizes = (HAND_SIZE, HAND_SIZE, FACE_DOWN_SIZE)
     names = ("seat 0's hand", "seat 1's hand", "the face-down cards")
     offset = 0
-    cards: list[tuple[Suit, ...]] = []
+    hands: list[Hand] = []
     for part, size, name in zip(parts, sizes, names, strict=True):
-        for i, ch in enumerate(part):
-            if ch.upper() not in "SME":
-                raise NotationError(f"{ch!r} is not a suit (S, M or E)", text, offset + i)
-        if len(part) != size:
+        try:
+            hand = parse_hand(part) if part else Hand(())
+        except NotationError as error:
+            raise NotationError(error.reason, text, offset + error.position) from None
+        if hand.size != size:
             raise NotationError(f"{name} has {len(part)} cards, not {size}", text, offset)
-        cards.append(tuple(Suit.from_letter(ch) for ch in part))
+        hands.append(hand)
         offset += len(part) + 1
-    deal = Deal((Hand.from_cards(cards[0]), Hand.from_cards(cards[1])), cards[2])
+    deal = Deal((hands[0], hands[1]), hands[2].cards)
     try:
         return deal.validated()
     except ValueError as error:

@@ -1,7 +1,7 @@
 """Checks that a state, view or record built from untrusted input is one the rules can reach.
 
 The rules only ever build reachable states, so nothing here runs during play. It runs on what
-comes from outside: a JSON document (:mod:`hipparchusd.serialization`) or a position string
+comes from outside: a JSON document (:mod:`.codec`) or a position string
 (:mod:`hipparchusd.games.hipparchus.notation`). Every failure is an :class:`InvalidState` whose
 ``field`` names the offending part (e.g. ``round.hands[1]``), so that a client or an operator
 can see what to fix.
@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import attrs
 
+from ...codec import InvalidState as InvalidState  # raised here; re-exported
 from .model import (
     CARDS_PER_SUIT,
     FACE_DOWN_SIZE,
@@ -31,24 +32,6 @@ from .model import (
 )
 from .rules import ROUNDS_TO_WIN, MatchState, RoundResult, RoundState, score_round, trick_winner
 from .views import NoFollow, View
-
-
-class InvalidState(ValueError):
-    """Input that is not a state, view or record the rules could reach.
-
-    ``field`` is the dotted path of the offending part (``""`` for the whole value); the
-    message starts with it.
-    """
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}" if field else reason)
-        self.field = field
-        self.reason = reason
-
-    def within(self, prefix: str) -> InvalidState:
-        """The same error with ``prefix`` put before its field (``prefix.field``)."""
-        field = f"{prefix}.{self.field}" if self.field and prefix else self.field or prefix
-        return type(self)(field, self.reason)
 
 
 def _int(value: object, field: str, low: int, high: int | None = None) -> int:

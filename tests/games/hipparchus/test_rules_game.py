@@ -13,7 +13,7 @@ from hipparchusd.games.hipparchus import Deal, HipparchusGame, Play, Suit, deali
 from hipparchusd.games.hipparchus.dealing import seeded_deal, shuffled_deal, system_deal
 from hipparchusd.games.hipparchus.model import Hand
 from hipparchusd.games.hipparchus.views import HandDealt, RoundOver
-from hipparchusd.serialization import unstructure
+from hipparchusd.games.hipparchus.codec import unstructure
 
 S, M, E = Suit.SUN, Suit.MOON, Suit.EARTH
 
@@ -90,7 +90,7 @@ def test_parse_move_accepts_any_position_inside_a_clump_and_prints_canonical() -
         move = game.parse_move(0, text)
         assert move == Play(2, E, 6)
         assert game.format_move(move) == "2E@6"
-    assert game.describe_move(Play(2, E, 6)) == {
+    assert game.describe_move(0, Play(2, E, 6)) == {
         "move": "2E@6",
         "suit": "E",
         "count": 2,

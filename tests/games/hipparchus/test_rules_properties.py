@@ -22,7 +22,7 @@ from hipparchusd.games.hipparchus.notation import (
 from hipparchusd.games.hipparchus.rules import IllegalPlay
 from hipparchusd.games.hipparchus.validation import validate_match
 from hipparchusd.games.hipparchus.views import build_view
-from hipparchusd.serialization import dump_state, load_state, unstructure
+from hipparchusd.games.hipparchus.codec import dump_state, load_state, unstructure
 
 ENGINE = settings(settings.get_profile("hipparchus-engine"))
 SUITS = (Suit.SUN, Suit.MOON, Suit.EARTH)

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from hipparchusd import serialization as ser
+from hipparchusd.games.hipparchus import codec as ser
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, MatchState, RoundState
 from hipparchusd.games.hipparchus.model import PlayedCards, PublicTrick, Suit
 from hipparchusd.games.hipparchus.notation import format_cards
 from hipparchusd.games.hipparchus.views import Played, View
-from hipparchusd.serialization import InvalidState, UnsupportedVersion
+from hipparchusd.games.hipparchus.codec import InvalidState, UnsupportedVersion
 
 
 def through_json(data: Any) -> Any:
