@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import re
@@ -11,10 +12,10 @@ from typing import Any
 
 from ..games.base import Event, progress
 from ..protocol import ErrorCode, ProtocolError, Request
-from ..store.base import StoredSeat
+from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
-from .messages import Disconnected, Joined, Left, Resumed
-from .results import Delivery, Result, StoreCall
+from .messages import Disconnected, Joined, Left, Response, Resumed
+from .results import Delivery, NeedsStoredToken, Result
 from .tables import Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -68,7 +69,7 @@ class Seating(LobbyBase):
         start_events = [*started.start(), progress(started)] if started is not None else []
         snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest)
-        result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
+        result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
 
         def take_seat() -> None:
             table.names[seat] = name
@@ -88,37 +89,43 @@ class Seating(LobbyBase):
         result.pending = take_seat
         return result
 
-    def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        digest = token_digest(a[0])
+    def _cmd_resume(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        digest = token_digest(args[0])
         entry = self._tokens.get(digest)
         if entry is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
+            # Refused unless an adjourned game in the store has the token: the shell loads
+            # it, then prepares this request again.
+            error = ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token", request.id)
+            retry = functools.partial(self.prepare, session, request)
+            return Result(Response.failed(error), needs=NeedsStoredToken(digest, retry))
         table, seat = entry
         stored = table.token_hashes[seat]
         if stored is None or not hmac.compare_digest(stored, digest):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
-        held = s.seats.get(table.id)
+        held = session.seats.get(table.id)
         if held is not None and held != seat:
             raise ProtocolError(ErrorCode.ALREADY_SEATED, f"you hold seat {held} in {table.id}")
         previous = table.holders[seat]
-        if previous is not s:
-            table.holders[seat] = s
-            s.seats[table.id] = seat
-            s.watching.discard(table.id)
-            table.spectators.pop(s, None)
+        if previous is not session:
+            table.holders[seat] = session
+            session.seats[table.id] = seat
+            session.watching.discard(table.id)
+            table.spectators.pop(session, None)
             if previous is not None:
                 previous.seats.pop(table.id, None)
         deliveries: list[Delivery] = []
-        if previous is not s and not table.finished:
+        if previous is not session and not table.finished:
             # Everyone else hears of it, the ousted connection included (so it knows why the
             # seat's events stop); the resumer's snapshot already counts the event.
             (delivery,) = self._publish(table, [Event(None, Resumed(seat))])
-            others = tuple(x for x in delivery.sessions if x is not s)
+            others = tuple(x for x in delivery.sessions if x is not session)
             if previous is not None:
                 others += (previous,)
             if others:
                 deliveries.append(Delivery(others, delivery.message))
-        result = self._state_result(r, table, seat)
+        result = self._state_result(request, table, seat)
         result.deliveries = deliveries
         return result
 
@@ -138,7 +145,7 @@ class Seating(LobbyBase):
             table.names[seat] = None
             table.token_hashes[seat] = None
             table.holders[seat] = None
-            result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
+            result.store_calls.append(RemoveSeat(table.id, seat))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])

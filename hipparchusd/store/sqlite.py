@@ -42,8 +42,9 @@ from typing import Any, Final
 
 import trio
 
+from ..records import StoredGame, StoredSeat
 from . import schema
-from .base import StoredGame, StoredSeat, StoreError, StoreUnreachable
+from .base import StoreError, StoreUnreachable
 from .codec import dump, load
 from .writer import FrameReader, GameRows, encode
 
