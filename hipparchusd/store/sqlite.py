@@ -12,8 +12,10 @@ The writer. ``sqlite3`` blocks, so the trio thread never touches the database af
 one child process (:mod:`hipparchusd.store.writer`, which says why a process and not a thread)
 owns the only writing connection and commits what it receives in batches (group commit). Each
 call becomes a request; the calls made in one scheduling round of trio go to the child in one
-write on a Unix socket, and one task of the store's (a trio system task) reads the answers and
-wakes each caller once its batch is committed. Reads (loading games at start-up or for a
+write on a Unix socket, and one task of the store's reads the answers and wakes each caller
+once its batch is committed. That task lives in a nursery of :meth:`SqliteStore.open`, an
+async context manager: the store is used inside ``async with SqliteStore.open(...) as store:``
+and is closed, its reader joined, when the block ends. Reads (loading games at start-up or for a
 ``resume`` or ``record``) go through the same child, so they see every write made before them.
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
@@ -31,7 +33,7 @@ import os
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -88,7 +90,8 @@ def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
 
 class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
-    directory. Make one with :meth:`open`; close it with :meth:`aclose`.
+    directory. Open one with ``async with SqliteStore.open(state_dir) as store:``; it is closed
+    when the block ends, or before by :meth:`aclose`.
 
     It is :attr:`durable`: a game the daemon unloads (adjourns) can come back from it.
 
@@ -135,7 +138,7 @@ class SqliteStore:
         self._closed = False
         self._broken: StoreError | None = None
         self._answers_done = trio.Event()
-        trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
+        self._released = trio.Event()
 
     @property
     def writer_pid(self) -> int:
@@ -143,6 +146,7 @@ class SqliteStore:
         return self._process.pid
 
     @classmethod
+    @contextlib.asynccontextmanager
     async def open(
         cls,
         state_dir: Path,
@@ -151,7 +155,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         max_pending: int = 4096,
         migrations: Sequence[schema.Migration] | None = None,
-    ) -> SqliteStore:
+    ) -> AsyncIterator[SqliteStore]:
         """Open (or create) the store in ``state_dir``, creating the directory (mode 0700) if
         needed, and start its writer process.
 
@@ -197,19 +201,30 @@ class SqliteStore:
             max_pending=max_pending,
         )
         try:
-            pruned = await store._prune()
-        except BaseException:
-            await store.aclose()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(store._receive_answers, name="hipparchusd-store-answers")
+                try:
+                    pruned = await store._prune()
+                    log.info(
+                        "store %s open (schema version %d, %s; writer pid %d); "
+                        "%d finished games pruned",
+                        store.path,
+                        schema.latest_version(migrations),
+                        f"finished games kept {retention_days:g} days"
+                        if retention_days
+                        else "kept forever",
+                        process.pid,
+                        pruned,
+                    )
+                    yield store
+                finally:
+                    await store.aclose()
+        except BaseExceptionGroup as group:
+            # The reader raises nothing but Cancelled (it fails the store's calls instead): a
+            # group of one came from the block, or from the prune, and goes on as it is.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
             raise
-        log.info(
-            "store %s open (schema version %d, %s; writer pid %d); %d finished games pruned",
-            store.path,
-            schema.latest_version(migrations),
-            f"finished games kept {retention_days:g} days" if retention_days else "kept forever",
-            process.pid,
-            pruned,
-        )
-        return store
 
     # -- the GameStore interface --------------------------------------------------------------
 
@@ -330,20 +345,29 @@ class SqliteStore:
 
     async def aclose(self) -> None:
         """Let every call made so far commit, stop the writer (its closing the database
-        checkpoints the log into the main file) and release the state directory. Idempotent."""
+        checkpoints the log into the main file) and release the state directory; return once
+        that is done, even when cancelled (the directory is released before anyone may open
+        it again). Idempotent: a second call waits for the first one's end."""
         if self._closed:
+            with trio.CancelScope(shield=True):
+                await self._released.wait()
             return
         self._closed = True
-        with trio.CancelScope(shield=True):
-            if self._outgoing:  # a round of calls not sent yet (see _call)
-                await self._send_outgoing()
-            await self._sent.wait()
-            with contextlib.suppress(OSError):  # (the writer may be gone already)
-                self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
-            await self._answers_done.wait()
-            code = await trio.to_thread.run_sync(self._process.wait)
-        self._sock.close()
-        os.close(self._lock_fd)
+        try:
+            with trio.CancelScope(shield=True):
+                if self._outgoing:  # a round of calls not sent yet (see _call)
+                    await self._send_outgoing()
+                await self._sent.wait()
+                with contextlib.suppress(OSError):  # (the writer may be gone already)
+                    self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
+                # The writer commits what it has, answers and exits; the reader reads to the
+                # end of its output (or, cancelled, fails the calls still waiting).
+                await self._answers_done.wait()
+                code = await trio.to_thread.run_sync(self._process.wait)
+        finally:
+            self._sock.close()
+            os.close(self._lock_fd)
+            self._released.set()
         if code:
             log.error("store %s: the writer process exited with status %d", self.path, code)
         log.info(
@@ -352,6 +376,11 @@ class SqliteStore:
             self.transactions,
             self.requests,
         )
+
+    async def wait_closed(self) -> None:
+        """Wait until :meth:`aclose` has released the store (for a task that holds a store
+        open on behalf of others until they close it)."""
+        await self._released.wait()
 
     # -- talking to the writer ----------------------------------------------------------------
 
@@ -414,8 +443,9 @@ class SqliteStore:
             self._sent.set()
 
     async def _receive_answers(self) -> None:
-        """The store's system task: read the writer's answers and wake their callers, until
-        the writer's output ends (then fail whoever still waits)."""
+        """The store's reader, a task of :meth:`open`'s nursery: read the writer's answers and
+        wake their callers, until the writer's output ends (then fail whoever still waits).
+        Raises nothing but ``Cancelled``: a failure fails the calls instead."""
         frames = FrameReader()
         why = "the store's writer process stopped"
         try:
