@@ -250,8 +250,8 @@ def replay_outcome(record: dict[str, Any]) -> tuple[int | None, tuple[int, int]]
     Raises:
         IllegalPlay, GameOver: the record's plays break the rules.
     """
-    from hipparchusd.games.hipparchus.game import MatchRecord, replay
     from hipparchusd.games.hipparchus.codec import converter
+    from hipparchusd.games.hipparchus.record import MatchRecord, replay
 
     match_record = converter.structure(record["record"], MatchRecord)
     state = replay(match_record)

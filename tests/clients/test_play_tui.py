@@ -19,10 +19,10 @@ import pexpect
 import pytest
 from harness import REPO, Endpoint, fetch_record, python_bot, replay_outcome
 
-from hipparchusd.games.hipparchus.game import MatchRecord
-from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
-from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
+from hipparchusd.games.hipparchus.record import MatchRecord
+from hipparchusd.games.hipparchus.rules import RoundState
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SYMBOL_LETTERS = {"☉": "S", "☽": "M", "⊕": "E"}

@@ -17,9 +17,9 @@ import trio
 from hipparchusd.cli import parse_settings
 from hipparchusd.config_file import DAEMON_SCHEMA
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import ErrorCode, ProtocolError, parse_request
-from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings, SettingsError
 from hipparchusd.store.base import StoredGame, StoredSeat, StoreError
