@@ -250,7 +250,7 @@ def replay_outcome(record: dict[str, Any]) -> tuple[int | None, tuple[int, int]]
     Raises:
         IllegalPlay, GameOver: the record's plays break the rules.
     """
-    from hipparchusd.games.hipparchus.game import MatchRecord, replay
+    from hipparchusd.games.hipparchus.record import MatchRecord, replay
     from hipparchusd.games.hipparchus.codec import converter
 
     match_record = converter.structure(record["record"], MatchRecord)

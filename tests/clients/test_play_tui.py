@@ -19,7 +19,7 @@ import pexpect
 import pytest
 from harness import REPO, Endpoint, fetch_record, python_bot, replay_outcome
 
-from hipparchusd.games.hipparchus.game import MatchRecord
+from hipparchusd.games.hipparchus.record import MatchRecord
 from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
 from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.hipparchus.codec import converter
