@@ -29,7 +29,6 @@ import collections
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from .. import __version__
 from ..games.base import GameKind
@@ -221,42 +220,60 @@ class Lobby(Housekeeping, Seating, Playing):
 
     # GTP-style commands.
 
-    def _cmd_protocol_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"protocol_version": PROTOCOL_VERSION}, [str(PROTOCOL_VERSION)])
+    def _cmd_protocol_version(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"protocol_version": PROTOCOL_VERSION}, [str(PROTOCOL_VERSION)])
 
-    def _cmd_name(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"name": SERVER_NAME}, [SERVER_NAME])
+    def _cmd_name(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"name": SERVER_NAME}, [SERVER_NAME])
 
-    def _cmd_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"version": __version__}, [__version__])
+    def _cmd_version(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"version": __version__}, [__version__])
 
-    def _cmd_list_commands(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"commands": list(COMMANDS)}, COMMANDS)
+    def _cmd_list_commands(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"commands": list(COMMANDS)}, COMMANDS)
 
-    def _cmd_known_command(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        known = a[0] in COMMANDS
-        return self._ok(r, {"known": known}, [fmt.scalar_text(known)])
+    def _cmd_known_command(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        known = args[0] in COMMANDS
+        return self._ok(request, {"known": known}, [fmt.scalar_text(known)])
 
-    def _cmd_help(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+    def _cmd_help(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
         names = list(COMMANDS)
-        if a:
-            if a[0] not in COMMANDS:
-                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {a[0][:40]!r}")
-            names = [a[0]]
+        if args:
+            if args[0] not in COMMANDS:
+                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {args[0][:40]!r}")
+            names = [args[0]]
         usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
-        return self._ok(r, {"help": usage}, usage.values())
+        return self._ok(request, {"help": usage}, usage.values())
 
-    def _cmd_quit(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        result = self._ok(r, {})
+    def _cmd_quit(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        result = self._ok(request, {})
         result.close = True
         return result
 
-    def _cmd_format(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        if a:
-            if a[0] not in ("text", "json"):
+    def _cmd_format(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        if args:
+            if args[0] not in ("text", "json"):
                 raise ProtocolError(ErrorCode.SYNTAX, "format is text or json")
-            s.mode = Mode(a[0])
-        return self._ok(r, {"format": str(s.mode)}, [str(s.mode)])
+            session.mode = Mode(args[0])
+        return self._ok(request, {"format": str(session.mode)}, [str(session.mode)])
 
-    def _cmd_kinds(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"kinds": list(self.kinds)}, self.kinds)
+    def _cmd_kinds(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"kinds": list(self.kinds)}, self.kinds)
