@@ -62,7 +62,7 @@ def test_close_yields_an_unterminated_last_line() -> None:
     assert list(splitter.close()) == []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=8),
     st.lists(st.integers(min_value=1, max_value=50), min_size=1, max_size=20),

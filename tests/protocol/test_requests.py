@@ -39,7 +39,7 @@ _WORD = st.text(
 _SPACE = st.text(alphabet=" \t", min_size=1, max_size=3)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     st.one_of(st.none(), st.integers(min_value=0, max_value=999_999_999).map(str)),
     st.from_regex(r"[a-z_]{1,12}", fullmatch=True),
