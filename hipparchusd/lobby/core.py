@@ -244,7 +244,24 @@ class Lobby(Housekeeping, Seating, Playing):
                 raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {a[0][:40]!r}")
             names = [a[0]]
         usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
-        return self._ok(r, {"help": usage}, usage.values())
+        if names != ["new"]:
+            return self._ok(r, {"help": usage}, usage.values())
+        # ``help new``: the options of every kind served, from the kinds themselves, so that a
+        # game added to the registry documents its own options here.
+        lines = list(usage.values())
+        options: dict[str, list[dict[str, str | None]]] = {}
+        for kind in self.kinds.values():
+            lines += [f"{kind.name}: {line}" for line in kind.option_usage()]
+            options[kind.name] = [
+                {
+                    "key": option.key,
+                    "values": option.values,
+                    "summary": option.summary,
+                    "default": option.default or None,
+                }
+                for option in kind.options
+            ]
+        return self._ok(r, {"help": usage, "options": options}, lines)
 
     def _cmd_quit(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
         result = self._ok(r, {})
@@ -259,4 +276,9 @@ class Lobby(Housekeeping, Seating, Playing):
         return self._ok(r, {"format": str(s.mode)}, [str(s.mode)])
 
     def _cmd_kinds(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"kinds": list(self.kinds)}, self.kinds)
+        # The kind's name stays the first word of its line and ``kinds`` stays the list of
+        # names in JSON, so that clients written when this answered names only still work.
+        kinds = self.kinds.values()
+        about = {kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds}
+        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        return self._ok(r, {"kinds": list(self.kinds), "about": about}, lines)
