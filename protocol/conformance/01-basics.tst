@@ -34,6 +34,11 @@ a> known_command fly
 = false
 a> help play
 = play <game> <move>  -- make a move: one word in the game's notation
+a> help new
+= new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options
+hipparchus: leader=0|1|random  who leads the first round (default random)
+hipparchus: seed=<integer>  deal every round reproducibly from this seed
+hipparchus: deal=<hand0>/<hand1>/<face-down>  the first round's deal in hand notation, e.g. SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME
 a> help
 = protocol_version  -- the protocol version (1)
 name  -- the server's name
