@@ -255,7 +255,24 @@ class Lobby(Housekeeping, Seating, Playing):
                 raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {args[0][:40]!r}")
             names = [args[0]]
         usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
-        return self._ok(request, {"help": usage}, usage.values())
+        if names != ["new"]:
+            return self._ok(request, {"help": usage}, usage.values())
+        # ``help new``: the options of every kind served, from the kinds themselves, so that a
+        # game added to the registry documents its own options here.
+        lines = list(usage.values())
+        kind_options: dict[str, list[dict[str, str | None]]] = {}
+        for kind in self.kinds.values():
+            lines += [f"{kind.name}: {line}" for line in kind.option_usage()]
+            kind_options[kind.name] = [
+                {
+                    "key": option.key,
+                    "values": option.values,
+                    "summary": option.summary,
+                    "default": option.default or None,
+                }
+                for option in kind.options
+            ]
+        return self._ok(request, {"help": usage, "options": kind_options}, lines)
 
     def _cmd_quit(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
@@ -276,4 +293,9 @@ class Lobby(Housekeeping, Seating, Playing):
     def _cmd_kinds(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        return self._ok(request, {"kinds": list(self.kinds)}, self.kinds)
+        # The kind's name stays the first word of its line and ``kinds`` stays the list of
+        # names in JSON, so that clients written when this answered names only still work.
+        kinds = self.kinds.values()
+        about = {kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds}
+        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        return self._ok(request, {"kinds": list(self.kinds), "about": about}, lines)

@@ -211,7 +211,7 @@ def parse_hand(text: str) -> Hand:
 
 def format_deal(deal: Deal) -> str:
     """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME``
-    (the ``deal=`` option of ``new`` in protocol/PROTOCOL.md)."""
+    (the ``deal=`` option of ``new`` in protocol/games/hipparchus.md)."""
     face_down = "".join(card.letter for card in deal.face_down)
     return f"{format_hand(deal.hands[0])}/{format_hand(deal.hands[1])}/{face_down}"
 
