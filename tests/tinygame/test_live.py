@@ -126,7 +126,14 @@ async def test_high_card_is_served_from_its_folder_and_survives_a_restart(
         port = server.ports[0]
         clients = [await Client.connect(port) for _ in range(SEATS)]
         watcher = await Client.connect(port)
-        assert "highcard" in (await watcher.ok("kinds")).lines
+        kinds = (await watcher.ok("kinds")).lines
+        # After the built-in kinds (planets may join hipparchus there), as registered.
+        assert kinds[-1] == f"highcard seats=3  -- {HIGHCARD.summary}"
+        # The kind documents its own options in help new.
+        assert (
+            "highcard: best_of=1..9  the number of rounds (default 3)"
+            in (await watcher.ok("help new")).lines
+        )
         await clients[0].fail("new highcard best_of=10", "bad-option")
         await clients[0].fail("new highcard rounds=3", "bad-option")
         game = (await clients[0].ok("new highcard best_of=3")).fields()["game"]
