@@ -59,9 +59,7 @@ class Playing(LobbyBase):
         self._next_game += 1
         table = Table.new(game_id, kind, game, options, self.clock())
         result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
-        result.store_calls.append(
-            CreateGame(game_id, kind.name, dict(options), table.created_at)
-        )
+        result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
         result.games = (game_id,)
 
         def create() -> None:
