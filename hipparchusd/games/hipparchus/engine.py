@@ -1,0 +1,94 @@
+"""The engine's Hipparchus adapter (issue 18): one seat's view in, moves and searches out.
+
+Everything here starts from the seat's view alone (RULINGS H13): its own hand in order, the
+opponent's hand size, both seats' won counts, the cards set aside and the public form of every
+play of the round (count and suit). The face-down cards and the opponent's hand, its order
+included, are unknown; the search samples them (:class:`HipparchusInformation`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from ...engine.adapters import Position
+from ...engine.api import MoveStats
+from ...engine.ismcts import InformationSet
+from ..base import JSON
+from .codec import load_view
+from .model import Play
+from .notation import format_play
+from .rules import ROUNDS_TO_WIN
+from .views import View
+
+
+def match_chance(round_wins: tuple[int, int], seat: int, round_chance: float) -> float:
+    """``seat``'s chance to win the match (RULINGS H12: first to two round wins) if it wins the
+    round being played with probability ``round_chance``, counting every later round as an
+    even chance (who leads it is a small edge the engine does not model)."""
+    mine, theirs = round_wins[seat], round_wins[1 - seat]
+
+    def after(a: int, b: int) -> float:
+        if a >= ROUNDS_TO_WIN:
+            return 1.0
+        if b >= ROUNDS_TO_WIN:
+            return 0.0
+        return 0.5 * after(a + 1, b) + 0.5 * after(a, b + 1)
+
+    return round_chance * after(mine + 1, theirs) + (1.0 - round_chance) * after(mine, theirs + 1)
+
+
+class HipparchusPosition(Position):
+    """The decision of the seat whose view this is (it must move).
+
+    Raises:
+        ValueError: the view is not valid (naming the field), is a spectator's, or its seat
+            need not move.
+    """
+
+    def __init__(self, view_data: JSON) -> None:
+        view = load_view(view_data)
+        if view.seat is None or view.hand is None:
+            raise ValueError("a spectator's view: the engine plays for a seat")
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} need not move now")
+        self.view: View = view
+        self.seat: int = view.seat
+        hand = view.hand
+        lead = view.lead
+        self.legal: tuple[Play, ...] = (
+            hand.plays if lead is None else hand.follow_plays(lead.suit, lead.count)
+        )
+        if not self.legal:  # a valid view never waits for a move that cannot be made (H6)
+            raise ValueError("the seat has no legal play")
+
+    def random_move(self, rng: random.Random) -> str:
+        """A uniformly random legal play, in canonical notation."""
+        return format_play(self.legal[rng.randrange(len(self.legal))])
+
+    def heuristic_move(self, rng: random.Random) -> str:
+        """The rule-based player's play (not yet: the random play)."""
+        raise ValueError("the heuristic level is not available yet")
+
+    def information_set(self) -> InformationSet:
+        """What the seat knows, for the search."""
+        raise ValueError("the ismcts level is not available yet")
+
+    def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
+        """The stats of a root play; the reward is the chance to win the round."""
+        raise ValueError("the ismcts level is not available yet")
+
+    def neutral_stats(self, move: str) -> MoveStats:
+        """``move`` with no visits, an even round chance and the match chance that gives."""
+        return MoveStats(move, 0, 0.5, match_chance(self.view.round_wins, self.seat, 0.5))
+
+
+class HipparchusAdapter:
+    """The adapter the engine finds under the kind name ``hipparchus``."""
+
+    def position(self, view: JSON) -> HipparchusPosition:
+        """See :class:`HipparchusPosition`."""
+        return HipparchusPosition(view)
+
+
+ADAPTER = HipparchusAdapter()
