@@ -19,6 +19,12 @@ from .api import Analysis, Budget, MoveStats
 from .ismcts import InformationSet, SearchResult, search
 
 
+def _search_seconds(millis: int) -> float:
+    """The search time within a budget of ``millis``: a tenth (at most 10 ms) is kept back
+    for the last iteration and the answer, so that a move stays within its budget."""
+    return (millis - min(10.0, millis / 10.0)) / 1000.0
+
+
 class Position(abc.ABC):
     """One seat's decision, built from its view alone.
 
@@ -73,7 +79,7 @@ class Position(abc.ABC):
             self.information_set(),
             rng,
             playouts=budget.playouts,
-            deadline=None if budget.millis is None else started + budget.millis / 1000.0,
+            deadline=None if budget.millis is None else started + _search_seconds(budget.millis),
             on_progress=report if on_progress is not None else None,
             interval=interval_ms / 1000.0,
             should_stop=should_stop,
