@@ -111,3 +111,12 @@ def play_hand(played: PlanetsGame, rng: random.Random) -> None:
     number = played.state.hand_number
     while played.outcome is None and played.state.hand_number == number:
         played.play(*random_move(played, rng))
+
+
+def game_in_position(
+    hand: HandState, totals: Sequence[int], *, exact100: bool = False
+) -> PlanetsGame:
+    """A started game whose hand in progress is ``hand`` and whose totals are ``totals``."""
+    result = game(hand.players, exact100=exact100)
+    result._state = attrs.evolve(result.state, hand=hand, totals=tuple(totals))
+    return result
