@@ -354,13 +354,14 @@ class HandState:
         if None in passes:
             return HandState(setup, self.tally, self.hands, ())
         players = setup.players
+        offsets = setup.kind.offsets
         hands = list(setup.dealt)
         for giver, chosen in enumerate(passes):
             assert chosen is not None
-            for card, target in zip(chosen, setup.kind.targets(giver, players), strict=True):
+            for card, offset in zip(chosen, offsets, strict=True):
                 bit = 1 << card
-                hands[giver] &= ~bit
-                hands[target] |= bit
+                hands[giver] ^= bit
+                hands[(giver + offset) % players] |= bit
         tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
         return HandState(setup, tally, tuple(hands), ())
 
