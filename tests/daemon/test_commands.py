@@ -32,7 +32,7 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     usage = await c.ok("help")
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
-    assert (await c.ok("kinds")).lines == ["hipparchus"]
+    assert (await c.ok("kinds")).lines == ["hipparchus", "planets"]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []
     reply = await c.ok("42 quit")
@@ -50,7 +50,7 @@ async def test_gtp_commands_in_json(connect: Connect) -> None:
     assert (await c.ok("known_command resign")).json() == {"known": True}
     assert set((await c.ok("help")).json()["help"]) == set(COMMANDS)
     assert list((await c.ok("help state")).json()["help"]) == ["state"]
-    assert (await c.ok("kinds")).json() == {"kinds": ["hipparchus"]}
+    assert (await c.ok("kinds")).json() == {"kinds": ["hipparchus", "planets"]}
     assert (await c.ok("games")).json() == {"games": []}
     reply = await c.request("frobnicate")
     assert json.loads(reply.lines[0]) == {
