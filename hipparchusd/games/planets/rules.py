@@ -45,6 +45,8 @@ from .model import (
 GAME_LIMIT = 100
 
 _V1_BIT = 1 << Card.V1
+#: ``_BITS[card]`` is ``1 << card``.
+_BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
 _V1_ONLY = (Card.V1,)
 
 
@@ -401,9 +403,7 @@ class HandState:
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
         # The trick is complete: the highest card of the led suit wins it (P1, P5).
-        cards = 0
-        for played in trick:
-            cards |= 1 << played
+        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
         # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
         winner = (leader + trick.index(best)) % players
