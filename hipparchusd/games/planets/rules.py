@@ -358,10 +358,19 @@ class HandState:
         players = setup.players
         offsets = setup.kind.offsets
         hands = list(setup.dealt)
+        bits = _BITS.__getitem__
+        uniform = offsets[0] == offsets[-1]  # every card to the same seat: all but split
         for giver, chosen in enumerate(passes):
             assert chosen is not None
+            if uniform:
+                # The cards differ, so their sum is their mask; each seat's own cards are
+                # still in its hand (cards only arrive from others), so ^ removes them.
+                moved = sum(map(bits, chosen))
+                hands[giver] ^= moved
+                hands[(giver + offsets[0]) % players] |= moved
+                continue
             for card, offset in zip(chosen, offsets, strict=True):
-                bit = 1 << card
+                bit = bits(card)
                 hands[giver] ^= bit
                 hands[(giver + offset) % players] |= bit
         tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
@@ -646,7 +655,9 @@ def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> t
     deck = list(cards_of(deck_mask(players, galaxies)))
     shuffle(rng, deck)
     size = len(deck) // players
-    return tuple(mask_of(deck[seat * size : (seat + 1) * size]) for seat in range(players))
+    bits = _BITS.__getitem__
+    # The cards differ: a sum of their bits is their mask.
+    return tuple(sum(map(bits, deck[seat * size : (seat + 1) * size])) for seat in range(players))
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
