@@ -111,8 +111,14 @@ def _hipparchus() -> Adapter:
     return ADAPTER
 
 
+def _planets() -> Adapter:
+    from ..games.planets.engine import ADAPTER
+
+    return ADAPTER
+
+
 # Factories, so that importing the engine does not import every game.
-_ADAPTERS: dict[str, Callable[[], Adapter]] = {"hipparchus": _hipparchus}
+_ADAPTERS: dict[str, Callable[[], Adapter]] = {"hipparchus": _hipparchus, "planets": _planets}
 
 
 def adapter_kinds() -> tuple[str, ...]:

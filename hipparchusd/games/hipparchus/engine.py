@@ -169,7 +169,17 @@ class HipparchusState:
     what the seat sees of them (RULINGS H13), one of the matching plays being made at random.
     """
 
-    __slots__ = ("hands", "last", "lead_count", "lead_suit", "leader", "observer", "winner", "won")
+    __slots__ = (
+        "_options",
+        "hands",
+        "last",
+        "lead_count",
+        "lead_suit",
+        "leader",
+        "observer",
+        "winner",
+        "won",
+    )
 
     def __init__(
         self,
@@ -189,6 +199,8 @@ class HipparchusState:
         self.lead_count = lead_count
         self.last = last
         self.winner = -1
+        # keys() leaves the plays behind each key here for play(): key -> clump indices.
+        self._options: dict[int, list[int]] = {}
 
     def to_move(self) -> int:
         """The seat to move, -1 once the round is over."""
@@ -206,33 +218,32 @@ class HipparchusState:
     def keys(self) -> list[int]:
         """The legal plays' keys (see the class)."""
         hand, plays = self._plays()
+        options: dict[int, list[int]] = {}
         if self.to_move() == self.observer:
             starts = [1]
             for c in hand:
                 starts.append(starts[-1] + (c >> 2))
-            return [starts[i] << 4 | n << 2 | (hand[i] & 3) for i, n in plays]
-        keys: list[int] = []
-        for i, n in plays:
-            key = n << 2 | (hand[i] & 3)
-            if key not in keys:
-                keys.append(key)
-        return keys
+            for i, n in plays:
+                options[starts[i] << 4 | n << 2 | (hand[i] & 3)] = [i]
+        else:
+            for i, n in plays:
+                key = n << 2 | (hand[i] & 3)
+                found = options.get(key)
+                if found is None:
+                    options[key] = [i]
+                else:
+                    found.append(i)
+        self._options = options
+        return list(options)
 
     def play(self, key: Hashable, rng: random.Random) -> None:
-        """Make the play keyed ``key`` (a random one of those matching, for the opponent)."""
+        """Make the play keyed ``key`` (a random one of those matching, for the opponent).
+        The key must be one :meth:`keys` just gave."""
         assert isinstance(key, int)
-        hand, plays = self._plays()
         count, suit = key >> 2 & 3, key & 3
-        if self.to_move() == self.observer:
-            position = key >> 4
-            index = 0
-            start = 1
-            while start < position:
-                start += hand[index] >> 2
-                index += 1
-        else:
-            matching = [i for i, n in plays if n == count and hand[i] & 3 == suit]
-            index = matching[rng.randrange(len(matching))] if len(matching) > 1 else matching[0]
+        hand = self.hands[1 - self.leader if self.lead_count else self.leader]
+        matching = self._options[key]
+        index = matching[rng.randrange(len(matching))] if len(matching) > 1 else matching[0]
         remove(hand, index, count)
         won = self.won
         if not self.lead_count:
@@ -263,9 +274,19 @@ class HipparchusState:
             rng.random,
         )
 
+    #: The share of the reward that is the score margin rather than the round's win.
+    margin_weight = 0.0
+
     def reward(self, seat: int) -> float:
-        """1 if ``seat`` won the round, else 0."""
-        return 1.0 if self.winner == seat else 0.0
+        """1 if ``seat`` won the round, else 0 (less :attr:`margin_weight` of it, given by the
+        score margin instead, from 0 at 20 points behind to 1 at 20 ahead)."""
+        win = 1.0 if self.winner == seat else 0.0
+        weight = self.margin_weight
+        if not weight:
+            return win
+        t0, t1 = totals(self.won)
+        margin = max(-20, min(20, t0 - t1 if seat == 0 else t1 - t0))
+        return (1.0 - weight) * win + weight * (margin + 20) / 40.0
 
 
 class HipparchusInformation:
@@ -317,6 +338,8 @@ class HipparchusInformation:
         self._listed: tuple[list[tuple[int, ...]], list[int]] | None = None
         self._tries = 0
         self._accepted = 0
+        # Hands already checked against the history: late in a round they come back often.
+        self._agrees: dict[tuple[int, ...], bool] = {}
 
     @property
     def observer(self) -> int:
@@ -341,7 +364,10 @@ class HipparchusInformation:
             rng.shuffle(cards)
             hand = tuple(cards[:size])
             self._tries += 1
-            if self.check.history(hand) is not None:
+            agrees = self._agrees.get(hand)
+            if agrees is None:
+                agrees = self._agrees[hand] = self.check.history(hand) is not None
+            if agrees:
                 self._accepted += 1
                 return hand
         hands, weights = self._listed
