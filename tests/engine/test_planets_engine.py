@@ -128,7 +128,7 @@ def test_the_search_sees_only_its_seats_information(seed: int, cards: int) -> No
     assert attrs.evolve(one, elapsed_ms=0.0) == attrs.evolve(two, elapsed_ms=0.0)
 
 
-@pytest.mark.parametrize("text", ["random", "heuristic", "ismcts:150"])
+@pytest.mark.parametrize("text", ["random", "heuristic", "ismcts:40"])
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_every_level_moves_legally_in_every_phase(text: str, players: int) -> None:
     level = Level.parse(text)
@@ -178,5 +178,5 @@ def test_planets_analysis_reports_expected_points() -> None:
     analysis = analyze(KIND, game.view_data(seat), Level.parse("ismcts:200"), seed=1)
     assert analysis.playouts == 200
     for stats in analysis.moves:
-        assert -23.0 <= stats.value <= 23.0
+        assert 0.0 <= stats.value <= 23.0
         assert stats.match_value is None

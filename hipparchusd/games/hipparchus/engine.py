@@ -274,19 +274,10 @@ class HipparchusState:
             rng.random,
         )
 
-    #: The share of the reward that is the score margin rather than the round's win.
-    margin_weight = 0.0
-
     def reward(self, seat: int) -> float:
-        """1 if ``seat`` won the round, else 0 (less :attr:`margin_weight` of it, given by the
-        score margin instead, from 0 at 20 points behind to 1 at 20 ahead)."""
-        win = 1.0 if self.winner == seat else 0.0
-        weight = self.margin_weight
-        if not weight:
-            return win
-        t0, t1 = totals(self.won)
-        margin = max(-20, min(20, t0 - t1 if seat == 0 else t1 - t0))
-        return (1.0 - weight) * win + weight * (margin + 20) / 40.0
+        """1 if ``seat`` won the round, else 0. (A share of score margin in the reward was
+        tried: it lost more matches to random, 91% against 97.5% at 400 playouts.)"""
+        return 1.0 if self.winner == seat else 0.0
 
 
 class HipparchusInformation:

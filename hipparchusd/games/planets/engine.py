@@ -29,6 +29,7 @@ from .model import (
     JUPITER,
     JUPITER_MASK,
     ONE_POINT_MASK,
+    POINT_MASK,
     POINTS,
     SEVEN_POINT_MASK,
     SUIT_MASKS,
@@ -76,14 +77,93 @@ def legal_mask(hand: int, trick: list[int], first_trick: bool, broken: bool) -> 
     return hand & ~JUPITER_MASK or hand
 
 
+#: The share of playout cards chosen uniformly at random rather than by the playout policy.
+PLAYOUT_RANDOMNESS = 0.15
+_DISCARD_FIRST = (_M7_BIT, _N7_BIT)
+_POINT_JUPITERS = JUPITER_MASK & POINT_MASK
+
+
+def _lowest_rank(mask: int) -> int:
+    """The card of lowest rank in ``mask`` (a non-point card when there is one)."""
+    safe = mask & ~POINT_MASK or mask
+    best = -1
+    for suit in range(6):
+        cards = safe & SUIT_MASKS[suit]
+        if cards:
+            low = (cards & -cards).bit_length() - 1
+            if best < 0 or low % 10 < best % 10:
+                best = low
+    return best
+
+
+def _highest_rank(mask: int) -> int:
+    """The card of highest rank in ``mask``."""
+    best = -1
+    for suit in range(6):
+        cards = mask & SUIT_MASKS[suit]
+        if cards:
+            high = cards.bit_length() - 1
+            if high % 10 > best % 10 or best < 0:
+                best = high
+    return best
+
+
+def playout_card(
+    hand: int,
+    trick: list[int],
+    first: bool,
+    broken: bool,
+    players: int,
+    rand: Callable[[], float],
+) -> int:
+    """The playouts' card for a seat holding ``hand`` (a legal one, RULINGS P5, P6): now and
+    then (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits:
+    lead low; follow with the highest card that loses, or when every card wins, the highest
+    as last to play and the lowest before; unable to follow, discard Mars 7, Neptune 7, a
+    point Jupiter, else the highest card. Random playouts let seats take points no player
+    would, which blurs the search's estimates; these keep it cheap (bit operations)."""
+    if trick:
+        legal = hand & SUIT_MASKS[trick[0] // 10] or hand
+    elif first:
+        legal = hand & _V1_BIT
+    elif broken:
+        legal = hand
+    else:
+        legal = hand & ~JUPITER_MASK or hand
+    if rand() < PLAYOUT_RANDOMNESS:
+        k = int(rand() * legal.bit_count())
+        while k:
+            legal &= legal - 1
+            k -= 1
+        return (legal & -legal).bit_length() - 1
+    if not trick:
+        return _lowest_rank(legal)
+    led = SUIT_MASKS[trick[0] // 10]
+    if legal & led:
+        best = max(card for card in trick if (1 << card) & led)
+        under = legal & ((1 << best) - 1)
+        if under:
+            return under.bit_length() - 1
+        if len(trick) == players - 1:
+            return legal.bit_length() - 1
+        return (legal & -legal).bit_length() - 1
+    for bit in _DISCARD_FIRST:
+        if legal & bit:
+            return bit.bit_length() - 1
+    if legal & _POINT_JUPITERS:
+        return (legal & _POINT_JUPITERS).bit_length() - 1
+    return _highest_rank(legal)
+
+
 class PlanetsState:
     """A determinization of the card play of one hand (masks: :mod:`.model`), as the search
     plays it (:class:`hipparchusd.engine.ismcts.Determinization`). Moves are keyed by the card
     played: every card played is seen by everyone. A seat that takes every point card chooses
     ``self`` (RULINGS P8, P13) in the search.
 
-    The reward of a seat is ``(23 - added) / 46``, ``added`` being what the hand adds to its
-    total (-23 to 23): fewer points, more reward.
+    The reward of a seat is ``1 - added / 23`` (at most 1), ``added`` being what the hand adds
+    to its total (-23 to 23): fewer points, more reward. Rewards span what a hand usually
+    adds, 0 to 23 points, so that UCB1's exploration constant suits them.
     """
 
     __slots__ = ("broken", "first", "hands", "leader", "players", "taken", "trick")
@@ -141,7 +221,7 @@ class PlanetsState:
         self.trick = []
 
     def playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal cards to the end of the hand."""
+        """Play the hand out with :func:`playout_card`'s policy."""
         hands = self.hands
         players = self.players
         rand = rng.random
@@ -153,21 +233,9 @@ class PlanetsState:
         while hands[(leader + len(trick)) % players]:
             seat = (leader + len(trick)) % players
             hand = hands[seat]
-            if trick:
-                legal = hand & SUIT_MASKS[trick[0] // 10] or hand
-            elif first:
-                legal = hand & _V1_BIT
-            elif broken:
-                legal = hand
-            else:
-                legal = hand & ~JUPITER_MASK or hand
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            low = legal & -legal
-            hands[seat] = hand ^ low
-            trick.append(low.bit_length() - 1)
+            card = playout_card(hand, trick, first, broken, players, rand)
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
             if len(trick) == players:
                 led = trick[0] // 10
                 best = max(card for card in trick if card // 10 == led)
@@ -191,8 +259,8 @@ class PlanetsState:
         return taken[seat]
 
     def reward(self, seat: int) -> float:
-        """``(23 - added) / 46``: 1 for a shooter's -23, 0 for 23 points."""
-        return (HAND_POINTS - self.added(seat)) / (2 * HAND_POINTS)
+        """``1 - added / 23``, at most 1: 1 for no points (or a shooter's -23), 0 for 23."""
+        return min(1.0, 1.0 - self.added(seat) / HAND_POINTS)
 
 
 class PlanetsInformation:
@@ -462,9 +530,11 @@ class PlanetsPosition(Position):
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
-        """The stats of a card: the expected points this hand adds to the seat's total."""
+        """The stats of a card: the expected points this hand adds to the seat's total (a shoot
+        of the seat's own counted as 0)."""
         assert isinstance(key, int)
-        return MoveStats(CARDS[key].name, visits, HAND_POINTS - 2 * HAND_POINTS * mean_reward)
+        # The mean reward is linear in the points, but for the -23 of a shoot (read as 0).
+        return MoveStats(CARDS[key].name, visits, HAND_POINTS * (1.0 - mean_reward))
 
     def neutral_stats(self, move: str) -> MoveStats:
         """``move`` with no visits and the seat's points so far plus an even share of the
