@@ -166,21 +166,26 @@ def random_round(
     while True:
         if not lead_count:
             hand = hands[leader]
-            n = 0
-            for c in hand:
-                n += 1 if c < 16 else 3
-            r = int(rand() * n)
-            for index, c in enumerate(hand):  # noqa: B007  (index is read after the break)
-                if c < 16:
-                    if not r:
-                        lead_count = c >> 2
+            if max(hand) < 16:  # no clump to tear (the common case): one option per clump
+                index = int(rand() * len(hand))
+                c = hand[index]
+                lead_count = c >> 2
+            else:
+                n = 0
+                for c in hand:
+                    n += 1 if c < 16 else 3
+                r = int(rand() * n)
+                for index, c in enumerate(hand):  # noqa: B007  (index is read after the break)
+                    if c < 16:
+                        if not r:
+                            lead_count = c >> 2
+                            break
+                        r -= 1
+                    elif r < 3:
+                        lead_count = r + 1
                         break
-                    r -= 1
-                elif r < 3:
-                    lead_count = r + 1
-                    break
-                else:
-                    r -= 3
+                    else:
+                        r -= 3
             lead_suit = c & 3
             # remove() inlined (RULINGS H3): a call per play is a tenth of the playout.
             if c >> 2 > lead_count:
