@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from hipparchusd.games.hipparchus.compact import (
+    can_follow,
     compact_hand,
     follow_plays,
     lead_plays,
@@ -57,6 +58,16 @@ def test_compact_rules_list_the_same_plays_and_reach_the_same_states() -> None:
         while not state.over:
             legal = _legal(hands, state)
             assert legal == list(state.legal_plays())
+            if state.lead is not None:
+                follower = hands[1 - state.leader]
+                assert can_follow(follower, int(state.lead.suit), state.lead.count) == bool(legal)
+            for suit in range(3):
+                for count in (1, 2, 3):
+                    for hand in hands:
+                        if hand:
+                            assert can_follow(hand, suit, count) == bool(
+                                follow_plays(hand, suit, count)
+                            )
             play = legal[rng.randrange(len(legal))]
             mover = state.to_move
             assert mover is not None

@@ -96,6 +96,12 @@ def follow_plays(hand: CHand, suit: int, count: int) -> list[CPlay]:
     ]
 
 
+def can_follow(hand: CHand, suit: int, count: int) -> bool:
+    """Whether ``hand`` has a legal follow to ``count`` cards of ``suit`` (not RULINGS H6): a
+    clump of another suit, or one of ``suit`` that can give another count (H2, H5)."""
+    return any(c & 3 != suit or c >= TEARABLE or c >> 2 != count for c in hand)
+
+
 def remove(hand: CHand, index: int, count: int) -> None:
     """Take ``count`` cards from clump ``index`` of ``hand`` (in place); neighbours of one suit
     merge (RULINGS H3)."""

@@ -19,6 +19,7 @@ from .codec import load_view
 from .compact import (
     CHand,
     CPlay,
+    can_follow,
     compact_hand,
     follow_plays,
     hand_from_cards,
@@ -249,7 +250,7 @@ class HipparchusState:
         if not self.lead_count:
             self.lead_suit, self.lead_count = suit, count
             follower = self.hands[1 - self.leader]
-            if not follow_plays(follower, suit, count):  # RULINGS H6
+            if not can_follow(follower, suit, count):  # RULINGS H6
                 self.winner = round_winner(won, self.last)
             return
         leader = self.leader
