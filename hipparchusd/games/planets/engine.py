@@ -1,0 +1,555 @@
+"""The engine's planets adapter (issue 18): one seat's view in, moves and searches out.
+
+Everything starts from the seat's view alone (docs/planets.md, "What each seat sees"): its own
+hand, every seat's hand size, the cards played to this hand's tricks, and its own pass. Other
+seats' hands are unknown; a determinization deals the unknown cards to them so that they agree
+with everything the seat saw (:class:`PlanetsInformation`): sizes, the voids a failure to follow
+reveals (RULINGS P5), a Jupiter lead before Jupiter was broken (the leader held nothing else,
+P6), and the seat's own passed cards, still in the hand of the seat they went to unless played.
+
+Levels: ``random`` (a random legal move, a random pass), ``heuristic``
+(:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
+which searches the card play; it passes and makes the shooting choice as the heuristic does
+(a pass is one of hundreds of choices made blind, before anything is played; the choice a
+comparison of two totals).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+
+from ...engine.adapters import Position
+from ...engine.api import Analysis, Budget, MoveStats
+from ..base import JSON
+from .codec import load_view
+from .model import (
+    CARDS,
+    HAND_POINTS,
+    JUPITER,
+    JUPITER_MASK,
+    ONE_POINT_MASK,
+    POINT_MASK,
+    POINTS,
+    SEVEN_POINT_MASK,
+    SUIT_MASKS,
+    Card,
+    Shoot,
+    deck_mask,
+    mask_of,
+    pass_kind,
+)
+from .notation import canonical_pass, format_cards
+from .rules import Phase
+from .views import View
+
+_V1_BIT = 1 << Card.V1
+_M7_BIT = 1 << Card.M7
+_N7_BIT = 1 << Card.N7
+#: Attempts at dealing the unknown cards before the view is judged impossible.
+DEAL_TRIES = 2000
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards (values) in ``mask``, low to high."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _suit(card: int) -> int:
+    return card // 10
+
+
+def legal_mask(hand: int, trick: list[int], first_trick: bool, broken: bool) -> int:
+    """The cards ``hand`` may play (RULINGS P5, P6, P11): follow the led suit if possible, else
+    anything; V1 leads the first trick; no Jupiter lead before Jupiter is broken unless the
+    hand holds nothing else."""
+    if trick:
+        return hand & SUIT_MASKS[trick[0] // 10] or hand
+    if first_trick:
+        return hand & _V1_BIT
+    if broken:
+        return hand
+    return hand & ~JUPITER_MASK or hand
+
+
+#: The share of playout cards chosen uniformly at random rather than by the playout policy.
+PLAYOUT_RANDOMNESS = 0.15
+_DISCARD_FIRST = (_M7_BIT, _N7_BIT)
+_POINT_JUPITERS = JUPITER_MASK & POINT_MASK
+
+
+def _lowest_rank(mask: int) -> int:
+    """The card of lowest rank in ``mask`` (a non-point card when there is one)."""
+    safe = mask & ~POINT_MASK or mask
+    best = -1
+    for suit in range(6):
+        cards = safe & SUIT_MASKS[suit]
+        if cards:
+            low = (cards & -cards).bit_length() - 1
+            if best < 0 or low % 10 < best % 10:
+                best = low
+    return best
+
+
+def _highest_rank(mask: int) -> int:
+    """The card of highest rank in ``mask``."""
+    best = -1
+    for suit in range(6):
+        cards = mask & SUIT_MASKS[suit]
+        if cards:
+            high = cards.bit_length() - 1
+            if high % 10 > best % 10 or best < 0:
+                best = high
+    return best
+
+
+def playout_card(
+    hand: int,
+    trick: list[int],
+    first: bool,
+    broken: bool,
+    players: int,
+    rand: Callable[[], float],
+) -> int:
+    """The playouts' card for a seat holding ``hand`` (a legal one, RULINGS P5, P6): now and
+    then (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits:
+    lead low; follow with the highest card that loses, or when every card wins, the highest
+    as last to play and the lowest before; unable to follow, discard Mars 7, Neptune 7, a
+    point Jupiter, else the highest card. Random playouts let seats take points no player
+    would, which blurs the search's estimates; these keep it cheap (bit operations)."""
+    if trick:
+        legal = hand & SUIT_MASKS[trick[0] // 10] or hand
+    elif first:
+        legal = hand & _V1_BIT
+    elif broken:
+        legal = hand
+    else:
+        legal = hand & ~JUPITER_MASK or hand
+    if rand() < PLAYOUT_RANDOMNESS:
+        k = int(rand() * legal.bit_count())
+        while k:
+            legal &= legal - 1
+            k -= 1
+        return (legal & -legal).bit_length() - 1
+    if not trick:
+        return _lowest_rank(legal)
+    led = SUIT_MASKS[trick[0] // 10]
+    if legal & led:
+        best = max(card for card in trick if (1 << card) & led)
+        under = legal & ((1 << best) - 1)
+        if under:
+            return under.bit_length() - 1
+        if len(trick) == players - 1:
+            return legal.bit_length() - 1
+        return (legal & -legal).bit_length() - 1
+    for bit in _DISCARD_FIRST:
+        if legal & bit:
+            return bit.bit_length() - 1
+    if legal & _POINT_JUPITERS:
+        return (legal & _POINT_JUPITERS).bit_length() - 1
+    return _highest_rank(legal)
+
+
+class PlanetsState:
+    """A determinization of the card play of one hand (masks: :mod:`.model`), as the search
+    plays it (:class:`hipparchusd.engine.ismcts.Determinization`). Moves are keyed by the card
+    played: every card played is seen by everyone. A seat that takes every point card chooses
+    ``self`` (RULINGS P8, P13) in the search.
+
+    The reward of a seat is ``1 - added / 23`` (at most 1), ``added`` being what the hand adds
+    to its total (-23 to 23): fewer points, more reward. Rewards span what a hand usually
+    adds, 0 to 23 points, so that UCB1's exploration constant suits them.
+    """
+
+    __slots__ = ("broken", "first", "hands", "leader", "players", "taken", "trick")
+
+    def __init__(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        taken: list[int],
+        broken: bool,
+        first: bool,
+    ) -> None:
+        self.hands = hands
+        self.players = len(hands)
+        self.leader = leader
+        self.trick = trick
+        self.taken = taken
+        self.broken = broken
+        self.first = first
+
+    def to_move(self) -> int:
+        """The seat to play, -1 once every card is played."""
+        if not self.hands[(self.leader + len(self.trick)) % self.players]:
+            return -1
+        return (self.leader + len(self.trick)) % self.players
+
+    def keys(self) -> list[int]:
+        """The legal cards of the seat to play."""
+        seat = (self.leader + len(self.trick)) % self.players
+        return _bits(legal_mask(self.hands[seat], self.trick, self.first, self.broken))
+
+    def play(self, key: Hashable, rng: random.Random) -> None:
+        """The seat to play plays card ``key``."""
+        assert isinstance(key, int)
+        seat = (self.leader + len(self.trick)) % self.players
+        self.hands[seat] &= ~(1 << key)
+        self.trick.append(key)
+        if len(self.trick) == self.players:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        trick = self.trick
+        led = SUIT_MASKS[trick[0] // 10]
+        best = max(card for card in trick if (1 << card) & led)
+        winner = (self.leader + trick.index(best)) % self.players
+        cards = sum(1 << card for card in trick)
+        self.taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
+            cards & SEVEN_POINT_MASK
+        ).bit_count()
+        if cards & JUPITER_MASK:
+            self.broken = True
+        self.first = False
+        self.leader = winner
+        self.trick = []
+
+    def playout(self, rng: random.Random) -> None:
+        """Play the hand out with :func:`playout_card`'s policy."""
+        hands = self.hands
+        players = self.players
+        rand = rng.random
+        trick = self.trick
+        leader = self.leader
+        taken = self.taken
+        broken = self.broken
+        first = self.first
+        while hands[(leader + len(trick)) % players]:
+            seat = (leader + len(trick)) % players
+            hand = hands[seat]
+            card = playout_card(hand, trick, first, broken, players, rand)
+            hands[seat] = hand ^ (1 << card)
+            trick.append(card)
+            if len(trick) == players:
+                led = trick[0] // 10
+                best = max(card for card in trick if card // 10 == led)
+                winner = (leader + trick.index(best)) % players
+                cards = sum(1 << card for card in trick)
+                taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
+                    cards & SEVEN_POINT_MASK
+                ).bit_count()
+                broken = broken or cards & JUPITER_MASK != 0
+                first = False
+                leader = winner
+                trick = []
+        self.trick, self.leader, self.broken, self.first = trick, leader, broken, first
+
+    def added(self, seat: int) -> int:
+        """What the finished hand adds to ``seat``'s total (P7, P8, P13; the shooter chooses
+        ``self``)."""
+        taken = self.taken
+        if HAND_POINTS in taken:
+            return -HAND_POINTS if taken[seat] == HAND_POINTS else 0
+        return taken[seat]
+
+    def reward(self, seat: int) -> float:
+        """``1 - added / 23``, at most 1: 1 for no points (or a shooter's -23), 0 for 23."""
+        return min(1.0, 1.0 - self.added(seat) / HAND_POINTS)
+
+
+class PlanetsInformation:
+    """What a seat knows during the card play, as determinizations
+    (:class:`hipparchusd.engine.ismcts.InformationSet`); see the module's doc.
+
+    Raises:
+        ValueError: the view's cards do not add up to a deck of planets.
+    """
+
+    def __init__(self, view: View) -> None:
+        assert view.seat is not None and view.hand is not None
+        me = self._observer = view.seat
+        players = self.players = len(view.hand_sizes)
+        played = 0
+        voids = [0] * players  # masks of the suits each seat is known to lack
+        broken = False
+        tricks = [(t.leader, t.cards) for t in view.tricks]
+        if view.trick is not None:
+            tricks.append((view.trick.leader, view.trick.cards))
+        for leader, cards in tricks:
+            if not cards:
+                continue
+            led = cards[0] // 10
+            if led == JUPITER and not broken:
+                # P6: Jupiter led before it was broken: the leader held nothing else.
+                voids[leader] |= sum(SUIT_MASKS) & ~JUPITER_MASK
+            for offset, card in enumerate(cards):
+                played |= 1 << card
+                if card // 10 != led:  # P5: a seat that could follow must
+                    voids[(leader + offset) % players] |= SUIT_MASKS[led]
+            if any(card // 10 == JUPITER for card in cards):
+                broken = True  # from the next trick on (P11): the last trick is the current
+        mine = mask_of(view.hand)
+        total = sum(view.hand_sizes) + played.bit_count()
+        galaxies = players == 6 and total == 60
+        deck = deck_mask(players, galaxies)
+        if total != deck.bit_count() or mine & ~deck or played & ~deck or mine & played:
+            raise ValueError("the view's cards do not add up to a deck of planets")
+        self.mine = mine
+        self.sizes = list(view.hand_sizes)
+        if mine.bit_count() != self.sizes[me]:
+            raise ValueError("the view's hand and hand size differ")
+        fixed = [0] * players
+        if view.my_pass and view.phase is not Phase.PASS:
+            targets = pass_kind(players, view.hand_number).targets(me, players)
+            for card, target in zip(view.my_pass, targets, strict=True):
+                if not played & (1 << card):
+                    fixed[target] |= 1 << card
+        self.fixed = fixed
+        self.voids = voids
+        self.unknown = deck & ~mine & ~played & ~sum(fixed)
+        self.trick = [int(c) for c in view.trick.cards] if view.trick is not None else []
+        self.leader = view.trick.leader if view.trick is not None else view.to_move[0]
+        self.taken = list(view.points_taken)
+        self.broken = view.jupiter_broken
+        self.first = not view.tricks
+
+    @property
+    def observer(self) -> int:
+        """The searching seat."""
+        return self._observer
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """Other seats' hands (masks by seat; the seat's own as it is) in a random deal of the
+        unknown cards that agrees with the sizes, voids and the seat's own pass.
+
+        Raises:
+            ValueError: no such deal was found (the view is impossible).
+        """
+        players = self.players
+        cards = _bits(self.unknown)
+        # Cards of suits few seats may hold go first: a greedy deal then rarely gets stuck.
+        eligible = {
+            suit: [
+                s
+                for s in range(players)
+                if s != self._observer and not self.voids[s] & SUIT_MASKS[suit]
+            ]
+            for suit in {card // 10 for card in cards}
+        }
+        for _ in range(DEAL_TRIES):
+            rng.shuffle(cards)
+            cards.sort(key=lambda card: len(eligible[card // 10]))
+            room = [self.sizes[s] - self.fixed[s].bit_count() for s in range(players)]
+            room[self._observer] = 0
+            hands = self.fixed[:]
+            hands[self._observer] = self.mine
+            for card in cards:
+                seats = [s for s in eligible[card // 10] if room[s]]
+                if not seats:
+                    break
+                weights = [room[s] for s in seats]
+                seat = rng.choices(seats, weights)[0] if len(seats) > 1 else seats[0]
+                hands[seat] |= 1 << card
+                room[seat] -= 1
+            else:
+                return hands
+        raise ValueError("no deal agrees with the view (the plays seen are impossible)")
+
+    def determinize(self, rng: random.Random) -> PlanetsState:
+        """A random full state of the card play agreeing with everything the seat saw."""
+        return PlanetsState(
+            self.deal(rng), self.leader, self.trick[:], self.taken[:], self.broken, self.first
+        )
+
+
+# The heuristic player (issue 18: dump point cards, avoid taking Mars 7 and Neptune 7, guard
+# against a shoot).
+
+
+def _threat(view: View) -> bool:
+    """Whether another seat may be shooting: it took every point taken so far, at least 8."""
+    me = view.seat
+    taken = view.points_taken
+    total = sum(taken)
+    return total >= 8 and any(t == total for s, t in enumerate(taken) if s != me)
+
+
+def heuristic_card(view: View, legal: int) -> int:
+    """The rule-based player's card (a value) among the ``legal`` mask.
+
+    Following: duck under the trick's best card with the highest card that still loses; when
+    every card wins, the last seat takes with its highest, others with their lowest. Unable to
+    follow: discard Mars 7 or Neptune 7, then the highest Jupiter, then the highest card.
+    Leading: the lowest card of a suit with no point card at risk. Against a shoot (one other
+    seat holds every point so far), take a trick with points when it can.
+    """
+    trick = list(view.trick.cards) if view.trick is not None else []
+    cards = _bits(legal)
+    if not trick:
+        safe = [c for c in cards if not POINTS[c]] or cards
+        # Low cards of suits with few high cards out are safest; simply the lowest rank.
+        return min(safe, key=lambda c: (c % 10, POINTS[c]))
+    led = trick[0] // 10
+    best = max(c for c in trick if c // 10 == led)
+    points = sum(POINTS[c] for c in trick)
+    last = len(trick) == len(view.hand_sizes) - 1
+    if cards[0] // 10 != led:  # cannot follow: discard
+        for danger in (Card.M7, Card.N7):
+            if legal & (1 << danger):
+                return int(danger)
+        jupiters = [c for c in cards if c // 10 == JUPITER and POINTS[c]]
+        if jupiters and not _threat(view):
+            return max(jupiters)
+        return max(cards, key=lambda c: (c % 10, -POINTS[c]))
+    if _threat(view) and points:
+        winners = [c for c in cards if c > best]
+        if winners:
+            return max(winners)
+    under = [c for c in cards if c < best]
+    if under:
+        return max(under, key=lambda c: (POINTS[c] > 0, c))
+    if last:
+        return max(cards, key=lambda c: (-POINTS[c], c)) if not points else max(cards)
+    return min(cards, key=lambda c: (POINTS[c], c))
+
+
+def heuristic_pass(hand: int, count: int) -> list[int]:
+    """The rule-based pass: Mars 7 and Neptune 7 unless well guarded (four or more lower cards
+    of the suit), then the high Jupiters, then the highest cards of the shortest suits."""
+
+    def danger(card: int) -> tuple[int, int, int]:
+        suit = card // 10
+        held = (hand & SUIT_MASKS[suit]).bit_count()
+        if card in (Card.M7, Card.N7):
+            lower = (hand & SUIT_MASKS[suit] & ((1 << card) - 1)).bit_count()
+            if lower < 4:
+                return (3, 0, 0)
+        if suit == JUPITER and card % 10 >= 6:
+            return (2, card % 10, 0)
+        if card == Card.V1:
+            return (0, 0, 0)
+        return (1, card % 10 - held, card % 10)
+
+    return sorted(_bits(hand), key=danger, reverse=True)[:count]
+
+
+def heuristic_choice(view: View) -> Shoot:
+    """The shooting choice (P8, P13): ``others`` when adding 23 to every opponent ends the game
+    (a total above 100, P9) with this seat alone lowest; else ``self``."""
+    me = view.seat
+    assert me is not None
+    totals = list(view.totals)
+    after = [t if s == me else t + HAND_POINTS for s, t in enumerate(totals)]
+    if max(after) > 100 and all(after[me] < t for s, t in enumerate(after) if s != me):
+        return Shoot.OTHERS
+    return Shoot.SELF
+
+
+class PlanetsPosition(Position):
+    """The decision of the seat whose view this is: a pass, a card or the shooting choice.
+
+    Raises:
+        ValueError: the view is not valid, is a spectator's, or its seat need not move.
+    """
+
+    def __init__(self, view_data: JSON) -> None:
+        view = load_view(view_data)
+        if view.seat is None or view.hand is None:
+            raise ValueError("a spectator's view: the engine plays for a seat")
+        if view.seat not in view.to_move:
+            raise ValueError(f"seat {view.seat} need not move now")
+        self.view: View = view
+        self.seat: int = view.seat
+        self.hand = mask_of(view.hand)
+        self.legal = 0
+        if view.phase is Phase.PLAY:
+            trick = [int(c) for c in view.trick.cards] if view.trick is not None else []
+            self.legal = legal_mask(self.hand, trick, not view.tricks, view.jupiter_broken)
+            if not self.legal:
+                raise ValueError("the seat has no legal card")
+        self._information: PlanetsInformation | None = None
+
+    def _pass_word(self, cards: list[int]) -> str:
+        kind = pass_kind(len(self.view.hand_sizes), self.view.hand_number)
+        return format_cards(canonical_pass([CARDS[c] for c in cards], kind))
+
+    def random_move(self, rng: random.Random) -> str:
+        """A random legal card, a random pass (cards and order), or a random choice."""
+        view = self.view
+        if view.phase is Phase.PASS:
+            return self._pass_word(rng.sample(_bits(self.hand), view.pass_count))
+        if view.phase is Phase.CHOICE:
+            choice: Shoot = rng.choice((Shoot.SELF, Shoot.OTHERS))
+            return str(choice.value)
+        cards = _bits(self.legal)
+        return CARDS[cards[rng.randrange(len(cards))]].name
+
+    def heuristic_move(self, rng: random.Random) -> str:
+        """The rule-based player's move (:func:`heuristic_card`, :func:`heuristic_pass`,
+        :func:`heuristic_choice`)."""
+        view = self.view
+        if view.phase is Phase.PASS:
+            return self._pass_word(heuristic_pass(self.hand, view.pass_count))
+        if view.phase is Phase.CHOICE:
+            return str(heuristic_choice(view).value)
+        return CARDS[heuristic_card(view, self.legal)].name
+
+    def search(
+        self,
+        budget: Budget,
+        rng: random.Random,
+        *,
+        on_progress: Callable[[Analysis], None] | None,
+        interval_ms: int,
+        should_stop: Callable[[], bool] | None,
+        started: float,
+    ) -> Analysis:
+        """ISMCTS over the card play; a pass and the shooting choice are the heuristic's (see
+        the module's doc), answered without search."""
+        if self.view.phase is not Phase.PLAY:
+            return self.fixed_answer(self.heuristic_move(rng), started)
+        return super().search(
+            budget,
+            rng,
+            on_progress=on_progress,
+            interval_ms=interval_ms,
+            should_stop=should_stop,
+            started=started,
+        )
+
+    def information_set(self) -> PlanetsInformation:
+        """What the seat knows of the card play, for the search."""
+        if self._information is None:
+            self._information = PlanetsInformation(self.view)
+        return self._information
+
+    def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
+        """The stats of a card: the expected points this hand adds to the seat's total (a shoot
+        of the seat's own counted as 0)."""
+        assert isinstance(key, int)
+        # The mean reward is linear in the points, but for the -23 of a shoot (read as 0).
+        return MoveStats(CARDS[key].name, visits, HAND_POINTS * (1.0 - mean_reward))
+
+    def neutral_stats(self, move: str) -> MoveStats:
+        """``move`` with no visits and the seat's points so far plus an even share of the
+        points still out."""
+        taken = self.view.points_taken
+        share = taken[self.seat] + (HAND_POINTS - sum(taken)) / len(taken)
+        return MoveStats(move, 0, share)
+
+
+class PlanetsAdapter:
+    """The adapter the engine finds under the kind name ``planets``."""
+
+    def position(self, view: JSON) -> PlanetsPosition:
+        """See :class:`PlanetsPosition`."""
+        return PlanetsPosition(view)
+
+
+ADAPTER = PlanetsAdapter()
