@@ -149,6 +149,37 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.grace_period:g})",
     )
     add(
+        "--engine-workers",
+        type=int,
+        default=d.engine_workers,
+        metavar="N",
+        help="worker processes for the engine's searches (bot seats, genmove, analyze); 0: "
+        "one per core less one, at least one (default 0)",
+    )
+    add(
+        "--max-searches",
+        type=int,
+        default=d.max_searches,
+        metavar="N",
+        help=f"genmove and analyze searches running at once; one more answers '? limit' "
+        f"(default {d.max_searches})",
+    )
+    add(
+        "--max-search-ms",
+        type=int,
+        default=d.max_search_ms,
+        metavar="MS",
+        help=f"longest search budget a request may ask for, in milliseconds "
+        f"(default {d.max_search_ms})",
+    )
+    add(
+        "--max-search-playouts",
+        type=int,
+        default=d.max_search_playouts,
+        metavar="N",
+        help=f"most playouts a request may ask for (default {d.max_search_playouts})",
+    )
+    add(
         "--config",
         metavar="PATH",
         help=f"TOML configuration file whose keys are these long options without '--', e.g. "

@@ -264,6 +264,10 @@ DAEMON_SCHEMA = Schema(
         Key("state-dir", "state_dir", str, _state_dir),
         Key("retention-days", "retention_days", float),
         Key("grace-period", "grace_period", float, reloadable=True),
+        Key("engine-workers", "engine_workers", int),
+        Key("max-searches", "max_searches", int, reloadable=True),
+        Key("max-search-ms", "max_search_ms", int, reloadable=True),
+        Key("max-search-playouts", "max_search_playouts", int, reloadable=True),
     )
 )
 """The daemon's configuration keys: the long options of ``hipparchusd --help`` without their

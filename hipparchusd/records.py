@@ -22,11 +22,13 @@ from .games.base import JSON
 @attrs.frozen
 class StoredSeat:
     """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token
-    (the token itself is never stored)."""
+    (the token itself is never stored); ``bot``, the engine's level word for a seat the
+    daemon's engine plays (``bot``), else ``None``."""
 
     seat: int
     name: str
     token_hash: bytes
+    bot: str | None = None
 
 
 @attrs.frozen

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 import attrs
@@ -21,6 +22,14 @@ def _positive_int(name: str) -> Any:
     def check(_: Any, __: Any, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise SettingsError(f"{name} must be a whole number >= 1, not {value!r}")
+
+    return check
+
+
+def _non_negative_int(name: str) -> Any:
+    def check(_: Any, __: Any, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SettingsError(f"{name} must be a whole number >= 0, not {value!r}")
 
     return check
 
@@ -90,6 +99,12 @@ class Settings:
             (:mod:`hipparchusd.store`); ``None`` keeps them in memory only.
         retention_days: days a finished game is kept in the state directory (0: forever).
         grace_period: seconds between the shutdown notice and closing every connection.
+        engine_workers: worker processes that run the engine's searches (0: one per core
+            less one, at least one).
+        max_searches: searches clients may run at once (``genmove``, ``analyze``); one more
+            answers ``? limit``. The engine's own seats wait for a worker instead.
+        max_search_ms: the longest search a request may ask for (milliseconds).
+        max_search_playouts: the most playouts a request may ask for.
 
     Raises:
         SettingsError: a value out of range, naming the option.
@@ -108,6 +123,19 @@ class Settings:
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
     retention_days: float = attrs.field(default=0, validator=_check_retention)
     grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
+    engine_workers: int = attrs.field(default=0, validator=_non_negative_int("engine_workers"))
+    max_searches: int = attrs.field(default=16, validator=_positive_int("max_searches"))
+    max_search_ms: int = attrs.field(default=10_000, validator=_positive_int("max_search_ms"))
+    max_search_playouts: int = attrs.field(
+        default=10_000_000, validator=_positive_int("max_search_playouts")
+    )
+
+    @property
+    def workers(self) -> int:
+        """The engine's worker processes: ``engine_workers``, or one per core less one."""
+        if self.engine_workers:
+            return self.engine_workers
+        return max(1, (os.cpu_count() or 1) - 1)
 
     @property
     def logging_level(self) -> int:

@@ -12,7 +12,7 @@ from ..games.base import JSON, Event, GameKind, ServedGame
 from ..protocol import ErrorCode, ProtocolError, Request
 from ..protocol import formatting as fmt
 from .messages import LOBBY_EVENTS, EventMessage, Response
-from .results import Delivery, Result
+from .results import BotTurn, Delivery, Result
 from .tables import Session, Table
 
 
@@ -90,6 +90,22 @@ class LobbyBase:
         result = self._ok(r, data, fmt.lines(data))
         result.games = (table.id,)
         return result
+
+    def _bot_turns(self, table: Table) -> list[BotTurn]:
+        """The searches to start for the engine's seats that must move in ``table`` now and
+        are not searching yet (each is marked ``thinking`` until its move is played). Each
+        search sees only its seat's view (RULINGS H13)."""
+        if not table.started or table.finished or table.game.outcome is not None:
+            return []
+        turns: list[BotTurn] = []
+        game = table.game
+        for number in game.seats_to_move():
+            seat = table.seats[number]
+            if seat.bot is not None and not seat.thinking:
+                seat.thinking = True
+                view = game.view_data(number)
+                turns.append(BotTurn(table.id, number, table.kind.name, view, seat.bot))
+        return turns
 
     def _snapshot(self, game: ServedGame | None) -> JSON:
         """``game``'s record, unstructured for the store; ``None`` without a game, or when

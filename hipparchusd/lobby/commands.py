@@ -49,4 +49,26 @@ COMMANDS: Mapping[str, CommandSpec] = {
     "play": CommandSpec("play <game> <move>", "make a move: one word in the game's notation", 2, 2),
     "resign": CommandSpec("resign <game>", "resign the game", 1, 1),
     "record": CommandSpec("record <game>", "every deal and move of a finished game", 1, 1),
+    "bot": CommandSpec(
+        "bot <game> [<seat>] [level=<level>] [name=<name>]",
+        "seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)",
+        1,
+        2,
+        True,
+    ),
+    "genmove": CommandSpec(
+        "genmove <game> [<budget>] [play=false]",
+        "the engine's move for your seat, played unless play=false (budget 200ms or 5000)",
+        1,
+        2,
+        True,
+    ),
+    "analyze": CommandSpec(
+        "analyze <game> [<budget>] [interval=<ms>] [seat=<n>]",
+        "stream the engine's search for your seat as info events, until stop",
+        1,
+        2,
+        True,
+    ),
+    "stop": CommandSpec("stop", "end your analysis (any request does)"),
 }

@@ -37,17 +37,16 @@ from ..games.registry import KINDS
 from ..protocol import ErrorCode, Mode, ProtocolError, Request
 from ..protocol import formatting as fmt
 from .commands import COMMANDS, CommandSpec
+from .engine import Engine
 from .housekeeping import Housekeeping
 from .messages import PROTOCOL_VERSION, SERVER_NAME, EventMessage, Hello, Response, Shutdown
-from .playing import Playing
 from .results import Delivery, Result
-from .seating import Seating
 from .tables import Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
 
 
-class Lobby(Housekeeping, Seating, Playing):
+class Lobby(Housekeeping, Engine):
     """Every game and connection of one server, and the handling of their commands.
 
     Args:
@@ -62,6 +61,9 @@ class Lobby(Housekeeping, Seating, Playing):
         snapshots: whether results carry the games' records for the store (a new round's deal
             with the move that makes it, the finished match); the server passes its store's
             ``durable``, so that a store that keeps nothing is not handed records to drop.
+        max_search_ms: the longest search ``bot``, ``genmove`` and ``analyze`` may ask for
+            (milliseconds; beyond it they answer ``limit``).
+        max_search_playouts: the most playouts they may ask for.
     """
 
     def __init__(
@@ -73,8 +75,12 @@ class Lobby(Housekeeping, Seating, Playing):
         clock: Callable[[], float] = time.time,
         adjourned_kept: int = 10_000,
         snapshots: bool = True,
+        max_search_ms: int = 10_000,
+        max_search_playouts: int = 10_000_000,
     ) -> None:
         self.max_games = max_games
+        self.max_search_ms = max_search_ms
+        self.max_search_playouts = max_search_playouts
         self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
@@ -148,7 +154,7 @@ class Lobby(Housekeeping, Seating, Playing):
 
     #: Commands whose first argument names the game they act on.
     GAME_COMMANDS = frozenset(
-        ("join", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record")
+        ("join", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record", "bot")
     )
 
     def games_of(self, session: Session, request: Request) -> tuple[str, ...]:

@@ -50,7 +50,7 @@ class Housekeeping(LobbyBase):
             if not 0 <= taken.seat < len(table.seats):
                 raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
             seat = table.seats[taken.seat]
-            seat.name, seat.token_digest = taken.name, taken.token_hash
+            seat.name, seat.token_digest, seat.bot = taken.name, taken.token_hash, taken.bot
         if stored.snapshot is not None:
             table.enter(Lifecycle.PLAYING)
         elif all(seat.taken for seat in table.seats):
@@ -138,7 +138,8 @@ class Housekeeping(LobbyBase):
         for table in list(self.tables.values()):
             if not table.started or table.finished:
                 continue
-            if table.followers():
+            if table.followers() or all(seat.bot is not None for seat in table.seats):
+                # Followed, or played by the engine alone: it ends by itself.
                 table.unattended_since = None
             elif table.unattended_since is None:
                 table.unattended_since = now

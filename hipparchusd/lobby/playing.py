@@ -23,7 +23,7 @@ from ..protocol import formatting as fmt
 from ..records import AddMove, CreateGame, Finish, StoredGame
 from .base import LobbyBase
 from .messages import Response
-from .results import NeedsStoredGame, Result
+from .results import NeedsStoredGame, Result, StopSearches
 from .tables import Lifecycle, Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -183,6 +183,9 @@ class Playing(LobbyBase):
             result.deliveries += self._publish(table, [*events, progress(after)])
             if outcome is not None:
                 self._ended(table, outcome)
+                result.engine.append(StopSearches(table.id))
+            else:
+                result.engine += self._bot_turns(table)
 
         result.pending = move
 

@@ -9,6 +9,8 @@ from typing import TypeAlias
 
 import attrs
 
+from ..engine.api import Analysis
+from ..games.base import JSON
 from ..records import StoreCommand, StoredGame
 from .messages import EventMessage, Response
 from .tables import Session
@@ -37,8 +39,70 @@ class NeedsStoredToken:
     retry: Callable[[], Result]
 
 
-#: What a result may ask the shell to fetch from the store before it is answered.
-StoreNeed: TypeAlias = NeedsStoredGame | NeedsStoredToken
+@attrs.frozen
+class NeedsSearch:
+    """The answer needs an engine search (``genmove``): the shell runs it off the lobby's
+    thread (:class:`hipparchusd.server.engines.Engines`) for ``seat`` of ``game_id``, whose
+    view ``view`` (of game kind ``kind``) is all the engine sees, at ``level`` (a level word,
+    :meth:`hipparchusd.engine.api.Level.parse`), then answers with ``answer(analysis)``,
+    prepared in the game's order, instead of the result that carries this. The shell answers
+    ``limit`` when too many searches run."""
+
+    game_id: str
+    seat: int
+    kind: str
+    view: JSON
+    level: str
+    answer: Callable[[Analysis], Result]
+
+
+#: What a result may ask the shell to fetch from the store (or the engine) before it is
+#: answered.
+StoreNeed: TypeAlias = NeedsStoredGame | NeedsStoredToken | NeedsSearch
+
+
+# What a result asks of the engine besides (:attr:`Result.engine`): searches the shell starts
+# and stops, none of them awaited by the request.
+
+
+@attrs.frozen
+class BotTurn:
+    """The engine's seat ``seat`` of ``game_id`` must move: search its ``view`` (all it sees,
+    of game kind ``kind``) at ``level`` (a level word), then play the move found through
+    :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order."""
+
+    game_id: str
+    seat: int
+    kind: str
+    view: JSON
+    level: str
+
+
+@attrs.frozen
+class AnalysisStream:
+    """Stream ``info`` events to ``session`` (``analyze``): search ``seat``'s ``view`` of
+    ``game_id`` at ``level``, each report every ``interval_ms`` made into events by
+    :meth:`hipparchusd.lobby.Lobby.analysis_messages`, until the budget is spent, the client
+    sends another request, leaves, or the game ends."""
+
+    session: Session
+    game_id: str
+    seat: int
+    kind: str
+    view: JSON
+    level: str
+    interval_ms: int
+
+
+@attrs.frozen
+class StopSearches:
+    """Stop every search on ``game_id`` (it ended, or left memory)."""
+
+    game_id: str
+
+
+#: A search the result starts or stops.
+EngineJob: TypeAlias = BotTurn | AnalysisStream | StopSearches
 
 
 @attrs.define(slots=True)
@@ -63,9 +127,12 @@ class Result:
     nothing pending made its change at once, as one that cannot be refused (a seat left, a
     connection gone, an abandoned game dropped): its store calls all follow the change.
 
-    ``needs``, when set, asks the shell for a game only the store holds: the shell fetches
-    it and takes the result the need gives back in this one's place (:data:`StoreNeed`); when
-    the store has no such game, this result (a refusal) stands.
+    ``engine`` lists the searches the shell starts or stops once the result is carried out
+    (:data:`EngineJob`): the lobby never waits for the engine.
+
+    ``needs``, when set, asks the shell for a game only the store holds (or for a search): the
+    shell fetches it and takes the result the need gives back in this one's place
+    (:data:`StoreNeed`); when the store has no such game, this result (a refusal) stands.
     """
 
     response: Response | None = None
@@ -75,6 +142,8 @@ class Result:
     close: bool = False
     pending: Callable[[], None] | None = None
     needs: StoreNeed | None = None
+    #: Searches to start or stop once the result is carried out (filled by the commit too).
+    engine: list[EngineJob] = attrs.field(factory=list)
 
     def commit(self) -> None:
         """Make the pending change (a prepared result, :meth:`Lobby.prepare`): the lobby and

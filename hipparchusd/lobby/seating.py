@@ -37,6 +37,17 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
             )
+        wanted = self._seat_word(table, args)
+        if table.id in session.seats:
+            raise ProtocolError(
+                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
+            )
+        seat = self._free_seat(table, wanted)
+        return self._take_seat(request, table, seat, name or f"player{seat}", session)
+
+    @staticmethod
+    def _seat_word(table: Table, args: list[str]) -> int | None:
+        """The seat ``args[1]`` names, if given (``syntax`` if it is no seat of ``table``)."""
         seats = len(table.seats)
         wanted: int | None = None
         if len(args) == 2:
@@ -49,47 +60,66 @@ class Seating(LobbyBase):
                     f"{args[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})",
                 )
             wanted = int(args[1])
-        if table.id in session.seats:
-            raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
-            )
+        return wanted
+
+    @staticmethod
+    def _free_seat(table: Table, wanted: int | None) -> int:
+        """``wanted`` if it is free (else ``seat-taken``), or the first free seat (``seat-taken``
+        if none)."""
         free = [number for number, seat in enumerate(table.seats) if not seat.taken]
         if wanted is None:
             if not free:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"every seat of {table.id} is taken")
-            seat = free[0]
-        elif wanted not in free:
+            return free[0]
+        if wanted not in free:
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
-        else:
-            seat = wanted
-        name = name or f"player{seat}"
+        return wanted
+
+    def _take_seat(
+        self,
+        request: Request,
+        table: Table,
+        seat: int,
+        name: str,
+        session: Session | None,
+        bot: str | None = None,
+    ) -> Result:
+        """The result of taking the free ``seat`` of ``table`` under ``name``, for ``session``
+        (``join``) or for the engine at level ``bot`` (``bot``, no session and a token nobody
+        is given): the change pending until the seat (and, for the last seat, the start) is
+        stored. The answer names the seat, and its token for a session."""
         token = secrets.token_hex(16)
         digest = token_digest(token)
-        result = self._ok(
-            request,
-            {"game": table.id, "seat": seat, "token": token},
-            [f"seat={seat} token={token}"],
-        )
+        if session is not None:
+            data = {"game": table.id, "seat": seat, "token": token}
+            text = f"seat={seat} token={token}"
+        else:
+            data = {"game": table.id, "seat": seat, "level": bot}
+            text = f"seat={seat} level={bot}"
+        result = self._ok(request, data, [text])
         result.games = (table.id,)
+        free = [number for number, taken in enumerate(table.seats) if not taken.taken]
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
         start_events = [*started.start(), progress(started)] if started is not None else []
         snapshot = self._snapshot(started)
-        stored_seat = StoredSeat(seat, name, digest)
+        stored_seat = StoredSeat(seat, name, digest, bot)
         result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
 
         def take_seat() -> None:
-            table.seats[seat] = Seat(name, session, digest)
+            table.seats[seat] = Seat(name, session, digest, bot)
             self._tokens[digest] = (table, seat)
-            session.seats[table.id] = seat
-            session.watching.discard(table.id)
-            table.spectators.pop(session, None)
+            if session is not None:
+                session.seats[table.id] = seat
+                session.watching.discard(table.id)
+                table.spectators.pop(session, None)
             result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
             if started is not None:
                 table.game = started
                 table.enter(Lifecycle.PLAYING)
                 log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
                 result.deliveries += self._publish(table, start_events)
+                result.engine += self._bot_turns(table)
 
         result.pending = take_seat
         return result

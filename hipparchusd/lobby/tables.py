@@ -60,6 +60,11 @@ class Seat:
     name: str | None = None
     holder: Session | None = None
     token_digest: bytes | None = None
+    #: The engine's level word (``random``, ``ismcts:200ms``...) when the daemon's engine plays
+    #: this seat (``bot``; its token is a secret nobody was given), else ``None``.
+    bot: str | None = None
+    #: True while the engine searches this seat's move (not stored: a restart searches again).
+    thinking: bool = False
 
     @property
     def taken(self) -> bool:

@@ -25,6 +25,7 @@ from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
 from .connection import Connection, peer_name
+from .engines import EnginePool, Engines
 from .pipeline import Pipeline
 from .storage import execute
 
@@ -50,10 +51,16 @@ class Server:
     def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
         self.settings = settings
         self.store = store
-        self.lobby = lobby or Lobby(max_games=settings.max_games, snapshots=store.durable)
+        self.lobby = lobby or Lobby(
+            max_games=settings.max_games,
+            snapshots=store.durable,
+            max_search_ms=settings.max_search_ms,
+            max_search_playouts=settings.max_search_playouts,
+        )
         self.connections: dict[int, Connection] = {}
         self.ports: list[int] = []
-        self.pipeline = Pipeline(self.lobby, store, self.connections)
+        self.engines = Engines(self.lobby, EnginePool(settings.workers), settings.max_searches)
+        self.pipeline = Pipeline(self.lobby, store, self.connections, self.engines)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -87,6 +94,9 @@ class Server:
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
         self.settings = settings
         self.lobby.max_games = settings.max_games
+        self.lobby.max_search_ms = settings.max_search_ms
+        self.lobby.max_search_playouts = settings.max_search_playouts
+        self.engines.max_searches = settings.max_searches
 
     @property
     def shutting_down(self) -> bool:
@@ -108,21 +118,10 @@ class Server:
         ``task_status.started`` is called with this server once it accepts connections."""
         try:
             await self.restore()
-            async with trio.open_nursery() as connections:
-                async with trio.open_nursery() as acceptors:
-                    for listener in listeners:
-                        acceptors.start_soon(self._accept, listener, connections)
-                    acceptors.start_soon(self._sweep)
-                    task_status.started(self)
-                    await self._shutdown.wait()
-                    acceptors.cancel_scope.cancel()
-                grace = self.settings.grace_period
-                log.info("shutting down: %s; connections closed within %g s", self.status(), grace)
-                self.pipeline.dispatch(self.lobby.begin_shutdown(grace))
-                self.pipeline.flush()
-                with trio.move_on_after(grace):
-                    await self._all_closed.wait()
-                connections.cancel_scope.cancel()
+            async with trio.open_nursery() as engines:
+                await engines.start(self.engines.run)
+                await self._serve(listeners, task_status)
+                engines.cancel_scope.cancel()
         finally:
             for listener in listeners:
                 with trio.CancelScope(shield=True):
@@ -131,6 +130,27 @@ class Server:
                 await self.store.aclose()
             log.info("stopped")
             self.stopped.set()
+
+    async def _serve(
+        self, listeners: Sequence[trio.abc.Listener[Any]], task_status: trio.TaskStatus[Server]
+    ) -> None:
+        """Accept and serve connections until the shutdown, then close them after the grace
+        period."""
+        async with trio.open_nursery() as connections:
+            async with trio.open_nursery() as acceptors:
+                for listener in listeners:
+                    acceptors.start_soon(self._accept, listener, connections)
+                acceptors.start_soon(self._sweep)
+                task_status.started(self)
+                await self._shutdown.wait()
+                acceptors.cancel_scope.cancel()
+            grace = self.settings.grace_period
+            log.info("shutting down: %s; connections closed within %g s", self.status(), grace)
+            self.pipeline.dispatch(self.lobby.begin_shutdown(grace))
+            self.pipeline.flush()
+            with trio.move_on_after(grace):
+                await self._all_closed.wait()
+            connections.cancel_scope.cancel()
 
     async def restore(self) -> None:
         """Load the games the store kept unfinished; one that cannot be restored is logged and
@@ -150,6 +170,8 @@ class Server:
                 continue
             for command in lobby.restored_commands(table, stored):
                 await execute(self.store, command)
+            # The engine's seats that must move search again (they start with the server).
+            self.engines.submit(list(lobby.bot_turns(table.id)))
 
     async def _sweep(self) -> None:
         """Every second (or a quarter of the shorter timeout), close the idle connections,
@@ -174,7 +196,8 @@ class Server:
             if self._adjourn_timeout(settings) > 0:
                 now = trio.current_time()
                 busy = self.pipeline.sequencer.busy
-                self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+                for game_id in self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy):
+                    self.engines.stop_game(game_id, "adjourned")
 
     def _adjourn_timeout(self, settings: Settings) -> float:
         """The adjourn timeout in force: 0 (never) unless the store is durable."""

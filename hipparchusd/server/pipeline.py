@@ -15,11 +15,13 @@ import logging
 from collections.abc import Callable, Sequence
 
 from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
+from ..lobby.results import NeedsSearch
 from ..protocol import ErrorCode, LineError, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
 from ..store.base import GameStore, StoreUnreachable
 from .connection import Connection
+from .engines import EngineError, Engines
 from .sequencer import Sequencer
 from .storage import describe, execute
 
@@ -45,12 +47,23 @@ class Pipeline:
         store: where changes are recorded; one that is not ``durable`` is not called for
             them (it would keep nothing), though it is still asked for stored games.
         connections: the open connections by session id, which events are queued for.
+        engines: what carries out the searches results ask for (none: a search request
+            answers ``internal``).
     """
 
-    def __init__(self, lobby: Lobby, store: GameStore, connections: dict[int, Connection]) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        store: GameStore,
+        connections: dict[int, Connection],
+        engines: Engines | None = None,
+    ) -> None:
         self.lobby = lobby
         self.store = store
         self.connections = connections
+        self.engines = engines
+        if engines is not None:
+            engines.pipeline = self
         self.sequencer = Sequencer()
         #: The connections with something queued since the last :meth:`flush`.
         self.dirty: list[Connection] = []
@@ -73,13 +86,22 @@ class Pipeline:
             return False
         if request is None:
             return False
+        engines = self.engines
+        if engines is not None and engines.streaming(session.id):
+            # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
+            # events come before this request's answer.
+            await engines.end_stream(session.id)
         try:
             lobby = self.lobby
             games = lobby.games_of(session, request)
             if not any(map(self.sequencer.busy, games)):
                 # No earlier request on these games is still in progress: nothing to wait for.
                 result = lobby.prepare(session, request)
-                if result.needs is not None or self._commands(result):
+                if result.engine and engines is not None:
+                    result = engines.admit(result)
+                if isinstance(result.needs, NeedsSearch):
+                    result = await self._search(result, result.needs, conn, request)
+                elif result.needs is not None or self._commands(result):
                     result = await self._complete_holding(result, games, conn, request)
                 else:
                     # It awaits nothing, so no other task runs before its events are queued:
@@ -158,6 +180,39 @@ class Pipeline:
             self.sequencer.release(created, created_done)
         return result
 
+    # -- what results need from the engine --------------------------------------------------
+
+    async def _search(
+        self, result: Result, need: NeedsSearch, conn: Connection, request: Request
+    ) -> Result:
+        """Run the search ``need`` asks for (``genmove``), holding no game meanwhile (the
+        caller's connection waits for its answer, the game's other requests do not), then
+        carry out the answer it gives back in the game's order; ``limit`` when too many
+        searches run, ``internal`` when the engine fails."""
+        engines = self.engines
+        failure: Result | None = None
+        analysis = None
+        if engines is None:
+            error = ProtocolError(ErrorCode.INTERNAL, "this server runs no engine", request.id)
+            failure = Result(Response.failed(error))
+        else:
+            try:
+                analysis = await engines.genmove(need.kind, need.view, need.level)
+            except EngineError as problem:
+                log.error("game %s: genmove failed: %s", need.game_id, problem)
+                message = "the engine failed; see the server log"
+                failure = Result(
+                    Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+                )
+            if analysis is None and failure is None:
+                failure = engines.limit_result(Result(Response(request.id)))
+        if failure is not None or analysis is None:
+            assert failure is not None
+            await self.carry_out(failure, conn)
+            return failure
+        answer = functools.partial(need.answer, analysis)
+        return await self.sequenced((need.game_id,), answer, conn, request)
+
     # -- what results need from the store ---------------------------------------------------
 
     async def _fulfil(self, result: Result, request: Request) -> Result:
@@ -173,7 +228,8 @@ class Pipeline:
                 return result if stored is None else answer(stored)
             case NeedsStoredToken(token_hash, retry):
                 return await self._bring_back(result, request, token_hash, retry)
-            case None:
+            case NeedsSearch() | None:
+                # A search is run before the result is sequenced (:meth:`answer`).
                 return result
 
     async def _bring_back(
@@ -233,6 +289,8 @@ class Pipeline:
         table = self.lobby.bring_back(stored)
         for command in self.lobby.restored_commands(table, stored):
             await execute(self.store, command)
+        if self.engines is not None:
+            self.engines.submit(list(self.lobby.bot_turns(table.id)))
 
     async def _find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """``GameStore.find_by_token``; ``None`` (logged) when the store fails."""
@@ -301,6 +359,8 @@ class Pipeline:
         recipients (:meth:`flush` sends them)."""
         if conn is not None and result.response is not None:
             conn.enqueue(result.response.encode(conn.session.mode))
+        if result.engine and self.engines is not None:
+            self.engines.submit(result.engine)
         if result.deliveries:
             try:
                 self.dispatch(result)
@@ -329,6 +389,8 @@ class Pipeline:
     async def leave(self, session: Session) -> None:
         """Take ``session`` out of the lobby (``left`` or ``disconnected`` events), in the
         order of the games it follows."""
+        if self.engines is not None:
+            await self.engines.end_stream(session.id, "left")
         if session.id in self.lobby.sessions:
             games = self.lobby.session_games(session)
             await self.sequenced(games, functools.partial(self.lobby.disconnect, session), None)

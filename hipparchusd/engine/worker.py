@@ -1,0 +1,85 @@
+"""The loop of one engine worker process (issue 18): searches asked over a pipe, answered with
+progress reports and a final :class:`~.api.Analysis`. Synchronous, no trio: the daemon's
+:class:`hipparchusd.server.engines.EnginePool` starts these processes and talks to them.
+
+Messages, pickled over a :func:`multiprocessing.Pipe`:
+
+- to the worker: ``("search", job, kind, view, level, seed, interval_ms)`` (``level`` a level
+  word, ``interval_ms`` ``None`` for no progress reports), ``("stop", job)``, or ``None`` (exit);
+- from the worker: ``("progress", job, analysis)``, ``("done", job, analysis)`` or
+  ``("error", job, message)``.
+
+One search at a time: a ``stop`` ends the running search early, and it still answers ``done``
+with what it found. The search polls the pipe for a ``stop`` at most every
+:data:`POLL_SECONDS`, so a stop costs the search no more than that.
+"""
+
+from __future__ import annotations
+
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .api import Analysis, Level, analyze
+
+#: How often a running search looks for a ``stop`` (seconds).
+POLL_SECONDS = 0.002
+
+
+def serve(conn: Connection) -> None:
+    """Answer searches on ``conn`` until it closes or ``None`` comes (the process's target)."""
+    # Imported now, so that the first search does not pay for the games' modules.
+    from . import adapters  # noqa: F401
+
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        if message[0] != "search":
+            continue  # a stop that came after its search had finished
+        if not _run(conn, message):
+            return
+
+
+def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
+    """Carry out one ``search`` message and answer it; False if the worker must exit after."""
+    _, job, kind, view, level_text, seed, interval_ms = message
+    quit_after = False
+    next_poll = 0.0
+
+    def should_stop() -> bool:
+        nonlocal next_poll, quit_after
+        now = time.monotonic()
+        if now < next_poll:
+            return False
+        next_poll = now + POLL_SECONDS
+        while conn.poll():
+            incoming: Any = conn.recv()
+            if incoming is None:
+                quit_after = True
+                return True
+            if incoming[0] == "stop" and incoming[1] == job:
+                return True
+        return False
+
+    def report(analysis: Analysis) -> None:
+        conn.send(("progress", job, analysis))
+
+    try:
+        analysis = analyze(
+            kind,
+            view,
+            Level.parse(level_text),
+            seed=seed,
+            on_progress=report if interval_ms is not None else None,
+            interval_ms=interval_ms or 500,
+            should_stop=should_stop,
+        )
+    except Exception as error:  # the daemon logs it; the worker lives on
+        conn.send(("error", job, f"{type(error).__name__}: {error}"))
+    else:
+        conn.send(("done", job, analysis))
+    return not quit_after

@@ -1,0 +1,337 @@
+"""The engine's commands (issue 18; PROTOCOL.md section 9): ``bot`` seats the daemon's engine,
+``genmove`` asks it for the caller's move, ``analyze`` streams its search, ``stop`` ends the
+stream. The lobby never searches and never waits: it asks the shell for a search through the
+result (:class:`~.results.NeedsSearch`, :data:`~.results.EngineJob`), and the engine's moves
+come back through :meth:`Engine.bot_play`, as any seat's ``play``.
+
+What a search sees is exactly the seat's view (``ServedGame.view_data(seat)``), so it cannot
+leak another seat's cards (RULINGS H13): the engine's answer names only that seat's moves.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+
+from ..engine.api import Analysis, Budget, Level
+from ..games.base import GameError, MoveList
+from ..protocol import ErrorCode, ProtocolError, Request
+from ..records import AddMove
+from .messages import EventMessage, Response
+from .playing import Playing
+from .results import AnalysisStream, BotTurn, NeedsSearch, Result
+from .seating import Seating
+from .tables import Session, Table
+
+log = logging.getLogger("hipparchusd.lobby")
+
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
+_INTERVAL = re.compile(r"[1-9][0-9]{0,6}")
+
+#: The shortest ``interval=`` of ``analyze`` (milliseconds): a report is a line per move.
+MIN_INTERVAL_MS = 50
+#: The default ``interval=`` of ``analyze`` (milliseconds).
+DEFAULT_INTERVAL_MS = 500
+
+
+def _error_code(error: GameError) -> ErrorCode:
+    try:
+        return ErrorCode(error.code)
+    except ValueError:
+        return ErrorCode.ILLEGAL_MOVE
+
+
+class Engine(Seating, Playing):
+    """The engine's commands: a part of :class:`~.core.Lobby` (over the seating and playing
+    parts, whose seats and moves it shares). ``max_search_ms`` and
+    ``max_search_playouts`` (set by ``Lobby.__init__``) bound every budget asked for."""
+
+    max_search_ms: int
+    max_search_playouts: int
+
+    # -- budgets and levels -----------------------------------------------------------------
+
+    def _budget_level(self, word: str | None, default_ms: int) -> Level:
+        """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or
+        ``200ms,5000``), ``default_ms`` milliseconds without one; ``syntax`` for a bad word,
+        ``limit`` beyond the server's maximum budget."""
+        if word is None:
+            return Level("ismcts", Budget(millis=min(default_ms, self.max_search_ms)))
+        try:
+            level = Level.parse(f"ismcts:{word}")
+        except ValueError:
+            raise ProtocolError(
+                ErrorCode.SYNTAX,
+                f"{word[:40]!r} is not a budget (e.g. 200ms, 5000 playouts, or 200ms,5000)",
+            ) from None
+        return self._within_limits(level)
+
+    def _within_limits(self, level: Level) -> Level:
+        """``level``, refused with ``limit`` when its budget exceeds the server's maximum; a
+        budget of playouts alone is bounded in time by the maximum too."""
+        budget = level.budget
+        if level.name != "ismcts":
+            return level
+        if budget.millis is not None and budget.millis > self.max_search_ms:
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}ms here"
+            )
+        if budget.playouts is not None and budget.playouts > self.max_search_playouts:
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"a search makes at most {self.max_search_playouts} playouts here"
+            )
+        if budget.millis is None:
+            return Level("ismcts", Budget(millis=self.max_search_ms, playouts=budget.playouts))
+        return level
+
+    def _mover(self, session: Session, table: Table) -> int:
+        """The caller's seat, which must move now (``not-seated``, ``not-started``,
+        ``game-over``, ``not-your-turn``)."""
+        seat = self._seat(session, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.game.outcome is not None:
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
+        if seat not in table.game.seats_to_move():
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+        return seat
+
+    # -- bot ----------------------------------------------------------------------------------
+
+    def _cmd_bot(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        for key in options:
+            if key not in ("level", "name"):
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {key!r} (level= and name=)"
+                )
+        try:
+            level = Level.parse(options.get("level", "ismcts"))
+        except ValueError as error:
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+        level = self._within_limits(level)
+        name = options.get("name", f"bot-{level.name}")
+        if _NAME.fullmatch(name) is None:
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
+            )
+        if self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        seat = self._free_seat(table, self._seat_word(table, args))
+        return self._take_seat(request, table, seat, name, None, str(level))
+
+    def bot_turns(self, game_id: str) -> list[BotTurn]:
+        """The searches to start for the engine's seats of ``game_id`` that must move and are
+        not searching (after a restart, or a game brought back); none for an unknown game."""
+        table = self.tables.get(game_id)
+        return [] if table is None else self._bot_turns(table)
+
+    def bot_play(self, game_id: str, seat: int, word: str) -> Result:
+        """The engine's seat ``seat`` of ``game_id`` plays ``word``, which its search chose:
+        as ``play``, with the same rules, store commands and events, and no response. Nothing
+        happens when the game is gone or over or the seat need not move now (the position
+        moved on while it searched: a new search was asked for if needed). A move the game
+        refuses (an engine bug) is logged and the seat's first legal move is played instead,
+        so that the game goes on."""
+        table = self.tables.get(game_id)
+        if table is None or table.finished:
+            return Result()
+        state = table.seats[seat]
+        if state.bot is None or seat not in table.game.seats_to_move():
+            state.thinking = False
+            return Result()
+        if self.shutting_down:
+            state.thinking = False
+            return Result()
+        try:
+            after = table.game.fork()
+            text, events = after.play_word(seat, word)
+        except GameError as error:
+            log.error("game %s: the engine's move %r for seat %d refused: %s", game_id, word,
+                      seat, error)  # fmt: skip
+            fallback = self._first_legal(table, seat)
+            after = table.game.fork()
+            text, events = after.play_word(seat, fallback)
+        new_deal = self.snapshots and table.kind.new_deal(events)
+        snapshot = self._snapshot(after) if new_deal else None
+        result = Result(None, [AddMove(table.id, seat, text, snapshot)], games=(table.id,))
+        self._moved(table, after, events, result)
+        move = result.pending
+
+        def played() -> None:
+            state.thinking = False
+            if move is not None:
+                move()
+
+        result.pending = played
+        return result
+
+    def bot_failed(self, game_id: str, seat: int) -> None:
+        """The search for the engine's seat ``seat`` of ``game_id`` ended without a move (it
+        was stopped, or failed): the seat is no longer searching."""
+        table = self.tables.get(game_id)
+        if table is not None and 0 <= seat < len(table.seats):
+            table.seats[seat].thinking = False
+
+    @staticmethod
+    def _first_legal(table: Table, seat: int) -> str:
+        legal = table.game.legal(seat)
+        if isinstance(legal, MoveList):
+            return legal.moves[0]
+        return ",".join(legal.items[: legal.count])
+
+    # -- genmove --------------------------------------------------------------------------------
+
+    def _cmd_genmove(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        for key in options:
+            if key != "play":
+                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only play=)")
+        play_text = options.get("play", "true")
+        if play_text not in ("true", "false"):
+            raise ProtocolError(ErrorCode.BAD_OPTION, "play= is true or false")
+        play = play_text == "true"
+        seat = self._mover(session, table)
+        if play and self.shutting_down:
+            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+        level = self._budget_level(args[1] if len(args) > 1 else None, 100)
+        view = table.game.view_data(seat)
+        answer = functools.partial(self.genmove_answer, session, request, table.id, seat, play)
+        need = NeedsSearch(table.id, seat, table.kind.name, view, str(level), answer)
+        return Result(needs=need)
+
+    def genmove_answer(
+        self,
+        session: Session,
+        request: Request,
+        game_id: str,
+        seat: int,
+        play: bool,
+        analysis: Analysis,
+    ) -> Result:
+        """The answer to ``genmove`` once the engine found ``analysis`` for ``seat``: with
+        ``play``, the move played as ``play`` would (refused as ``play`` would be, if the game
+        moved on meanwhile); without, only the move named (nothing changes)."""
+        best = analysis.moves[0] if analysis.moves else None
+        extra = {
+            "visits": best.visits if best is not None else 0,
+            "value": round(best.value, 4) if best is not None else None,
+            "match": (
+                None if best is None or best.match_value is None else round(best.match_value, 4)
+            ),
+            "playouts": analysis.playouts,
+        }
+        if not play:
+            data = {"game": game_id, "move": analysis.best, "played": False, **extra}
+            return self._ok(request, data, [analysis.best])
+        try:
+            table = self._table(game_id)
+            if self._playable(session, table) != seat:
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+            result = self._cmd_play(session, request, [game_id, analysis.best], {})
+        except ProtocolError as error:
+            error.request_id = request.id
+            return Result(Response.failed(error))
+        response = result.response
+        if response is not None and isinstance(response.data, dict):
+            response.data = {**response.data, "played": True, **extra}
+        return result
+
+    # -- analyze and stop -----------------------------------------------------------------------
+
+    def _cmd_analyze(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        for key in options:
+            if key not in ("interval", "seat"):
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {key!r} (interval= and seat=)"
+                )
+        interval_text = options.get("interval", str(DEFAULT_INTERVAL_MS))
+        if _INTERVAL.fullmatch(interval_text) is None or int(interval_text) < MIN_INTERVAL_MS:
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION, f"interval= is milliseconds, at least {MIN_INTERVAL_MS}"
+            )
+        seat_text = options.get("seat")
+        own = session.seats.get(table.id)
+        if seat_text is None:
+            seat = self._mover(session, table)
+        else:
+            # A seat's point of view: a seat's own only, a spectator's once the game is over
+            # (before, it would show a seat's cards to someone who does not hold it).
+            if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 3) or (
+                int(seat_text) >= len(table.seats)
+            ):
+                raise ProtocolError(ErrorCode.BAD_OPTION, f"seat= is a seat of {table.id}")
+            seat = int(seat_text)
+            if own is not None and own != seat:
+                raise ProtocolError(ErrorCode.NOT_SEATED, f"you hold seat {own}, not {seat}")
+            if own is None and not table.finished:
+                raise ProtocolError(
+                    ErrorCode.NOT_SEATED,
+                    f"a spectator analyzes from a seat's view once {table.id} is over",
+                )
+            if not table.started:
+                raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+            if table.game.outcome is not None:
+                raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over: no move to analyze")
+            if seat not in table.game.seats_to_move():
+                raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} need not move now")
+        level = self._budget_level(args[1] if len(args) > 1 else None, self.max_search_ms)
+        view = table.game.view_data(seat)
+        data = {"game": table.id, "seat": seat, "budget": str(level.budget)}
+        result = self._ok(request, data, [f"seat={seat} budget={level.budget}"])
+        result.engine.append(
+            AnalysisStream(
+                session, table.id, seat, table.kind.name, view, str(level), int(interval_text)
+            )
+        )
+        return result
+
+    def _cmd_stop(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        # The shell ended any analysis of this connection before this request came here (any
+        # request does); ``stop`` only says so.
+        return self._ok(request, {})
+
+    def analysis_messages(
+        self, game_id: str, seat: int, analysis: Analysis, *, final: bool, reason: str = ""
+    ) -> list[EventMessage]:
+        """The events of one ``analyze`` report for ``seat`` of ``game_id``: an ``info`` event
+        per move searched, best first (``order`` from 1, ``move``, ``visits``, ``value``, and
+        ``match`` where the game has a match), then one ``analysis`` event (``best``,
+        ``playouts``, ``elapsed`` in ms, ``final``, and for the final one ``reason``: ``budget``,
+        ``stop`` or ``game-over``). They are the seat's own: they carry the game's current
+        ``seq`` and do not count in it."""
+        table = self.tables.get(game_id)
+        seq = table.seq if table is not None else 0
+        messages = []
+        for order, stats in enumerate(analysis.moves, start=1):
+            data: dict[str, object] = {
+                "seat": seat,
+                "order": order,
+                "move": stats.move,
+                "visits": stats.visits,
+                "value": round(stats.value, 4),
+            }
+            if stats.match_value is not None:
+                data["match"] = round(stats.match_value, 4)
+            messages.append(EventMessage(game_id, seq, "info", data))
+        summary: dict[str, object] = {
+            "seat": seat,
+            "best": analysis.best,
+            "playouts": analysis.playouts,
+            "elapsed": round(analysis.elapsed_ms),
+            "final": final,
+        }
+        if final:
+            summary["reason"] = reason
+        messages.append(EventMessage(game_id, seq, "analysis", summary))
+        return messages
