@@ -2,7 +2,10 @@
 progress reports and a final :class:`~.api.Analysis`. Synchronous, no trio: the daemon's
 :class:`hipparchusd.server.engines.EnginePool` starts these processes and talks to them.
 
-Messages, pickled over a :func:`multiprocessing.Pipe`:
+The daemon starts each worker as ``python -m hipparchusd.engine.worker <fd>``, ``<fd>`` one end
+of a socket pair, read and written as a :class:`multiprocessing.connection.Connection`: a fresh
+interpreter, which shares none of the daemon's threads, sockets or ``__main__``. Messages,
+pickled over it:
 
 - to the worker: ``("search", job, kind, view, level, seed, interval_ms)`` (``level`` a level
   word, ``interval_ms`` ``None`` for no progress reports), ``("stop", job)``, or ``None`` (exit);
@@ -16,6 +19,7 @@ with what it found. The search polls the pipe for a ``stop`` at most every
 
 from __future__ import annotations
 
+import sys
 import time
 from multiprocessing.connection import Connection
 from typing import Any
@@ -83,3 +87,24 @@ def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
     else:
         conn.send(("done", job, analysis))
     return not quit_after
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m hipparchusd.engine.worker <fd>``: serve searches on the connection whose
+    file descriptor is ``<fd>``; exit status 0 when it closes, 2 for a bad argument."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or not args[0].isdigit():
+        print("usage: python -m hipparchusd.engine.worker <fd>", file=sys.stderr)
+        return 2
+    conn = Connection(int(args[0]))
+    try:
+        serve(conn)
+    except KeyboardInterrupt:  # the daemon's terminal got ^C too: the daemon stops us
+        pass
+    finally:
+        conn.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

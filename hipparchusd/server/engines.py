@@ -16,12 +16,13 @@ import contextlib
 import functools
 import itertools
 import logging
-import multiprocessing
 import multiprocessing.connection
 import os
 import secrets
+import socket
+import subprocess
+import sys
 from collections.abc import Callable
-from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -55,9 +56,16 @@ class EngineError(Exception):
 class _Worker:
     """One worker process and the parent's end of its pipe."""
 
-    def __init__(self, process: BaseProcess, conn: multiprocessing.connection.Connection) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], conn: multiprocessing.connection.Connection
+    ) -> None:
         self.process = process
         self.conn = conn
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process still runs."""
+        return self.process.poll() is None
 
     async def receive(self) -> Any:
         """The next message from the worker.
@@ -88,15 +96,17 @@ class _Worker:
         """End the process (a search that would not stop, or a pool closing)."""
         with contextlib.suppress(OSError):
             self.conn.close()
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(1.0)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(1.0)
 
 
 class EnginePool:
     """At most ``size`` worker processes (:mod:`hipparchusd.engine.worker`), started when first
-    needed; a search waits for a free one. The processes are spawned afresh (not forked from
-    the daemon, whose threads and sockets they must not share).
+    needed; a search waits for a free one. Each is a fresh interpreter
+    (``python -m hipparchusd.engine.worker``), not a fork of the daemon, whose threads and
+    sockets it must not share.
 
     Raises:
         ValueError: ``size`` below 1.
@@ -110,7 +120,6 @@ class EnginePool:
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._jobs = itertools.count(1)
-        self._context = multiprocessing.get_context("spawn")
         self.closed = False
         #: Searches running or waiting for a worker now.
         self.searches = 0
@@ -118,16 +127,24 @@ class EnginePool:
     async def _take(self) -> _Worker:
         while self._idle:
             candidate = self._idle.pop()
-            if candidate.process.is_alive():
+            if candidate.alive:
                 return candidate
             self._forget(candidate)
-        parent, child = self._context.Pipe(duplex=True)
-        process = self._context.Process(
-            target=worker.serve, args=(child,), name="hipparchusd-engine", daemon=True
-        )
-        await trio.to_thread.run_sync(process.start)
-        child.close()
-        started = _Worker(process, parent)
+        parent, child = socket.socketpair()
+        try:
+            command = [sys.executable, "-m", worker.__name__, str(child.fileno())]
+            fd = child.fileno()
+
+            def start() -> subprocess.Popen[bytes]:
+                return subprocess.Popen(command, pass_fds=(fd,), stdin=subprocess.DEVNULL)
+
+            process = await trio.to_thread.run_sync(start)
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
+        started = _Worker(process, multiprocessing.connection.Connection(parent.detach()))
         self._all.add(started)
         log.info("engine worker %d started (%d of at most %d)", process.pid, len(self._all),
                  self.size)  # fmt: skip
@@ -165,30 +182,47 @@ class EnginePool:
                 process = await self._take()
                 job = next(self._jobs)
                 finished = False
+                failure: EngineError | None = None
                 try:
                     process.send(("search", job, kind, view, level, seed, interval_ms))
                     async with trio.open_nursery() as nursery:
                         if stop is not None:
                             nursery.start_soon(self._stop_on, stop, process, job)
-                        while True:
-                            message = await process.receive()
-                            what, number, payload = message
-                            if number != job:
-                                continue
-                            if what == "progress":
-                                if on_progress is not None:
-                                    on_progress(payload)
-                                continue
+                        # Caught here, in the nursery's own body, so that it comes out as
+                        # itself rather than in an exception group.
+                        try:
+                            what, payload = await self._answer(process, job, on_progress)
+                        except EngineError as error:
+                            failure = error
+                        else:
                             finished = True
-                            nursery.cancel_scope.cancel()
-                            if what == "error":
-                                raise EngineError(payload)
-                            analysis: Analysis = payload
-                            return analysis
+                        nursery.cancel_scope.cancel()
                 finally:
                     await self._settle(process, job, finished)
+                if failure is not None:
+                    raise failure
+                if what == "error":
+                    raise EngineError(payload)
+                analysis: Analysis = payload
+                return analysis
         finally:
             self.searches -= 1
+
+    @staticmethod
+    async def _answer(
+        process: _Worker, job: int, on_progress: Callable[[Analysis], None] | None
+    ) -> tuple[str, Any]:
+        """Read ``process``'s messages about ``job`` up to its answer: (``"done"``, the
+        analysis) or (``"error"``, the message); progress reports go to ``on_progress``."""
+        while True:
+            what, number, payload = await process.receive()
+            if number != job:
+                continue
+            if what == "progress":
+                if on_progress is not None:
+                    on_progress(payload)
+                continue
+            return what, payload
 
     @staticmethod
     async def _stop_on(stop: trio.Event, process: _Worker, job: int) -> None:
@@ -232,7 +266,8 @@ class EnginePool:
 
         def reap() -> None:
             for each in workers:
-                each.process.join(1.0)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    each.process.wait(1.0)
                 each.kill()
 
         with trio.CancelScope(shield=True):

@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 2):
+What the layout holds (version 3):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -25,8 +25,10 @@ What the layout holds (version 2):
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
   ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
   and ``finished_at`` are seconds since the Unix epoch.
-- ``seats(game_id, seat, name, token_hash)``: the SHA-256 digest of each seat's resume token,
-  indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game.
+- ``seats(game_id, seat, name, token_hash, bot)``: the SHA-256 digest of each seat's resume
+  token, indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game;
+  ``bot`` (version 3) is the engine's level word for a seat the daemon's engine plays, else
+  ``NULL``.
 - ``moves(id, game_id, seat, move)``: every move of an unfinished game, ``id`` increasing in
   the order moves were recorded (across games), ``move`` the game's canonical move text. A
   finished game keeps its record instead.
@@ -90,8 +92,15 @@ def _index_tokens_v2(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX seats_by_token ON seats (token_hash)")
 
 
+def _bot_seats_v3(conn: sqlite3.Connection) -> None:
+    """Version 2 to 3: ``seats.bot``, the engine's level word for a seat the daemon's engine
+    plays (``bot``; issue 18), ``NULL`` for every other seat, so that the engine's seats
+    play on after a restart."""
+    conn.execute("ALTER TABLE seats ADD COLUMN bot TEXT")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: Sequence[Migration] = (_create_v1, _index_tokens_v2)
+MIGRATIONS: Sequence[Migration] = (_create_v1, _index_tokens_v2, _bot_seats_v3)
 
 
 def latest_version(migrations: Sequence[Migration] | None = None) -> int:

@@ -59,14 +59,16 @@ def add_seat(
     name: str,
     token_hash: bytes,
     snapshot: str | None,
+    bot: str | None = None,
 ) -> None:
-    """Insert or replace a seat of an unfinished game; with ``snapshot``, store it too."""
+    """Insert or replace a seat of an unfinished game (``bot``: the engine's level word for a
+    seat the engine plays); with ``snapshot``, store it too."""
     cursor = conn.execute(
-        "INSERT INTO seats (game_id, seat, name, token_hash) "
-        "SELECT game_id, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL "
+        "INSERT INTO seats (game_id, seat, name, token_hash, bot) "
+        "SELECT game_id, ?, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL "
         "ON CONFLICT (game_id, seat) DO UPDATE "
-        "SET name = excluded.name, token_hash = excluded.token_hash",
-        (seat, name, token_hash, game_id),
+        "SET name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
+        (seat, name, token_hash, bot, game_id),
     )
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} is stored")
@@ -178,11 +180,11 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
 
 
 #: One game's rows: (game id, kind, options text, created_at, snapshot text or None; for a
-#: finished game, its record text), its seats as (seat, name, token digest) and its moves
-#: after the snapshot as (seat, move) in order (none for a finished game).
+#: finished game, its record text), its seats as (seat, name, token digest, bot level or None)
+#: and its moves after the snapshot as (seat, move) in order (none for a finished game).
 GameRows = tuple[
     tuple[str, str, str, float, str | None],
-    list[tuple[int, str, bytes]],
+    list[tuple[int, str, bytes, str | None]],
     list[tuple[int, str]],
 ]
 
@@ -192,13 +194,13 @@ def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[G
     seats and the moves after its snapshot."""
     where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
     parameters = {"only": only}
-    seats: dict[str, list[tuple[int, str, bytes]]] = {}
-    for game_id, seat, name, token_hash in conn.execute(
-        "SELECT s.game_id, s.seat, s.name, s.token_hash FROM seats AS s "
+    seats: dict[str, list[tuple[int, str, bytes, str | None]]] = {}
+    for game_id, seat, name, token_hash, bot in conn.execute(
+        "SELECT s.game_id, s.seat, s.name, s.token_hash, s.bot FROM seats AS s "
         f"JOIN games AS g USING (game_id) WHERE {where} ORDER BY s.seat",
         parameters,
     ):
-        seats.setdefault(game_id, []).append((seat, name, bytes(token_hash)))
+        seats.setdefault(game_id, []).append((seat, name, bytes(token_hash), bot))
     moves: dict[str, list[tuple[int, str]]] = {}
     for game_id, seat, move in conn.execute(
         "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
@@ -239,9 +241,10 @@ def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     if row is None:
         return None
     seats = conn.execute(
-        "SELECT seat, name, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        "SELECT seat, name, token_hash, bot FROM seats WHERE game_id = ? ORDER BY seat",
+        (game_id,),
     ).fetchall()
-    return tuple(row), [(seat, name, bytes(digest)) for seat, name, digest in seats], []
+    return tuple(row), [(seat, name, bytes(digest), bot) for seat, name, digest, bot in seats], []
 
 
 def latest_game_id(conn: sqlite3.Connection) -> str | None:

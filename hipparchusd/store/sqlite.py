@@ -259,7 +259,9 @@ class SqliteStore:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
-        await self._call("add_seat", (game_id, seat.seat, seat.name, seat.token_hash, text))
+        await self._call(
+            "add_seat", (game_id, seat.seat, seat.name, seat.token_hash, text, seat.bot)
+        )
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
         """Forget ``seat`` of the unfinished game ``game_id`` that has not started (no

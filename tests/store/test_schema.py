@@ -12,6 +12,7 @@ import pytest
 import trio
 from store_helpers import open_db, open_sqlite, stored_seat
 
+from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
@@ -38,7 +39,7 @@ async def test_a_new_database_is_at_the_latest_version(
     assert meta["application"] == "hipparchusd"
     assert meta["schema_version"] == str(schema.latest_version())
     assert meta["last_opened"].endswith(f" pid {os.getpid()}")
-    assert schema.latest_version() == len(schema.MIGRATIONS) == 2
+    assert schema.latest_version() == len(schema.MIGRATIONS) == 3
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(
@@ -50,7 +51,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 2\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 3\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
@@ -149,16 +150,23 @@ async def test_version_2_indexes_seats_by_token_digest(
 ) -> None:
     store = await open_sqlite(nursery, state_dir, migrations=schema.MIGRATIONS[:1])
     await store.create_game("g", "hipparchus", {}, 1.0)
-    await store.add_seat("g", stored_seat(0, "ann"))
     await store.aclose()
+    path = state_dir / DB_NAME
+    with open_db(path) as conn:
+        # Written as version 1 wrote seats (this program's SQL writes the version 3 columns).
+        seat = stored_seat(0, "ann")
+        conn.execute(
+            "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ('g', 0, 'ann', ?)",
+            (seat.token_hash,),
+        )
     store = await open_sqlite(nursery, state_dir)
     try:
         found = await store.find_by_token(stored_seat(0, "ann").token_hash)
         assert found is not None and found.game_id == "g"
+        assert found.seats == (stored_seat(0, "ann"),)  # a person's seat: bot None
     finally:
         await store.aclose()
-    path = state_dir / DB_NAME
-    assert _meta(path)["schema_version"] == "2"
+    assert _meta(path)["schema_version"] == "3"
     with open_db(path) as conn:
         plan = " ".join(
             row[3]
@@ -170,3 +178,29 @@ async def test_version_2_indexes_seats_by_token_digest(
         )
     # Found by the digest, not by reading the seats of every unfinished game.
     assert "seats_by_token" in plan, plan
+
+
+async def test_version_3_keeps_the_engines_seats(state_dir: Path, nursery: trio.Nursery) -> None:
+    """A version 2 database gains ``seats.bot`` (``NULL`` for its seats); a seat the engine
+    plays keeps its level word across a reopening."""
+    store = await open_sqlite(nursery, state_dir, migrations=schema.MIGRATIONS[:2])
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.aclose()
+    path = state_dir / DB_NAME
+    with open_db(path) as conn:
+        conn.execute(
+            "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ('g', 0, 'ann', ?)",
+            (stored_seat(0, "ann").token_hash,),
+        )
+    store = await open_sqlite(nursery, state_dir)
+    bot = StoredSeat(1, "bot-ismcts", stored_seat(1, "bot").token_hash, "ismcts:50ms")
+    await store.add_seat("g", bot)
+    await store.aclose()
+    assert _meta(path)["schema_version"] == "3"
+    assert list(state_dir.glob("*.v2-*.bak"))  # copied aside before migrating
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        (game,) = await store.load_unfinished()
+        assert game.seats == (stored_seat(0, "ann"), bot)
+    finally:
+        await store.aclose()
