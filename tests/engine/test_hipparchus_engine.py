@@ -187,7 +187,8 @@ def test_every_level_plays_a_legal_move(text: str, seed: int, moves: int) -> Non
         assert 0.0 <= stats.value <= 1.0
         assert stats.match_value is not None and 0.0 <= stats.match_value <= 1.0
     if text.startswith("ismcts"):
-        assert {m.move for m in analysis.moves} == legal
+        if not text.endswith("ms"):  # a time budget on a loaded machine may expand fewer
+            assert {m.move for m in analysis.moves} == legal
         assert sum(m.visits for m in analysis.moves) == analysis.playouts
         assert [m.visits for m in analysis.moves] == sorted(
             (m.visits for m in analysis.moves), reverse=True
