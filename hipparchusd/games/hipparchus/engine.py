@@ -59,9 +59,11 @@ Seen = tuple[int, int, int, int]
 
 #: Attempts at a random arrangement of the unknown cards before the sampler lists them all.
 REJECTION_TRIES = 300
+#: Random arrangements tried, none agreeing, before the view is judged impossible.
+GIVE_UP_TRIES = 300_000
 #: The most distinct opponent hands the sampler lists when rejection keeps failing (beyond
 #: that it keeps rejecting: so many hands leave plenty that agree).
-ENUMERATION_LIMIT = 200_000
+ENUMERATION_LIMIT = 5_000
 
 
 def _off_suit_allowed(cards: tuple[int, ...], suit: int, count: int) -> bool:
@@ -318,7 +320,8 @@ class HipparchusInformation:
         if view.lead is not None:
             self.lead_suit, self.lead_count = int(view.lead.suit), view.lead.count
             unknown[self.lead_suit] -= self.lead_count
-            seen.append((self.lead_count, self.lead_suit, 0, -1))
+            if view.leader == other:
+                seen.append((self.lead_count, self.lead_suit, 0, -1))
         if min(unknown) < 0 or sum(unknown) != self.opponent_size + FACE_DOWN_SIZE:
             raise ValueError("the view's cards do not add up to the deck")
         self.unknown = unknown
@@ -332,6 +335,7 @@ class HipparchusInformation:
         self._accepted = 0
         # Hands already checked against the history: late in a round they come back often.
         self._agrees: dict[tuple[int, ...], bool] = {}
+        self._few: bool | None = None  # whether the distinct opponent hands are few to list
 
     @property
     def observer(self) -> int:
@@ -351,7 +355,7 @@ class HipparchusInformation:
             if self._tries >= REJECTION_TRIES * (self._accepted + 1) and self._listable():
                 self._listed = self._list()
                 break
-            if self._tries > 1000 * REJECTION_TRIES and not self._accepted:
+            if self._tries > GIVE_UP_TRIES and not self._accepted:
                 raise ValueError("no deal agrees with the view (the plays seen are impossible)")
             rng.shuffle(cards)
             hand = tuple(cards[:size])
@@ -366,6 +370,11 @@ class HipparchusInformation:
         return rng.choices(hands, cum_weights=weights)[0]
 
     def _listable(self) -> bool:
+        if self._few is None:
+            self._few = self._count_hands() <= ENUMERATION_LIMIT
+        return self._few
+
+    def _count_hands(self) -> int:
         total = 0
         size = self.opponent_size
         u = self.unknown
@@ -376,7 +385,7 @@ class HipparchusInformation:
                     total += math.factorial(size) // (
                         math.factorial(a) * math.factorial(b) * math.factorial(c)
                     )
-        return total <= ENUMERATION_LIMIT
+        return total
 
     def _list(self) -> tuple[list[tuple[int, ...]], list[int]]:
         # A uniform shuffle makes every distinct sequence of the unknown cards equally likely:
