@@ -10,7 +10,6 @@ import random
 import trio
 import trio.testing
 
-# The Sequencer lives in the shell today; its module may move (the lead fixes the import).
 from hipparchusd.server.sequencer import Sequencer
 
 
