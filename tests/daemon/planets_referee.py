@@ -378,4 +378,5 @@ def _bool(value: Any) -> bool:
 def _offers(legal: Any) -> bool:
     if isinstance(legal, list):
         return bool(legal)
-    return bool(legal.count) and len(legal.items) >= int(legal.count)
+    count = int(legal.count)
+    return count > 0 and len(legal.items) >= count
