@@ -372,7 +372,7 @@ def _bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     assert value in ("true", "false"), value
-    return value == "true"
+    return str(value) == "true"
 
 
 def _offers(legal: Any) -> bool:
