@@ -25,6 +25,9 @@ from daemon.planets_referee import Referee, deck, event_of
 
 #: A card token standing alone (``E1``, ``JS``, ``VG``), in text or JSON.
 CARD = re.compile(r"(?<![A-Za-z0-9])[EJMNSV][1-7MSG](?![A-Za-z0-9])")
+#: The notation help that refusals of malformed cards end with: fixed example cards, the same
+#: whoever holds them, so not information.
+NOTATION_EXAMPLE = re.compile(r"e\.g\. V1 or JS")
 
 
 def messages(stream: bytes) -> Iterator[str]:
@@ -99,7 +102,7 @@ def check_planets_stream(
         echoed: set[str] = set()
         if line.startswith("?") and echoes:
             echoed = echoes.get(line[1:].split(" ", 1)[0], set())
-        for card in CARD.findall(line):
+        for card in CARD.findall(NOTATION_EXAMPLE.sub("", line)):
             tally.cards += 1
             assert card in own or card in played or card in outside or card in echoed, (
                 "a card the viewer may not know",

@@ -107,8 +107,7 @@ async def test_no_planets_stream_carries_another_seats_cards_or_pass(
                     await _poke(table, table.spectator, None, rng, echoes, number)
             await table.step(seats)
         await table.seats[0].ok(f"resign {table.game}")
-        clients = [c for cs in streams.values() for c in cs if not c.closed]
-        for client in (*clients, watcher, table.spectator, *([late] if late else [])):
+        for client in (*table.seats, watcher, table.spectator, *([late] if late else [])):
             await client.ok("name")  # everything sent before this answer has arrived
     assert resumed and late is not None
     for seat, clients in streams.items():
@@ -117,6 +116,16 @@ async def test_no_planets_stream_carries_another_seats_cards_or_pass(
         assert tally.hands == [1, 2, 3], tally
         assert tally.received == [1, 2], tally
         assert tally.cards > 100 and tally.passed_events >= 8, tally
+    # The check has teeth: a line naming a card seat 1 holds in hand 3 (and seat 0 never
+    # saw) fails seat 0's check; so does the cards of another seat's pass in a view.
+    stream = b"".join(bytes(c.received) for c in streams[0])
+    end = stream.index(b" game-over ")
+    end = stream.rindex(b"\n", 0, end) + 1  # the start of the game-over line
+    hidden = sorted(referee.dealt[3][1] - referee.dealt[3][0])[0]
+    secret = ",".join(referee.passes[sorted(set(referee.passes) - {0})[0]])
+    for fake in (f"=9 view.hand={hidden}\n\n", f"=9 view.my_pass={secret}\n\n"):
+        with pytest.raises(AssertionError, match="may not know"):
+            check_planets_stream(stream[:end] + fake.encode() + stream[end:], referee, 0)
     for spectator in (watcher, table.spectator, late):
         tally = check_planets_stream(bytes(spectator.received), referee, None, echoes)
         assert tally.hands == [] and tally.received == [] and tally.cards > 50, tally

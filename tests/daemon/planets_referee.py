@@ -129,6 +129,8 @@ class Referee:
     pass_name: str = ""
     offsets: tuple[int, ...] = ()
     received: dict[int, list[tuple[str, int]]] = attrs.field(factory=dict)
+    #: hand number -> seat -> (card, giver) received in that hand's pass
+    received_by_hand: dict[int, dict[int, list[tuple[str, int]]]] = attrs.field(factory=dict)
     leader: int | None = None
     trick: list[tuple[int, str]] = attrs.field(factory=list)
     tricks_done: int = 0
@@ -284,6 +286,7 @@ class Referee:
         for seat, got in received.items():
             self.hands[seat] |= {card for card, _ in got}
         self.received = received
+        self.received_by_hand[self.hand_number] = received
         (self.leader,) = [seat for seat in range(self.players) if "V1" in self.hands[seat]]
 
     def _on_played(self, data: dict[str, Any], line: str) -> None:
