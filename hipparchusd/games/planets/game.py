@@ -357,7 +357,8 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             raise IllegalMove(str(error)) from None
 
     def _pass(self, seat: int, move: Pass) -> list[Event]:
-        after = self._state.pass_cards(seat, move.cards)
+        kind = self._state.hand.kind
+        after = self._state.pass_cards(seat, canonical_pass(move.cards, kind))
         self._state = after
         events = [Event(EVERYONE, Passed(seat))]
         hand = after.hand
