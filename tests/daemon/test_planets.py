@@ -16,6 +16,8 @@ import pytest
 import trio
 
 from hipparchusd.client import Pick, can_move
+from hipparchusd.games.planets.codec import converter
+from hipparchusd.games.planets.record import PlanetsRecord, replay
 from hipparchusd.games.registry import find_kind
 
 from .client import Client, event_fields
@@ -50,6 +52,10 @@ def check_record(table: Table, record: dict[str, Any], options: dict[str, str]) 
     assert list(fresh.outcome.scores) == table.referee.totals
     assert tuple(fresh.outcome.winners) == table.referee.winners
     assert fresh.record_data() == record["record"]
+    # The record replayed through the rules (docs/planets.md, "Records").
+    final = replay(converter.structure(record["record"], PlanetsRecord))
+    assert list(final.totals) == table.referee.totals
+    assert final.winners == table.referee.winners
     restored = find_kind("planets").restore(options, record["record"])
     assert restored.outcome == fresh.outcome
     assert restored.record_data() == record["record"]
