@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
@@ -55,26 +54,8 @@ _CHOICES = (Shoot.SELF, Shoot.OTHERS)
 _CHOICE_WORDS = {choice.value: choice for choice in _CHOICES}
 
 
-class _FastShuffler(random.SystemRandom):
-    """:class:`random.SystemRandom` whose :meth:`shuffle` takes the whole permutation from one
-    read of the operating system's randomness (one number uniform over the ``n!`` orders, its
-    factorial-base digits giving each Fisher-Yates swap), not one read per card."""
-
-    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
-        """Shuffle ``x`` in place, every order equally likely."""
-        size = len(x)
-        orders = math.factorial(size)
-        bits = orders.bit_length() + 64
-        complete = (1 << bits) // orders * orders
-        number = self.getrandbits(bits)
-        while number >= complete:
-            number = self.getrandbits(bits)
-        for i in range(size - 1, 0, -1):
-            number, j = divmod(number, i + 1)
-            x[i], x[j] = x[j], x[i]
-
-
-_SYSTEM = _FastShuffler()
+#: The system's randomness (one read per deal: :func:`~.rules.shuffle`).
+_SYSTEM = random.SystemRandom()
 
 
 def _check_seat(seat: object, players: int) -> int:

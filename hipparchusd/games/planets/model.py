@@ -131,6 +131,10 @@ POINTS: tuple[int, ...] = tuple(
 )
 #: The eleven point cards (RULINGS P7, P8).
 POINT_MASK = sum(1 << card for card in CARDS if POINTS[card])
+#: The cards of one point (Jupiter 1 to Sun) and of seven (Mars 7, Neptune 7): a trick's
+#: points are two bit counts.
+ONE_POINT_MASK = sum(1 << card for card in CARDS if POINTS[card] == 1)
+SEVEN_POINT_MASK = sum(1 << card for card in CARDS if POINTS[card] == 7)
 #: Points in a whole hand (RULINGS P7).
 HAND_POINTS = 23
 
@@ -145,17 +149,21 @@ _SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 )
 
 
+_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = _SUIT_CARDS
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards whose bits are set in ``mask``, sorted (by suit, then rank)."""
-    cards: tuple[Card, ...] = ()
-    suit = 0
-    while mask:
-        bits = mask & 0x3FF
-        if bits:
-            cards += _SUIT_CARDS[suit][bits]
-        mask >>= 10
-        suit += 1
-    return cards
+    # Six look-ups, unrolled: the rules list legal cards on every play. Adding an empty tuple
+    # makes no new tuple.
+    return (
+        _EARTH[mask & 0x3FF]
+        + _JUPITER[mask >> 10 & 0x3FF]
+        + _MARS[mask >> 20 & 0x3FF]
+        + _NEPTUNE[mask >> 30 & 0x3FF]
+        + _SATURN[mask >> 40 & 0x3FF]
+        + _VENUS[mask >> 50 & 0x3FF]
+    )
 
 
 def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
