@@ -1,6 +1,7 @@
 # planets in JSON mode (protocol/games/planets.md): four seats (a, b, c, d) and a spectator
-# (w), all in JSON mode. The deal comes from seed=8 (reproducible, so marked as a fixed deal);
-# seat 3 deals. Hand 1 passes three cards to the left.
+# (w), all in JSON mode. The first deal is given (deal=, so the game is marked as a fixed deal;
+# seed= would make the later deals reproducible too); seat 3 deals. Hand 1 passes three cards to
+# the left.
 a> format json
 = {"format": "json"}
 b> format json
@@ -11,7 +12,7 @@ d> format json
 = {"format": "json"}
 w> format json
 = {"format": "json"}
-a> new planets seed=8 dealer=3
+a> new planets dealer=3 deal=E3,E6,J1,J4,M2,M3,M6,N4,N6,N7,S1,S4,V3,V4/E1,J5,J6,M4,M7,S7,SM,SG,V2,V5,V7,VM,VS,VG/E2,E4,EM,ES,J3,J7,MS,N1,N3,NS,S2,S6,V1,V6/E5,E7,J2,JM,JS,M1,M5,MM,N2,N5,NM,S3,S5,SS
 = {"game": "g1"}
 w> watch g1
 = {"game": "g1", "kind": "planets", "status": "waiting", "seq": 0, "players": [null, null, null, null], "view": null}
@@ -246,4 +247,4 @@ c< * {"game": "g1", "seq": 33, "kind": "game-over", "data": {"winners": [0, 2, 3
 d< * {"game": "g1", "seq": 33, "kind": "game-over", "data": {"winners": [0, 2, 3], "scores": [0, 0, 0, 0], "resigned": 1}}
 w< * {"game": "g1", "seq": 33, "kind": "game-over", "data": {"winners": [0, 2, 3], "scores": [0, 0, 0, 0], "resigned": 1}}
 w> record g1
-= {"game": "g1", "kind": "planets", "options": {"seed": "8", "dealer": "3"}, "players": ["ann", "bob", "cat", "dan"], "record": {"players": 4, "galaxies": false, "exact100": false, "cut": null, "first_dealer": 3, "hands": [{"deal": [["E3", "E6", "J1", "J4", "M2", "M3", "M6", "N4", "N6", "N7", "S1", "S4", "V3", "V4"], ["E1", "J5", "J6", "M4", "M7", "S7", "SM", "SG", "V2", "V5", "V7", "VM", "VS", "VG"], ["E2", "E4", "EM", "ES", "J3", "J7", "MS", "N1", "N3", "NS", "S2", "S6", "V1", "V6"], ["E5", "E7", "J2", "JM", "JS", "M1", "M5", "MM", "N2", "N5", "NM", "S3", "S5", "SS"]], "passes": [["J1", "J4", "N7"], ["M7", "VS", "VG"], ["J7", "NS", "V1"], ["JM", "JS", "SS"]], "plays": ["V1", "V4", "VM", "VG", "M7", "MM", "M2", "M4"], "choice": null}], "resigned": 1, "winners": [0, 2, 3], "totals": [0, 0, 0, 0], "fixed_deal": true}}
+= {"game": "g1", "kind": "planets", "options": {"dealer": "3", "deal": "E3,E6,J1,J4,M2,M3,M6,N4,N6,N7,S1,S4,V3,V4/E1,J5,J6,M4,M7,S7,SM,SG,V2,V5,V7,VM,VS,VG/E2,E4,EM,ES,J3,J7,MS,N1,N3,NS,S2,S6,V1,V6/E5,E7,J2,JM,JS,M1,M5,MM,N2,N5,NM,S3,S5,SS"}, "players": ["ann", "bob", "cat", "dan"], "record": {"players": 4, "galaxies": false, "exact100": false, "cut": null, "first_dealer": 3, "hands": [{"deal": [["E3", "E6", "J1", "J4", "M2", "M3", "M6", "N4", "N6", "N7", "S1", "S4", "V3", "V4"], ["E1", "J5", "J6", "M4", "M7", "S7", "SM", "SG", "V2", "V5", "V7", "VM", "VS", "VG"], ["E2", "E4", "EM", "ES", "J3", "J7", "MS", "N1", "N3", "NS", "S2", "S6", "V1", "V6"], ["E5", "E7", "J2", "JM", "JS", "M1", "M5", "MM", "N2", "N5", "NM", "S3", "S5", "SS"]], "passes": [["J1", "J4", "N7"], ["M7", "VS", "VG"], ["J7", "NS", "V1"], ["JM", "JS", "SS"]], "plays": ["V1", "V4", "VM", "VG", "M7", "MM", "M2", "M4"], "choice": null}], "resigned": 1, "winners": [0, 2, 3], "totals": [0, 0, 0, 0], "fixed_deal": true}}
