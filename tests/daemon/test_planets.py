@@ -161,6 +161,7 @@ async def test_the_pass_is_simultaneous_and_secret(start_server: StartServer) ->
             # A second pass by the same seat is refused and changes nothing.
             before = await _views(table, [])
             reply = await table.seats[seat].fail(f"play {table.game} {word}", "not-your-turn")
+            assert "you have already passed this hand" in reply.text, reply
             assert await _views(table, []) == before, reply
             assert not can_move(legal_of(await table.seats[seat].ok(f"legal {table.game}")))
             # The views tell who passed, never what: only the passer sees its own cards.
