@@ -152,8 +152,9 @@ class Referee:
 
     @property
     def in_pass(self) -> bool:
-        """True while this hand's pass is not complete."""
-        return bool(self.offsets) and len(self.passes) < self.players
+        """True while this hand's pass is not complete: until the public ``passed`` event of
+        every seat has been seen (a test may make several passes before it reads them)."""
+        return bool(self.offsets) and len(self.passed_public) < self.players
 
     def to_move(self) -> list[int]:
         """The seats that must move now, in seat order."""
@@ -162,7 +163,7 @@ class Referee:
         if self.shooter is not None:
             return [self.shooter]
         if self.in_pass:
-            return [seat for seat in range(self.players) if seat not in self.passes]
+            return [seat for seat in range(self.players) if seat not in self.passed_public]
         assert self.leader is not None
         return [(self.leader + len(self.trick)) % self.players]
 
@@ -213,7 +214,10 @@ class Referee:
 
     def secret_pass(self, seat: int, word: str) -> None:
         """``seat`` passed the cards of ``word`` (the canonical answer to its ``play``)."""
-        assert self.in_pass and seat not in self.passes, (seat, word)
+        assert self.in_pass and seat not in self.passes and seat not in self.passed_public, (
+            seat,
+            word,
+        )
         cards = word.split(",")
         assert len(cards) == len(set(cards)) == len(self.offsets), word
         assert set(cards) <= self.hands[seat], (seat, word)
