@@ -349,7 +349,9 @@ class HandState:
             if not hand & bit:
                 raise IllegalPlay(f"you do not hold {card.name}")
             seen |= bit
-        passes = (*setup.passes[:seat], tuple(cards), *setup.passes[seat + 1 :])
+        updated = list(setup.passes)
+        updated[seat] = tuple(cards)
+        passes = tuple(updated)
         setup = HandSetup(
             setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
         )
@@ -407,8 +409,11 @@ class HandState:
             legal = hand & bit & ~JUPITER_MASK
         if not legal:
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        trick = (*trick, card)
-        hands = (*old[:seat], hand ^ bit, *old[seat + 1 :])
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+        # A list's copy with one item set is the fastest way to a new tuple with one change.
+        changed = list(old)
+        changed[seat] = hand ^ bit
+        hands = tuple(changed)
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
         # The trick is complete: the highest card of the led suit wins it (P1, P5).
@@ -421,8 +426,11 @@ class HandState:
         broken = tally.broken or cards & JUPITER_MASK != 0
         taken = tally.taken
         if points:
-            taken = (*taken[:winner], taken[winner] + points, *taken[winner + 1 :])
-        tricks = (*tally.tricks, Trick(len(tally.tricks) + 1, leader, trick, winner, points))
+            scores = list(taken)
+            scores[winner] += points
+            taken = tuple(scores)
+        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
         phase = _PLAY
         shooter = None
         if not hands[winner]:
