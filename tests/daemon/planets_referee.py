@@ -142,6 +142,8 @@ class Referee:
     winners: tuple[int, ...] = ()
     dealt: dict[int, list[set[str]]] = attrs.field(factory=dict)
     history: list[tuple[str, int, str]] = attrs.field(factory=list)  # (what, seat, word)
+    #: The cards played so far in this hand, in order (public once played).
+    played: list[str] = attrs.field(factory=list)
     hands_played: int = 0
     shoots: int = 0
 
@@ -267,6 +269,7 @@ class Referee:
         self.hands = [set(hand) for hand in dealt]
         self.passes, self.passed_public, self.received = {}, set(), {}
         self.trick, self.tricks_done, self.jupiter_broken = [], 0, False
+        self.played = []
         self.taken = [[] for _ in range(self.players)]
         self.shooter = None
         if not offsets:
@@ -300,6 +303,7 @@ class Referee:
         assert int(data["trick_number"]) == self.tricks_done + 1, line
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
+        self.played.append(card)
         self.history.append(("play", seat, card))
 
     def _on_trick(self, data: dict[str, Any], line: str) -> None:

@@ -54,8 +54,14 @@ async def reconnect(table: Table, port: int) -> None:
     referee = table.referee
     spectator = await Client.connect(port)
     await spectator.ok("format json")
-    await spectator.ok(f"watch {table.game}")
+    watched = await spectator.ok(f"watch {table.game}")
     table.spectator = spectator
+    # A spectator sees who has passed, and of the cards only those played this hand.
+    view = watched.json()["view"]
+    assert view["seat"] is None and view["hand"] is None and view["my_pass"] is None, view
+    if referee.in_pass:
+        assert view["passed"] == sorted(referee.passes), view
+    assert set(CARD.findall(watched.text)) <= set(referee.played), watched.text
     for seat, token in enumerate(table.tokens):
         client = await Client.connect(port)
         await client.ok("format json")
@@ -86,9 +92,8 @@ async def reconnect(table: Table, port: int) -> None:
         own = referee.dealt[referee.hand_number][seat] | {
             card for card, _ in referee.received_by_hand.get(referee.hand_number, {}).get(seat, [])
         }
-        public = {card for what, _, card in referee.history if what == "play"}
         for card in CARD.findall(reply.text):
-            assert card in own or card in public, (seat, card, reply.text)
+            assert card in own or card in referee.played, (seat, card, reply.text)
 
 
 def _key(card: str) -> tuple[int, int]:
