@@ -416,9 +416,11 @@ class HandState:
         hands = tuple(changed)
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
-        # The trick is complete: the highest card of the led suit wins it (P1, P5).
-        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
-        # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
+        # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
+        # union); the highest card of the led suit, which wins it (P5), is then the highest bit
+        # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
+        # Sun and seven per Mars 7 or Neptune 7 (P7).
+        cards = sum(map(_BITS.__getitem__, trick))
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
         winner = (leader + trick.index(best)) % players
         points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
