@@ -28,6 +28,7 @@ from .model import (
     JUPITER_MASK,
     ONE_POINT_MASK,
     SEVEN_POINT_MASK,
+    SUIT_CARDS,
     SUIT_MASKS,
     SUIT_NAMES,
     Card,
@@ -38,7 +39,6 @@ from .model import (
     deck_mask,
     mask_of,
     pass_kind,
-    suit_cards,
 )
 
 #: Totals above this end the game (RULINGS P9).
@@ -262,7 +262,8 @@ class HandState:
         hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
         if trick:
             # The common case, following suit, is one table look-up.
-            return suit_cards(hand, trick[0] // 10) or cards_of(hand)
+            suit = trick[0] // 10
+            return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
         if not tally.tricks:
             return _V1_ONLY
         if tally.broken:
