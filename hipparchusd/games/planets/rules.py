@@ -28,6 +28,7 @@ from .model import (
     JUPITER_MASK,
     ONE_POINT_MASK,
     SEVEN_POINT_MASK,
+    SUIT_CARDS,
     SUIT_MASKS,
     SUIT_NAMES,
     Card,
@@ -38,7 +39,6 @@ from .model import (
     deck_mask,
     mask_of,
     pass_kind,
-    suit_cards,
 )
 
 #: Totals above this end the game (RULINGS P9).
@@ -262,7 +262,8 @@ class HandState:
         hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
         if trick:
             # The common case, following suit, is one table look-up.
-            return suit_cards(hand, trick[0] // 10) or cards_of(hand)
+            suit = trick[0] // 10
+            return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
         if not tally.tricks:
             return _V1_ONLY
         if tally.broken:
@@ -349,7 +350,9 @@ class HandState:
             if not hand & bit:
                 raise IllegalPlay(f"you do not hold {card.name}")
             seen |= bit
-        passes = (*setup.passes[:seat], tuple(cards), *setup.passes[seat + 1 :])
+        updated = list(setup.passes)
+        updated[seat] = tuple(cards)
+        passes = tuple(updated)
         setup = HandSetup(
             setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
         )
@@ -407,13 +410,18 @@ class HandState:
             legal = hand & bit & ~JUPITER_MASK
         if not legal:
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        trick = (*trick, card)
-        hands = (*old[:seat], hand ^ bit, *old[seat + 1 :])
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+        # A list's copy with one item set is the fastest way to a new tuple with one change.
+        changed = list(old)
+        changed[seat] = hand ^ bit
+        hands = tuple(changed)
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
-        # The trick is complete: the highest card of the led suit wins it (P1, P5).
-        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
-        # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
+        # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
+        # union); the highest card of the led suit, which wins it (P5), is then the highest bit
+        # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
+        # Sun and seven per Mars 7 or Neptune 7 (P7).
+        cards = sum(map(_BITS.__getitem__, trick))
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
         winner = (leader + trick.index(best)) % players
         points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
@@ -421,8 +429,11 @@ class HandState:
         broken = tally.broken or cards & JUPITER_MASK != 0
         taken = tally.taken
         if points:
-            taken = (*taken[:winner], taken[winner] + points, *taken[winner + 1 :])
-        tricks = (*tally.tricks, Trick(len(tally.tricks) + 1, leader, trick, winner, points))
+            scores = list(taken)
+            scores[winner] += points
+            taken = tuple(scores)
+        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
         phase = _PLAY
         shooter = None
         if not hands[winner]:
