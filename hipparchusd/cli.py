@@ -37,8 +37,16 @@ log = logging.getLogger("hipparchusd")
 #: The options that set a :class:`Settings` field (the rest steer the command itself).
 SETTINGS_FIELDS = frozenset(field.name for field in attrs.fields(Settings))
 
+
+def match_main(argv: list[str]) -> int:
+    """``hipparchusd match ...`` (:mod:`hipparchusd.match`), imported only when run."""
+    from .match import main as run_match
+
+    return run_match(argv)
+
+
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main}
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main, "match": match_main}
 
 
 def build_parser() -> argparse.ArgumentParser:
