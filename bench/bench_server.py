@@ -10,6 +10,12 @@ p99 <= 20 ms.
 
     .venv/bin/python bench/bench_server.py [--pairs 100] [--matches 10] [--transport]
 
+``--engine-games N`` keeps N games between the daemon's own engine seats (``bot``, at
+``--engine-level``, default ``ismcts``: 100 ms per move) running throughout the measurement, a
+new one started as each ends (issue 18: the daemon's other clients must not notice its engine,
+whose searches run in worker processes; the target is a play p99 within 2x of the figure
+without them). Compare a run with ``--engine-games 20`` to one without.
+
 ``--transport`` adds a breakdown: the same echo clients against the daemon's own server with
 every line answered at once, unparsed. The gap between that and the daemon is what the
 protocol and the games cost per round trip; the gap to the echo server, what trio's stream API
@@ -86,6 +92,8 @@ class Stats:
         self.moves = 0
         self.matches = 0
         self.play_latency: list[float] = []
+        #: Moves the engine's seats made meanwhile (``--engine-games``).
+        self.engine_moves = [0]
 
 
 async def request(
@@ -252,11 +260,43 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def bench(pairs: int, matches: int, port: int) -> Stats:
+async def engine_games(port: int, level: str, moves: list[int]) -> None:
+    """Keep one game between two engine seats going: create it, seat the engine twice, watch
+    it to its ``game-over``, and start the next; ``moves[0]`` counts the engine's moves."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    conn = Lines(stream)
+    await conn.line()  # greeting
+    stats = Stats()  # the engine games' round trips are not the measured ones
+    events: collections.deque[bytes] = collections.deque()
+    try:
+        while True:
+            created = await request(conn, b"new hipparchus\n", stats, events)
+            game = created[0].split(b"=")[-1].decode()
+            await request(conn, f"watch {game}\n".encode(), stats, events)
+            for _ in range(2):
+                await request(conn, f"bot {game} level={level}\n".encode(), stats, events)
+            ours = f"* {game} ".encode()
+            while True:
+                line = events.popleft() if events else await conn.line()
+                if line.startswith(ours) and b" played " in line:
+                    moves[0] += 1
+                if line.startswith(ours) and b" game-over " in line:
+                    break
+    finally:
+        await stream.aclose()
+
+
+async def bench(pairs: int, matches: int, port: int, engine: int = 0, level: str = "") -> Stats:
     stats = Stats()
-    async with trio.open_nursery() as nursery:
-        for pair in range(pairs):
-            nursery.start_soon(run_pair, port, matches, pair, stats)
+    async with trio.open_nursery() as outer:
+        for _ in range(engine):
+            outer.start_soon(engine_games, port, level, stats.engine_moves)
+        if engine:
+            await trio.sleep(1.0)  # the engine's workers started and searching
+        async with trio.open_nursery() as nursery:
+            for pair in range(pairs):
+                nursery.start_soon(run_pair, port, matches, pair, stats)
+        outer.cancel_scope.cancel()
     return stats
 
 
@@ -280,28 +320,37 @@ class Run:
     p99: float
     moves_per_s: float = 0.0
     client_cpu_us: float = 0.0
+    engine_moves_per_s: float = 0.0
 
 
-def run_daemon(pairs: int, matches: int, durable: bool) -> tuple[Run, int]:
+def run_daemon(
+    pairs: int, matches: int, durable: bool, engine: int = 0, level: str = "ismcts"
+) -> tuple[Run, int]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-hipparchusd-") as state_dir:
         daemon = start(
             ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
-             "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2),
+             "--max-connections", str(2 * pairs + engine + 10),
+             "--max-games", str(pairs * 2 + engine * 2),
              "--state-dir", state_dir if durable else "none"],
             port,
         )  # fmt: skip
-        return measure_daemon(daemon, pairs, matches, port)
+        return measure_daemon(daemon, pairs, matches, port, engine, level)
 
 
 def measure_daemon(
-    daemon: subprocess.Popen[bytes], pairs: int, matches: int, port: int
+    daemon: subprocess.Popen[bytes],
+    pairs: int,
+    matches: int,
+    port: int,
+    engine: int = 0,
+    level: str = "ismcts",
 ) -> tuple[Run, int]:
     try:
         cpu = cpu_seconds(daemon)
         started = time.perf_counter()
         client_cpu = time.process_time()
-        stats = trio.run(bench, pairs, matches, port)
+        stats = trio.run(bench, pairs, matches, port, engine, level)
         client_cpu = time.process_time() - client_cpu
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(daemon) - cpu
@@ -316,6 +365,7 @@ def measure_daemon(
         percentile(latency, 0.99) * 1000,
         stats.moves / elapsed,
         client_cpu / stats.round_trips * 1e6,
+        stats.engine_moves[0] / elapsed,
     )
     return run, stats.round_trips
 
@@ -361,6 +411,16 @@ def main() -> None:
         help="also run the echo clients against the daemon's server with every request "
         "answered at once, unparsed: the cost of its transport alone, as a breakdown",
     )
+    parser.add_argument(
+        "--engine-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N games between the daemon's engine seats running meanwhile (default 0)",
+    )
+    parser.add_argument(
+        "--engine-level", default="ismcts", help="their level (default ismcts: 100 ms a move)"
+    )
     parser.add_argument("--echo-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--transport-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -378,7 +438,9 @@ def main() -> None:
     echo_runs: list[Run] = []
     transport_runs: list[Run] = []
     for _ in range(args.repeat):
-        run, round_trips = run_daemon(args.pairs, args.matches, args.durable)
+        run, round_trips = run_daemon(
+            args.pairs, args.matches, args.durable, args.engine_games, args.engine_level
+        )
         daemon_runs.append(run)
         echo_runs.append(run_echo_server(connections, round_trips))
         if args.transport:
@@ -396,6 +458,9 @@ def main() -> None:
     store = "SQLite in a temporary state directory" if args.durable else "memory (--state-dir none)"
     print(f"daemon (legal + play per move, random legal moves; store: {store}):")
     show("moves/s", daemon_runs, "moves_per_s", "")
+    if args.engine_games:
+        print(f"  with {args.engine_games} engine games ({args.engine_level}) running meanwhile:")
+        show("engine moves/s", daemon_runs, "engine_moves_per_s", "")
     daemon_rate = show("round trips/s", daemon_runs, "rate", "")
     show("server CPU per round trip", daemon_runs, "cpu_us", "us")
     show("client CPU per round trip", daemon_runs, "client_cpu_us", "us")
