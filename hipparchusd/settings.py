@@ -127,7 +127,7 @@ class Settings:
     max_searches: int = attrs.field(default=16, validator=_positive_int("max_searches"))
     max_search_ms: int = attrs.field(default=10_000, validator=_positive_int("max_search_ms"))
     max_search_playouts: int = attrs.field(
-        default=10_000_000, validator=_positive_int("max_search_playouts")
+        default=200_000, validator=_positive_int("max_search_playouts")
     )
 
     @property

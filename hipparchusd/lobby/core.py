@@ -76,7 +76,7 @@ class Lobby(Housekeeping, Engine):
         adjourned_kept: int = 10_000,
         snapshots: bool = True,
         max_search_ms: int = 10_000,
-        max_search_playouts: int = 10_000_000,
+        max_search_playouts: int = 200_000,
     ) -> None:
         self.max_games = max_games
         self.max_search_ms = max_search_ms

@@ -68,8 +68,7 @@ class Engine(Seating, Playing):
         return self._within_limits(level)
 
     def _within_limits(self, level: Level) -> Level:
-        """``level``, refused with ``limit`` when its budget exceeds the server's maximum; a
-        budget of playouts alone is bounded in time by the maximum too."""
+        """``level``, refused with ``limit`` when its budget exceeds the server's maximum."""
         budget = level.budget
         if level.name != "ismcts":
             return level
@@ -81,8 +80,6 @@ class Engine(Seating, Playing):
             raise ProtocolError(
                 ErrorCode.LIMIT, f"a search makes at most {self.max_search_playouts} playouts here"
             )
-        if budget.millis is None:
-            return Level("ismcts", Budget(millis=self.max_search_ms, playouts=budget.playouts))
         return level
 
     def _mover(self, session: Session, table: Table) -> int:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import itertools
+import json
 import logging
 import multiprocessing.connection
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -324,8 +325,13 @@ class Engines:
             await self.pool.aclose()
 
     @staticmethod
-    def _seed() -> int:
-        return secrets.randbits(62)
+    def _seed(view: JSON) -> int:
+        """The search's seed: a digest of the view searched, so that a search with a playouts
+        budget is reproducible (the same position, the same answer: transcripts and bug reports
+        can rely on it). The view is the seat's own, so the seed tells nothing of anyone
+        else's cards."""
+        text = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
 
     # -- what results ask for ---------------------------------------------------------------
 
@@ -403,14 +409,15 @@ class Engines:
     async def _bot_move(self, job: BotTurn) -> str | None:
         """The move the engine chooses for ``job``; a search that fails is logged and the
         ``random`` level chooses instead, so that the game goes on."""
+        seed = self._seed(job.view)
         try:
-            analysis = await self.pool.search(job.kind, job.view, job.level, seed=self._seed())
+            analysis = await self.pool.search(job.kind, job.view, job.level, seed=seed)
             return analysis.best
         except EngineError as error:
             log.error("game %s: the engine failed for seat %d at %s: %s", job.game_id, job.seat,
                       job.level, error)  # fmt: skip
         try:
-            analysis = await self.pool.search(job.kind, job.view, "random", seed=self._seed())
+            analysis = await self.pool.search(job.kind, job.view, "random", seed=seed)
             return analysis.best
         except EngineError as error:
             log.error("game %s: no engine move for seat %d: %s", job.game_id, job.seat, error)
@@ -428,7 +435,7 @@ class Engines:
             return None
         self.client_searches += 1
         try:
-            return await self.pool.search(kind, view, level, seed=self._seed())
+            return await self.pool.search(kind, view, level, seed=self._seed(view))
         finally:
             self.client_searches -= 1
 
@@ -472,7 +479,7 @@ class Engines:
                 job.kind,
                 job.view,
                 job.level,
-                seed=self._seed(),
+                seed=self._seed(job.view),
                 interval_ms=job.interval_ms,
                 on_progress=report,
                 stop=stream.stop,
