@@ -10,7 +10,7 @@ pickled over it:
 - to the worker: ``("search", job, kind, view, level, seed, interval_ms)`` (``level`` a level
   word, ``interval_ms`` ``None`` for no progress reports), ``("stop", job)``, or ``None`` (exit);
 - from the worker: ``("progress", job, analysis)``, ``("done", job, analysis)`` or
-  ``("error", job, message)``.
+  ``("error", job, (exception class name, message))``.
 
 One search at a time: a ``stop`` ends the running search early, and it still answers ``done``
 with what it found. The search polls the pipe for a ``stop`` at most every
@@ -83,7 +83,7 @@ def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
             should_stop=should_stop,
         )
     except Exception as error:  # the daemon logs it; the worker lives on
-        conn.send(("error", job, f"{type(error).__name__}: {error}"))
+        conn.send(("error", job, (type(error).__name__, str(error))))
     else:
         conn.send(("done", job, analysis))
     return not quit_after

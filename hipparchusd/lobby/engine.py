@@ -146,9 +146,10 @@ class Engine(Seating, Playing):
         try:
             after = table.game.fork()
             text, events = after.play_word(seat, word)
-        except GameError as error:
-            log.error("game %s: the engine's move %r for seat %d refused: %s", game_id, word,
-                      seat, error)  # fmt: skip
+        except GameError:
+            # Neither the word nor the game's message is logged: they may name the seat's cards.
+            log.error("game %s: the engine's move for seat %d refused; its first legal move "
+                      "played instead", game_id, seat)  # fmt: skip
             fallback = self._first_legal(table, seat)
             after = table.game.fork()
             text, events = after.play_word(seat, fallback)

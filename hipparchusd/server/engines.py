@@ -50,8 +50,13 @@ def default_workers() -> int:
 
 
 class EngineError(Exception):
-    """A search failed: the engine refused its input (the message says why) or its worker
-    process died."""
+    """A search failed: the engine refused its input or its worker process died. The message
+    names the kind of failure only; ``detail`` is the engine's own message, which may quote
+    the seat's view (its cards), so it is logged at debug level only (RULINGS H13)."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 class _Worker:
@@ -203,7 +208,8 @@ class EnginePool:
                 if failure is not None:
                     raise failure
                 if what == "error":
-                    raise EngineError(payload)
+                    kind, detail = payload
+                    raise EngineError(f"the engine refused the search ({kind})", detail)
                 analysis: Analysis = payload
                 return analysis
         finally:
@@ -416,6 +422,7 @@ class Engines:
         except EngineError as error:
             log.error("game %s: the engine failed for seat %d at %s: %s", job.game_id, job.seat,
                       job.level, error)  # fmt: skip
+            log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
         try:
             analysis = await self.pool.search(job.kind, job.view, "random", seed=seed)
             return analysis.best
@@ -488,6 +495,7 @@ class Engines:
             self._send(job, analysis, final=True, reason=reason)
         except EngineError as error:
             log.error("game %s: analysis for seat %d failed: %s", job.game_id, job.seat, error)
+            log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
             if last:
                 self._send(job, last[0], final=True, reason="error")
         finally:

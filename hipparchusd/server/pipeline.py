@@ -200,6 +200,7 @@ class Pipeline:
                 analysis = await engines.genmove(need.kind, need.view, need.level)
             except EngineError as problem:
                 log.error("game %s: genmove failed: %s", need.game_id, problem)
+                log.debug("game %s: %s", need.game_id, problem.detail)
                 message = "the engine failed; see the server log"
                 failure = Result(
                     Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
