@@ -87,11 +87,13 @@ class Server:
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
-        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout`` and
-        ``grace_period`` apply at once (the timeouts from the next sweep); ``max_line_bytes``
+        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout``,
+        ``grace_period``, ``max_searches``, ``max_search_ms`` and ``max_search_playouts`` apply at
+        once (the timeouts from the next sweep); ``max_line_bytes``
         and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
-        caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
+        caller keeps ``host``, ``port``, ``state_dir`` and ``engine_workers`` unchanged (they
+        need a restart)."""
         self.settings = settings
         self.lobby.max_games = settings.max_games
         self.lobby.max_search_ms = settings.max_search_ms
