@@ -259,3 +259,19 @@ async def test_an_analysis_never_names_another_seats_cards(start_server: StartSe
     assert not set(CARD.findall(text)) & others
     for client in clients:
         await client.aclose()
+
+
+async def test_an_analysis_stops_when_its_client_leaves(start_server: StartServer) -> None:
+    server = await start_server(**ENGINE)
+    client = await Client.connect(server.ports[0])
+    game = (await client.ok("new hipparchus seed=9 leader=0")).fields()["game"]
+    await client.ok(f"join {game}")
+    await client.ok(f"bot {game} level=random")
+    await client.events_until(["to-move"])
+    await client.ok(f"analyze {game} 9000ms interval=100")
+    await client.events_until(["analysis"])
+    assert server.engines.pool.searches == 1
+    await client.aclose()
+    with trio.fail_after(3):
+        while server.engines.pool.searches or server.engines.client_searches:
+            await trio.sleep(0.02)
