@@ -19,6 +19,8 @@ with what it found. The search polls the pipe for a ``stop`` at most every
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
 from multiprocessing.connection import Connection
@@ -28,6 +30,11 @@ from .api import Analysis, Level, analyze
 
 #: How often a running search looks for a ``stop`` (seconds).
 POLL_SECONDS = 0.002
+
+#: The niceness a worker adds to its own: the daemon's requests are latency, the searches are
+#: throughput, so on a busy machine the kernel serves the daemon first (issue 18: the daemon's
+#: other clients must not notice the engine).
+NICENESS = 10
 
 
 def serve(conn: Connection) -> None:
@@ -97,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m hipparchusd.engine.worker <fd>", file=sys.stderr)
         return 2
     conn = Connection(int(args[0]))
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     try:
         serve(conn)
     except KeyboardInterrupt:  # the daemon's terminal got ^C too: the daemon stops us
