@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# A Hipparchus bot in bash that plays uniformly random legal moves, over bash's /dev/tcp.
+# A bot in bash that plays uniformly random legal moves in any game the daemon serves, over
+# bash's /dev/tcp.
 #
-#   bash bot.sh [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N]
+#   bash bot.sh [--host H] [--port P] (--create | --game ID) [--kind KIND]
+#               [--option KEY=VALUE ...] [--name NAME] [--seed N]
 #
-# Prints `game=<id> seat=<n>` once seated and `winner=<n> round_wins=<a>,<b>` when the match is
-# over (exit 0). Errors go to standard error with exit status 1. The protocol is in
-# protocol/PROTOCOL.md; to make the bot play well, replace choose() (see README.md).
+# --create makes a game (`new <kind> <options>`, `hipparchus` unless --kind says otherwise;
+# --seed N adds seed=N unless an --option gives one) and takes a seat; --game joins that game.
+# Prints `game=<id> seat=<n>` once seated, then follows the generic contract alone
+# (protocol/PROTOCOL.md): whenever a `to-move` event names its seat it asks `legal` (a list of
+# moves, or a `pick` of n items) and plays one at random. At `game-over` it prints
+# `winners=<seats> scores=<per seat>` (and, for a two-seat game with one winner such as
+# Hipparchus, `winner=<n> round_wins=<a>,<b>`), then exits 0. Errors go to standard error with
+# exit status 1. To make the bot play well, replace choose() (see README.md).
 set -euo pipefail
 
-host=127.0.0.1 port=7460 game='' create=0 name=shbot seed=''
+host=127.0.0.1 port=7460 game='' create=0 name=shbot seed='' kind=hipparchus
+options=()    # the KEY=VALUE options of `new`, from --option
 
 usage() {
     echo "bot.sh: $1" >&2
-    echo "usage: bash bot.sh [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N]" >&2
+    echo "usage: bash bot.sh [--host H] [--port P] (--create | --game ID) [--kind KIND]" \
+        "[--option KEY=VALUE ...] [--name NAME] [--seed N]" >&2
     exit 2
 }
 die() { echo "bot.sh: $*" >&2; exit 1; }
@@ -23,6 +32,10 @@ while (($#)); do
         --port) port=${2?}; shift 2 ;;
         --game) game=${2?}; shift 2 ;;
         --create) create=1; shift ;;
+        --kind) kind=${2?}; shift 2 ;;
+        --option)
+            [[ ${2-} =~ ^[^=[:space:]]+=[^[:space:]]+$ ]] || usage "--option wants KEY=VALUE, not '${2-}'"
+            options+=("$2"); shift 2 ;;
         --name) name=${2?}; shift 2 ;;
         --seed) seed=${2?}; shift 2 ;;
         *) usage "unknown argument $1" ;;
@@ -103,15 +116,46 @@ reply_field() {
     field "$1" "${words[@]}"
 }
 
-# choose MOVE...: the bot's whole strategy, one of the legal moves at random, into $choice.
-# (Not printed for $(...): RANDOM in a subshell would not advance the seeded sequence.)
+# in_list N LIST: true when the integer N is in LIST, a protocol list such as `0,2` (`-` is empty).
+in_list() {
+    local item
+    local -a items
+    IFS=, read -r -a items <<<"$2"
+    for item in "${items[@]}"; do [[ $item == "$1" ]] && return 0; done
+    return 1
+}
+
+# choose WORD...: the bot's whole strategy. The words are `legal`'s answer: either the legal
+# moves (pick one), or `pick <n> <item>... [to=<seats>]`: the move is n distinct items joined by
+# `,` (the i-th goes to the i-th seat of to=), here n items drawn at random (a partial
+# Fisher-Yates shuffle). Sets $choice; not printed for $(...), since RANDOM in a subshell would
+# not advance the seeded sequence.
 choose() {
-    local -a moves=("$@")
-    choice=${moves[RANDOM % ${#moves[@]}]}
+    local -a items
+    local n i j swap
+    if [[ ${1-} != pick ]]; then
+        items=("$@")
+        choice=${items[RANDOM % ${#items[@]}]}
+        return
+    fi
+    n=$2
+    items=("${@:3}")
+    [[ ${items[-1]} == to=* ]] && unset 'items[-1]'
+    if ! [[ $n =~ ^[0-9]+$ ]] || ((n == 0 || n > ${#items[@]})); then
+        die "cannot pick $n of ${#items[@]} items"
+    fi
+    for ((i = 0; i < n; i++)); do
+        j=$((i + RANDOM % (${#items[@]} - i)))
+        swap=${items[i]} items[i]=${items[j]} items[j]=$swap
+    done
+    choice=$(IFS=,; printf '%s' "${items[*]:0:n}")
 }
 
 if ((create)); then
-    if [[ -n $seed ]]; then request new hipparchus "seed=$seed"; else request new hipparchus; fi
+    have_seed=0
+    for option in "${options[@]}"; do [[ $option == seed=* ]] && have_seed=1; done
+    if [[ -n $seed ]] && ((!have_seed)); then options+=("seed=$seed"); fi
+    request new "$kind" "${options[@]}"
     game=$(reply_field game)
 fi
 request join "$game" "name=$name"
@@ -124,8 +168,10 @@ while next_event; do
     kind=${words[2]}
     fields=("${words[@]:3}")
     case $kind in
-        turn)
-            if [[ $(field seat "${fields[@]}") == "$seat" ]]; then
+        to-move)
+            # The event may be older than our last move (in a simultaneous move, others' moves
+            # announce the seats still to move): `legal` answers for now, empty once we moved.
+            if in_list "$seat" "$(field seats "${fields[@]}")"; then
                 request legal "$game"
                 read -r -a moves <<<"${reply[*]}"
                 if ((${#moves[@]})); then
@@ -133,15 +179,16 @@ while next_event; do
                     request play "$game" "$choice"
                 fi
             fi ;;
-        played)
-            [[ $(field seat "${fields[@]}") == "$seat" ]] ||
-                echo "opponent played $(field play "${fields[@]}")" ;;
-        round-over)
-            echo "round $(field round_number "${fields[@]}") won by seat" \
-                "$(field result.winner "${fields[@]}") (scores $(field result.totals "${fields[@]}"))" ;;
-        match-over)
-            echo "winner=$(field winner "${fields[@]}") round_wins=$(field round_wins "${fields[@]}")"
+        game-over)
+            winners=$(field winners "${fields[@]}") scores=$(field scores "${fields[@]}")
+            [[ $winners == - ]] && winners=''
+            [[ $scores == - ]] && scores=''
+            echo "winners=$winners scores=$scores"
+            if [[ $winners =~ ^[0-9]+$ && $scores =~ ^-?[0-9]+,-?[0-9]+$ ]]; then
+                echo "winner=$winners round_wins=$scores"
+            fi
             request quit
             exit 0 ;;
     esac
 done
+die "the server closed the connection before the game ended"
