@@ -33,7 +33,18 @@ a> known_command play
 a> known_command fly
 = false
 a> help play
-= play <game> <move>  -- make a move, e.g. play g1 2E@5
+= play <game> <move>  -- make a move: one word in the game's notation
+a> help new
+= new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options
+hipparchus: leader=0|1|random  who leads the first round (default random)
+hipparchus: seed=<integer>  deal every round reproducibly from this seed
+hipparchus: deal=<hand0>/<hand1>/<face-down>  the first round's deal in hand notation, e.g. SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME
+planets: players=3|4|5|6  seats at the table (default 4)
+planets: galaxies=all  six players only: all six Galaxy cards in play, 10 cards each
+planets: dealer=<seat>  the first dealer (default the cut: each seat draws, the highest deals)
+planets: seed=<integer>  deal every hand (and draw the cut) reproducibly from this seed
+planets: deal=<hand0>/<hand1>/...  the first hand's deal, each hand its cards joined by ',' (e.g. V1,JS,M7,...)
+planets: exact100=reset  a total of exactly 100 drops to 0
 a> help
 = protocol_version  -- the protocol version (1)
 name  -- the server's name
@@ -43,8 +54,8 @@ known_command <command>  -- true if the command exists
 help [<command>]  -- usage of every command, or of one
 quit  -- close the connection
 format [text|json]  -- switch the output format
-kinds  -- the game kinds served
-new <kind> [key=value ...]  -- create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)
+kinds  -- the game kinds served, with their seats and summary
+new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options
 games  -- the games not finished, one per line
 join <game> [<seat>] [name=<name>]  -- take a seat; answers its secret token
 resume <token>  -- take back a seat with its token
@@ -53,11 +64,12 @@ watch <game>  -- follow a game as a spectator
 unwatch <game>  -- stop watching a game
 state <game>  -- your view of a game
 legal <game>  -- your legal moves now
-play <game> <move>  -- make a move, e.g. play g1 2E@5
-resign <game>  -- resign the match
+play <game> <move>  -- make a move: one word in the game's notation
+resign <game>  -- resign the game
 record <game>  -- every deal and move of a finished game
 a> kinds
-= hipparchus
+= hipparchus seats=2  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
+planets seats=3-6  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
 a> format
 = text
 a> games

@@ -305,3 +305,52 @@ async def test_a_resignation_ranks_the_seat_last(start_server: StartServer) -> N
     assert seats  # the game was under way
     await table.seats[0].fail(f"play {table.game} self", "game-over")
     await table.aclose()
+
+
+#: Three seats (18 cards each) where seat 0 wins every trick whatever is played (RULINGS P8):
+#: after the left pass it holds all of Venus (which nobody else can follow), the top four
+#: Saturns (above seat 2's S1-S5) and Jupiter 5 to Sun (above seat 1's J1-J4), so every point
+#: card, its own and those the others must throw sooner or later, ends in its tricks.
+SHOOT_DEAL = [
+    "V1,V2,V3,V4,V5,V6,V7,VM,VS,J1,J2,J3,J4,J5,J6,J7,JM,JS",
+    "E1,E2,E3,E4,E5,E6,E7,EM,ES,M1,M2,M3,M4,M5,M6,M7,MM,MS",
+    "N1,N2,N3,N4,N5,N6,N7,NM,NS,S1,S2,S3,S4,S5,S6,S7,SM,SS",
+]
+SHOOT_PASSES = ["J1,J2,J3,J4", "E1,E2,E3,E4", "S6,S7,SM,SS"]
+
+
+@pytest.mark.parametrize("choice", ["self", "others"])
+async def test_the_shooting_choice_through_the_daemon(
+    start_server: StartServer, choice: str
+) -> None:
+    """P8, P13: the seat that took all eleven point cards alone moves, choosing between
+    ``self`` and ``others``; the hand-over adds what the choice says."""
+    server = await start_server()
+    table = await open_table(
+        server.ports[0],
+        f"players=3 dealer=1 deal={'/'.join(SHOOT_DEAL)}",
+        players=3,
+        rng=random.Random(choice),
+        json_seats=frozenset({2}),
+    )
+    referee = table.referee
+    seats = await table.next_to_move()
+    for seat in (2, 0, 1):
+        await table.play(seat, SHOOT_PASSES[seat])
+        seats = await table.next_to_move()
+    while referee.shooter is None:
+        assert not referee.over and referee.hands_played == 0
+        await table.step(seats)
+        seats = await table.next_to_move()
+    assert seats == [0] and referee.tricks_done == 18
+    assert set(referee.taken[0]) >= {"M7", "N7", "J1", "JS"}
+    legal = legal_of(await table.seats[0].ok(f"legal {table.game}"))
+    referee.check_legal(0, legal)
+    assert isinstance(legal, list) and sorted(legal) == ["others", "self"]
+    await table.seats[1].fail(f"play {table.game} self", "not-your-turn")
+    await table.seats[0].fail(f"play {table.game} V1", "illegal-move")
+    await table.play(0, choice.upper())
+    seats = await table.next_to_move()  # the referee checks the hand-over's points and totals
+    assert referee.hands_played == 1 and referee.shoots == 1
+    assert referee.totals == ([-23, 0, 0] if choice == "self" else [0, 23, 23])
+    await table.aclose()
