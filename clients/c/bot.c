@@ -1,17 +1,17 @@
 /*
  * bot.c - a bot that plays uniformly random legal moves in any game the daemon serves.
  *
- *   hipparchus-bot [--host H] [--port P] (--create | --game ID) [--kind KIND]
- *                  [--option KEY=VALUE ...] [--name NAME] [--seed N] [--verbose]
+ *   hipparchus-bot [--host H] [--port P] [--name NAME] [--seed N] [--verbose]
+ *                  (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
  *
  * --create makes a game ("new <kind> <options>", hipparchus unless --kind says otherwise;
  * --seed N adds seed=N unless an --option gives one) and takes a seat in it; --game takes a
  * seat in that game. Once seated it prints "game=<id> seat=<n>", then follows the generic
  * contract alone (protocol/PROTOCOL.md): whenever a "to-move" event names its seat it asks
  * "legal" (a list of moves, or a "pick" of n items) and plays one at random. At "game-over" it
- * prints "winners=<seats> scores=<per seat>" (and, for a two-seat game with one winner such
- * as Hipparchus, "winner=<n> round_wins=<a>,<b>") and exits 0 (the contract shared by every
- * bot in clients/, see tests/clients/harness.py). --seed also makes its own choices
+ * prints the event's fields, "winners=<seats> scores=<per seat> resigned=<seat or ->"
+ * (Hipparchus's scores are the round wins), and exits 0 (the contract shared by every bot in
+ * clients/, see tests/clients/harness.py). --seed also makes its own choices
  * reproducible; --verbose traces the protocol on stderr.
  * The protocol is handled by hipparchus.c; the decision is choose_move() below.
  */
@@ -40,9 +40,8 @@ struct options {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID)"
-                 " [--kind KIND] [--option KEY=VALUE ...] [--name NAME] [--seed N]"
-                 " [--verbose]\n");
+    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] [--name NAME] [--seed N]"
+                 " [--verbose] (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)\n");
 }
 
 static int parse_args(int argc, char **argv, struct options *opt)
@@ -53,7 +52,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
     opt->game = NULL;
     opt->name = "cbot";
     opt->seed = NULL;
-    opt->kind = "hipparchus";
+    opt->kind = NULL;
     opt->n_options = 0;
     /* At most one option per argument: argc slots are enough. */
     opt->new_options = malloc((size_t)argc * sizeof *opt->new_options);
@@ -77,7 +76,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
             target = &opt->seed;
         } else if (strcmp(argv[i], "--kind") == 0) {
             target = &opt->kind;
-        } else if (strcmp(argv[i], "--option") == 0) {
+        } else if (strcmp(argv[i], "--option") == 0 || strcmp(argv[i], "-o") == 0) {
             const char *option = i + 1 < argc ? argv[i + 1] : "";
             const char *equals = strchr(option, '=');
             if (equals == NULL || equals == option || equals[1] == '\0'
@@ -109,6 +108,13 @@ static int parse_args(int argc, char **argv, struct options *opt)
     if (opt->create == (opt->game != NULL)) {
         fprintf(stderr, "give exactly one of --create and --game\n");
         return -1;
+    }
+    if (opt->game != NULL && (opt->kind != NULL || opt->n_options > 0)) {
+        fprintf(stderr, "--kind and --option go with --create\n");
+        return -1;
+    }
+    if (opt->kind == NULL) {
+        opt->kind = "hipparchus";
     }
     if (opt->seed != NULL) {
         char *end;
@@ -239,18 +245,14 @@ static int handle_event(hp_client *c, const char *game, const char *seat, const 
             play_turn(c, game);
         }
     } else if (strcmp(ev->kind, "game-over") == 0) {
-        char winners[256], scores[256];
-        const char *w, *s;
+        char winners[256], scores[256], resigned[32];
         hp_field(ev->fields, "winners", winners, sizeof winners);
         hp_field(ev->fields, "scores", scores, sizeof scores);
-        w = list_text(winners);
-        s = list_text(scores);
-        printf("winners=%s scores=%s\n", w, s);
-        /* Two seats, one winner (Hipparchus): the line older tools read too. */
-        if (*w != '\0' && strchr(w, ',') == NULL && strchr(s, ',') != NULL
-            && strchr(strchr(s, ',') + 1, ',') == NULL) {
-            printf("winner=%s round_wins=%s\n", w, s);
+        if (!hp_field(ev->fields, "resigned", resigned, sizeof resigned)) {
+            strcpy(resigned, "-");
         }
+        printf("winners=%s scores=%s resigned=%s\n", list_text(winners), list_text(scores),
+               resigned);
         fflush(stdout);
         return 1;
     }

@@ -8,24 +8,25 @@ import java.util.stream.Collectors;
 /**
  * A bot that plays uniformly random legal moves in any game the daemon serves.
  *
- * <pre>java -cp out RandomBot [--host H] [--port P] (--create | --game ID) [--kind KIND]
- *                           [--option KEY=VALUE ...] [--name NAME] [--seed N] [--verbose]</pre>
+ * <pre>java -cp out RandomBot [--host H] [--port P] [--name NAME] [--seed N] [--verbose]
+ *                 (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)</pre>
  *
  * <p>--create makes a game ({@code new <kind> <options>}, hipparchus unless --kind says
  * otherwise; --seed N adds {@code seed=N} unless an --option gives one) and takes a seat in it;
  * --game takes a seat in that game. Once seated it prints {@code game=<id> seat=<n>}, then
  * follows the generic contract alone (PROTOCOL.md): whenever a {@code to-move} event names its
  * seat it asks {@code legal} (a list of moves, or a {@code pick} of n items) and plays one at
- * random. At {@code game-over} it prints {@code winners=<seats> scores=<per seat>} (and, for a
- * two-seat game with one winner such as Hipparchus, {@code winner=<n> round_wins=<a>,<b>}) and
- * exits 0 (the contract shared by every bot in clients/, see tests/clients/harness.py). --seed
+ * random. At {@code game-over} it prints the event's fields,
+ * {@code winners=<seats> scores=<per seat> resigned=<seat or ->} (Hipparchus's scores are the
+ * round wins), and exits 0 (the contract shared by every bot in clients/, see
+ * tests/clients/harness.py). --seed
  * also makes its own choices reproducible; --verbose traces the protocol on stderr. The
  * protocol is handled by {@link HipparchusClient}; the decision is {@link #chooseMove}.
  */
 public final class RandomBot {
     private static final String USAGE = "usage: RandomBot [--host HOST] [--port PORT]"
-            + " (--create | --game ID) [--kind KIND] [--option KEY=VALUE ...] [--name NAME]"
-            + " [--seed N] [--verbose]";
+            + " [--name NAME] [--seed N] [--verbose]"
+            + " (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)";
 
     private final Random random;
 
@@ -90,11 +91,8 @@ public final class RandomBot {
             case "game-over" -> {
                 List<Long> winners = HipparchusClient.intList(event.field("winners").orElse("-"));
                 List<Long> scores = HipparchusClient.intList(event.field("scores").orElse("-"));
-                System.out.println("winners=" + joined(winners) + " scores=" + joined(scores));
-                if (winners.size() == 1 && scores.size() == 2) {
-                    // Two seats, one winner (Hipparchus): the line older tools read too.
-                    System.out.println("winner=" + winners.get(0) + " round_wins=" + joined(scores));
-                }
+                System.out.println("winners=" + joined(winners) + " scores=" + joined(scores)
+                        + " resigned=" + event.field("resigned").orElse("-"));
                 return true;
             }
             default -> { }
@@ -144,7 +142,7 @@ public final class RandomBot {
     }
 
     public static void main(String[] args) {
-        String host = "127.0.0.1", game = null, name = "javabot", kind = "hipparchus";
+        String host = "127.0.0.1", game = null, name = "javabot", kind = null;
         List<String> options = new ArrayList<>();
         int port = 7460;
         boolean verbose = false, create = false;
@@ -158,7 +156,7 @@ public final class RandomBot {
                     case "--name" -> name = args[++i];
                     case "--seed" -> seed = Long.parseLong(args[++i]);
                     case "--kind" -> kind = args[++i];
-                    case "--option" -> {
+                    case "--option", "-o" -> {
                         String option = args[++i];
                         if (!option.matches("[^=\\s]+=\\S+")) {
                             throw new IllegalArgumentException(
@@ -173,6 +171,12 @@ public final class RandomBot {
             }
             if (create == (game != null)) {
                 throw new IllegalArgumentException("give exactly one of --create and --game");
+            }
+            if (game != null && (kind != null || !options.isEmpty())) {
+                throw new IllegalArgumentException("--kind and --option go with --create");
+            }
+            if (kind == null) {
+                kind = "hipparchus";
             }
         } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
             boolean noValue = e instanceof ArrayIndexOutOfBoundsException;

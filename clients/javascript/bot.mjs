@@ -2,17 +2,17 @@
 // A bot that plays uniformly random legal moves in any game the daemon serves (Node.js, no npm
 // dependencies).
 //
-//   node bot.mjs [--host H] [--port P] (--create | --game ID) [--kind KIND]
-//                [--option KEY=VALUE ...] [--name NAME] [--seed N]
+//   node bot.mjs [--host H] [--port P] [--name NAME] [--seed N]
+//                (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
 //
 // --create makes a game (`new <kind> <options>`, `hipparchus` unless --kind says otherwise;
 // --seed N adds seed=N unless an --option gives one) and takes a seat; --game joins that game.
 // It prints `game=<id> seat=<n>` once seated, then follows the generic contract alone
 // (PROTOCOL.md): whenever a `to-move` event names its seat it asks `legal` (a list of moves, or
-// a `pick` of n items) and plays one at random. At `game-over` it prints
-// `winners=<seats> scores=<per seat>` (and, for a two-seat game with one winner such as
-// Hipparchus, `winner=<n> round_wins=<a>,<b>`), then exits 0. Errors go to standard error with
-// exit status 1. To make it play well, replace choose() (see README.md).
+// a `pick` of n items) and plays one at random. At `game-over` it prints the event's fields,
+// `winners=<seats> scores=<per seat> resigned=<seat or ->` (Hipparchus's scores are the round
+// wins), then exits 0. Errors go to standard error with exit status 1. To make it play well,
+// replace choose() (see README.md).
 
 import { parseArgs } from 'node:util';
 import { Client, DEFAULT_PORT, canMove, intList, parseLegal, randomMove } from './hipparchus_client.mjs';
@@ -36,8 +36,8 @@ function choose(legal, random) {
 }
 
 const USAGE =
-  'usage: node bot.mjs [--host H] [--port P] (--create | --game ID) [--kind KIND] ' +
-  '[--option KEY=VALUE ...] [--name NAME] [--seed N]';
+  'usage: node bot.mjs [--host H] [--port P] [--name NAME] [--seed N] ' +
+  '(--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)';
 
 function usage(message) {
   console.error(`bot: ${message}`);
@@ -73,12 +73,9 @@ async function play(options) {
         }
       }
     } else if (event.kind === 'game-over') {
-      const winners = intList(data.winners);
-      const scores = intList(data.scores);
-      console.log(`winners=${winners.join(',')} scores=${scores.join(',')}`);
-      if (winners.length === 1 && scores.length === 2) {
-        console.log(`winner=${winners[0]} round_wins=${scores.join(',')}`);
-      }
+      const winners = intList(data.winners).join(',');
+      const scores = intList(data.scores).join(',');
+      console.log(`winners=${winners} scores=${scores} resigned=${data.resigned ?? '-'}`);
       await client.request('quit');
       client.close();
       return 0;
@@ -96,8 +93,8 @@ try {
       port: { type: 'string', default: String(DEFAULT_PORT) },
       create: { type: 'boolean', default: false },
       game: { type: 'string' },
-      kind: { type: 'string', default: 'hipparchus' },
-      option: { type: 'string', multiple: true, default: [] },
+      kind: { type: 'string' },
+      option: { type: 'string', short: 'o', multiple: true, default: [] },
       name: { type: 'string', default: 'jsbot' },
       seed: { type: 'string' },
     },
@@ -106,6 +103,10 @@ try {
   usage(err.message);
 }
 if (parsed.create === (parsed.game !== undefined)) usage('give exactly one of --create and --game ID');
+if (parsed.game !== undefined && (parsed.kind !== undefined || parsed.option.length > 0)) {
+  usage('--kind and --option go with --create');
+}
+parsed.kind ??= 'hipparchus';
 if (parsed.seed !== undefined && !/^-?[0-9]+$/.test(parsed.seed)) usage('--seed takes an integer');
 for (const option of parsed.option) {
   if (!/^[^=\s]+=\S+$/.test(option)) usage(`--option wants KEY=VALUE, not ${JSON.stringify(option)}`);

@@ -2,26 +2,26 @@
 # A bot in bash that plays uniformly random legal moves in any game the daemon serves, over
 # bash's /dev/tcp.
 #
-#   bash bot.sh [--host H] [--port P] (--create | --game ID) [--kind KIND]
-#               [--option KEY=VALUE ...] [--name NAME] [--seed N]
+#   bash bot.sh [--host H] [--port P] [--name NAME] [--seed N]
+#               (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
 #
 # --create makes a game (`new <kind> <options>`, `hipparchus` unless --kind says otherwise;
 # --seed N adds seed=N unless an --option gives one) and takes a seat; --game joins that game.
 # Prints `game=<id> seat=<n>` once seated, then follows the generic contract alone
 # (protocol/PROTOCOL.md): whenever a `to-move` event names its seat it asks `legal` (a list of
-# moves, or a `pick` of n items) and plays one at random. At `game-over` it prints
-# `winners=<seats> scores=<per seat>` (and, for a two-seat game with one winner such as
-# Hipparchus, `winner=<n> round_wins=<a>,<b>`), then exits 0. Errors go to standard error with
-# exit status 1. To make the bot play well, replace choose() (see README.md).
+# moves, or a `pick` of n items) and plays one at random. At `game-over` it prints the event's
+# fields, `winners=<seats> scores=<per seat> resigned=<seat or ->` (Hipparchus's scores are the
+# round wins), then exits 0. Errors go to standard error with exit status 1. To make the bot
+# play well, replace choose() (see README.md).
 set -euo pipefail
 
-host=127.0.0.1 port=7460 game='' create=0 name=shbot seed='' kind=hipparchus
+host=127.0.0.1 port=7460 game='' create=0 name=shbot seed='' kind=
 options=()    # the KEY=VALUE options of `new`, from --option
 
 usage() {
     echo "bot.sh: $1" >&2
-    echo "usage: bash bot.sh [--host H] [--port P] (--create | --game ID) [--kind KIND]" \
-        "[--option KEY=VALUE ...] [--name NAME] [--seed N]" >&2
+    echo "usage: bash bot.sh [--host H] [--port P] [--name NAME] [--seed N]" \
+        "(--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)" >&2
     exit 2
 }
 die() { echo "bot.sh: $*" >&2; exit 1; }
@@ -33,7 +33,7 @@ while (($#)); do
         --game) game=${2?}; shift 2 ;;
         --create) create=1; shift ;;
         --kind) kind=${2?}; shift 2 ;;
-        --option)
+        --option | -o)
             [[ ${2-} =~ ^[^=[:space:]]+=[^[:space:]]+$ ]] || usage "--option wants KEY=VALUE, not '${2-}'"
             options+=("$2"); shift 2 ;;
         --name) name=${2?}; shift 2 ;;
@@ -44,6 +44,10 @@ done
 if { ((create)) && [[ -n $game ]]; } || { ((!create)) && [[ -z $game ]]; }; then
     usage "give exactly one of --create and --game ID"
 fi
+if [[ -n $game ]] && { [[ -n $kind ]] || ((${#options[@]})); }; then
+    usage "--kind and --option go with --create"
+fi
+kind=${kind:-hipparchus}
 if [[ -n $seed ]]; then
     [[ $seed =~ ^[0-9]+$ ]] || usage "--seed takes a non-negative integer"
     RANDOM=$seed
@@ -80,8 +84,11 @@ request() {
     reply=()
     [[ $line == *' '* ]] && reply+=("${line#* }")
     while read_line && [[ -n $line ]]; do reply+=("$line"); done
-    # (an answer without an id answers a line whose id the server could not read)
-    [[ ${head:1} == "$id" || -z ${head:1} ]] || die "answer $head to request $id"
+    # An answer without an id answers a line whose id the server could not read; an id is
+    # echoed as sent, so compare numbers (`=005` answers 5), base 10 despite leading zeros.
+    if [[ -n ${head:1} ]] && ! { [[ ${head:1} =~ ^[0-9]{1,18}$ ]] && ((10#${head:1} == id)); }; then
+        die "answer $head to request $id"
+    fi
     [[ $head == '='* ]] || die "$* refused: ${reply[*]}"
 }
 
@@ -165,9 +172,9 @@ echo "game=$game seat=$seat"
 while next_event; do
     read -r -a words <<<"${line#\*}"
     [[ ${words[0]} == "$game" ]] || continue   # a server event or another game
-    kind=${words[2]}
+    event_kind=${words[2]}
     fields=("${words[@]:3}")
-    case $kind in
+    case $event_kind in
         to-move)
             # The event may be older than our last move (in a simultaneous move, others' moves
             # announce the seats still to move): `legal` answers for now, empty once we moved.
@@ -183,10 +190,7 @@ while next_event; do
             winners=$(field winners "${fields[@]}") scores=$(field scores "${fields[@]}")
             [[ $winners == - ]] && winners=''
             [[ $scores == - ]] && scores=''
-            echo "winners=$winners scores=$scores"
-            if [[ $winners =~ ^[0-9]+$ && $scores =~ ^-?[0-9]+,-?[0-9]+$ ]]; then
-                echo "winner=$winners round_wins=$scores"
-            fi
+            echo "winners=$winners scores=$scores resigned=$(field resigned "${fields[@]}")"
             request quit
             exit 0 ;;
     esac

@@ -1,8 +1,8 @@
 //! A bot that plays uniformly random legal moves in any game the daemon serves.
 //!
 //! ```text
-//! hipparchus-bot [--host H] [--port P] (--create | --game ID) [--kind KIND]
-//!                [--option KEY=VALUE ...] [--name NAME] [--seed N] [--verbose]
+//! hipparchus-bot [--host H] [--port P] [--name NAME] [--seed N] [--verbose]
+//!                (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
 //! ```
 //!
 //! `--create` makes a game (`new <kind> <options>`, `hipparchus` unless `--kind` says otherwise;
@@ -10,9 +10,9 @@
 //! takes a seat in that game. Once seated it prints `game=<id> seat=<n>`, then follows the
 //! generic contract alone (PROTOCOL.md): whenever a `to-move` event names its seat it asks
 //! `legal` (a list of moves, or a `pick` of n items) and plays one at random. At `game-over` it
-//! prints `winners=<seats> scores=<per seat>` (and, for a two-seat game with one winner such as
-//! Hipparchus, `winner=<n> round_wins=<a>,<b>`) and exits 0 (the contract shared by every bot
-//! in clients/, see tests/clients/harness.py). `--seed` also makes its own choices
+//! prints the event's fields, `winners=<seats> scores=<per seat> resigned=<seat or ->`
+//! (Hipparchus's scores are the round wins), and exits 0 (the contract shared by every bot in
+//! clients/, see tests/clients/harness.py). `--seed` also makes its own choices
 //! reproducible; `--verbose` traces the protocol on stderr. The protocol is handled by the
 //! library (src/lib.rs); the decision is `choose_move` below.
 
@@ -33,8 +33,8 @@ struct Options {
     verbose: bool,
 }
 
-const USAGE: &str = "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID) \
-                     [--kind KIND] [--option KEY=VALUE ...] [--name NAME] [--seed N] [--verbose]";
+const USAGE: &str = "usage: hipparchus-bot [--host HOST] [--port PORT] [--name NAME] [--seed N] \
+                     [--verbose] (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut opt = Options {
@@ -43,7 +43,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         game: None,
         name: "rustbot".into(),
         seed: None,
-        kind: "hipparchus".into(),
+        kind: String::new(),
         options: Vec::new(),
         verbose: false,
     };
@@ -57,7 +57,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--name" => opt.name = value()?,
             "--seed" => opt.seed = Some(value()?.parse().map_err(|_| "--seed needs an integer")?),
             "--kind" => opt.kind = value()?,
-            "--option" => {
+            "--option" | "-o" => {
                 let option = value()?;
                 let valid = matches!(option.split_once('='), Some((k, v)) if !k.is_empty() && !v.is_empty())
                     && !option.contains(char::is_whitespace);
@@ -73,6 +73,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     }
     if create == opt.game.is_some() {
         return Err("give exactly one of --create and --game".into());
+    }
+    if opt.game.is_some() && !(opt.kind.is_empty() && opt.options.is_empty()) {
+        return Err("--kind and --option go with --create".into());
+    }
+    if opt.kind.is_empty() {
+        opt.kind = "hipparchus".into();
     }
     Ok(opt)
 }
@@ -185,11 +191,12 @@ fn handle_event(
         "game-over" => {
             let winners = list_field(event, "winners")?;
             let scores = list_field(event, "scores")?;
-            println!("winners={} scores={}", joined(&winners), joined(&scores));
-            if winners.len() == 1 && scores.len() == 2 {
-                // Two seats, one winner (Hipparchus): the line older tools read too.
-                println!("winner={} round_wins={}", winners[0], joined(&scores));
-            }
+            let resigned = event.field("resigned").unwrap_or("-");
+            println!(
+                "winners={} scores={} resigned={resigned}",
+                joined(&winners),
+                joined(&scores)
+            );
             return Ok(true);
         }
         _ => {}
