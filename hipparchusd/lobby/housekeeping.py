@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
 from ..store.base import StoredGame
+from ..wording import counted
 from .base import LobbyBase
 from .results import Result, StoreCall
 from .tables import Lifecycle, Table
@@ -167,7 +168,7 @@ class Housekeeping(LobbyBase):
         if self.active_games >= self.max_games:
             raise ProtocolError(
                 ErrorCode.LIMIT,
-                f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "
+                f"the server holds {counted(self.max_games, 'game')}: {stored.game_id[:40]} stays "
                 "adjourned; resume it once a game ends",
             )
         return self.restore(stored)

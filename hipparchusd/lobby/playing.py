@@ -20,6 +20,7 @@ from ..games.base import (
 from ..protocol import ErrorCode, Mode, ProtocolError, Request
 from ..protocol import formatting as fmt
 from ..store.base import StoredGame
+from ..wording import counted
 from .base import LobbyBase
 from .messages import Response
 from .results import Result, StoreCall
@@ -52,7 +53,9 @@ class Playing(LobbyBase):
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
-            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"the server holds {counted(self.max_games, 'game')}"
+            )
         # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1

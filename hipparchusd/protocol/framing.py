@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from ..wording import counted
 from .errors import ErrorCode
 
 
@@ -64,7 +65,7 @@ class LineSplitter:
                 start = end + 1
                 yield LineError(
                     ErrorCode.LINE_TOO_LONG,
-                    f"request lines are limited to {self.max_line_bytes} bytes",
+                    f"request lines are limited to {counted(self.max_line_bytes, 'byte')}",
                 )
                 continue
             line = self._decode(buffer, start, end)
@@ -84,7 +85,7 @@ class LineSplitter:
             self._discarding = False
             yield LineError(
                 ErrorCode.LINE_TOO_LONG,
-                f"request lines are limited to {self.max_line_bytes} bytes",
+                f"request lines are limited to {counted(self.max_line_bytes, 'byte')}",
             )
         elif buffer:
             yield self._decode(buffer, 0, len(buffer))

@@ -28,6 +28,7 @@ from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Reques
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore, StoredGame, StoreUnreachable
+from ..wording import counted
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -275,10 +276,7 @@ class Server:
     def status(self) -> str:
         """A one-line status, e.g. ``3 games, 6 connections``."""
         games, connections = self.games, self.connection_count
-        return (
-            f"{games} game{'' if games == 1 else 's'}, "
-            f"{connections} connection{'' if connections == 1 else 's'}"
-        )
+        return f"{counted(games, 'game')}, {counted(connections, 'connection')}"
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,

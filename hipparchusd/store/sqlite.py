@@ -42,6 +42,7 @@ from typing import Any, Final
 
 import trio
 
+from ..wording import counted
 from . import schema
 from .base import StoredGame, StoredSeat, StoreError, StoreUnreachable
 from .codec import dump, load
@@ -216,12 +217,14 @@ class SqliteStore:
             await store.aclose()
             raise
         log.info(
-            "store %s open (schema version %d, %s; writer pid %d); %d finished games pruned",
+            "store %s open (schema version %d, %s; writer pid %d); %s pruned",
             store.path,
             schema.latest_version(migrations),
-            f"finished games kept {retention_days:g} days" if retention_days else "kept forever",
+            f"finished games kept {counted(retention_days, 'day')}"
+            if retention_days
+            else "kept forever",
             process.pid,
-            pruned,
+            counted(pruned, "finished game"),
         )
         return store
 
