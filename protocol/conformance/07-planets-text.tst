@@ -57,7 +57,7 @@ c< * g1 7 to-move seats=0,2
 w< * g1 6 passed seat=1
 w< * g1 7 to-move seats=0,2
 b> play g1 M5,M6,M7,MM
-? not-your-turn it is not your turn
+? not-your-turn you have already passed this hand
 a> state g1
 = game=g1
 kind=planets

@@ -19,6 +19,19 @@ from hipparchusd.client import Legal, Response, parse_legal, random_move
 from .client import Client, Reply
 from .planets_referee import Referee, event_of
 
+#: Three seats (18 cards each) where seat 0 wins every trick whatever is played (RULINGS P8):
+#: after the left pass of :data:`SHOOT_PASSES` it holds all of Venus (which nobody else can
+#: follow), the top four Saturns (above seat 2's S1-S5) and Jupiter 5 to Sun (above seat 1's
+#: J1-J4), so every point card, its own and those the others must throw sooner or later, ends
+#: in its tricks.
+SHOOT_DEAL = [
+    "V1,V2,V3,V4,V5,V6,V7,VM,VS,J1,J2,J3,J4,J5,J6,J7,JM,JS",
+    "E1,E2,E3,E4,E5,E6,E7,EM,ES,M1,M2,M3,M4,M5,M6,M7,MM,MS",
+    "N1,N2,N3,N4,N5,N6,N7,NM,NS,S1,S2,S3,S4,S5,S6,S7,SM,SS",
+]
+#: Each seat's pass in hand 1 of :data:`SHOOT_DEAL`.
+SHOOT_PASSES = ["J1,J2,J3,J4", "E1,E2,E3,E4", "S6,S7,SM,SS"]
+
 
 def legal_of(reply: Reply) -> Legal:
     """A ``legal`` reply of the test client, read by the client module's ``parse_legal``."""
@@ -81,7 +94,7 @@ class Table:
                     (dealt,) = private_events(client, "hand", number)
                     referee.deal(seat, dealt)
             referee.public(line)
-            if kind == "passed" and not referee.in_pass:
+            if kind == "passed" and len(referee.passed_public) == referee.players:
                 await self._check_received()  # that was the last pass of the hand
             if kind == "to-move":
                 return referee.to_move()

@@ -142,6 +142,8 @@ class Referee:
     winners: tuple[int, ...] = ()
     dealt: dict[int, list[set[str]]] = attrs.field(factory=dict)
     history: list[tuple[str, int, str]] = attrs.field(factory=list)  # (what, seat, word)
+    #: The cards played so far in this hand, in order (public once played).
+    played: list[str] = attrs.field(factory=list)
     hands_played: int = 0
     shoots: int = 0
 
@@ -152,8 +154,9 @@ class Referee:
 
     @property
     def in_pass(self) -> bool:
-        """True while this hand's pass is not complete."""
-        return bool(self.offsets) and len(self.passes) < self.players
+        """True while this hand's pass is not complete: until the public ``passed`` event of
+        every seat has been seen (a test may make several passes before it reads them)."""
+        return bool(self.offsets) and len(self.passed_public) < self.players
 
     def to_move(self) -> list[int]:
         """The seats that must move now, in seat order."""
@@ -162,7 +165,7 @@ class Referee:
         if self.shooter is not None:
             return [self.shooter]
         if self.in_pass:
-            return [seat for seat in range(self.players) if seat not in self.passes]
+            return [seat for seat in range(self.players) if seat not in self.passed_public]
         assert self.leader is not None
         return [(self.leader + len(self.trick)) % self.players]
 
@@ -213,7 +216,10 @@ class Referee:
 
     def secret_pass(self, seat: int, word: str) -> None:
         """``seat`` passed the cards of ``word`` (the canonical answer to its ``play``)."""
-        assert self.in_pass and seat not in self.passes, (seat, word)
+        assert self.in_pass and seat not in self.passes and seat not in self.passed_public, (
+            seat,
+            word,
+        )
         cards = word.split(",")
         assert len(cards) == len(set(cards)) == len(self.offsets), word
         assert set(cards) <= self.hands[seat], (seat, word)
@@ -263,6 +269,7 @@ class Referee:
         self.hands = [set(hand) for hand in dealt]
         self.passes, self.passed_public, self.received = {}, set(), {}
         self.trick, self.tricks_done, self.jupiter_broken = [], 0, False
+        self.played = []
         self.taken = [[] for _ in range(self.players)]
         self.shooter = None
         if not offsets:
@@ -296,6 +303,7 @@ class Referee:
         assert int(data["trick_number"]) == self.tricks_done + 1, line
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
+        self.played.append(card)
         self.history.append(("play", seat, card))
 
     def _on_trick(self, data: dict[str, Any], line: str) -> None:

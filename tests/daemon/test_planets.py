@@ -22,7 +22,7 @@ from hipparchusd.games.registry import find_kind
 
 from .client import Client, event_fields
 from .helpers import StartServer
-from .planets_play import Table, legal_of, open_table, payload
+from .planets_play import SHOOT_DEAL, SHOOT_PASSES, Table, legal_of, open_table, payload
 from .planets_referee import as_ints, event_of
 
 Connect = Callable[..., Awaitable[Client]]
@@ -161,6 +161,7 @@ async def test_the_pass_is_simultaneous_and_secret(start_server: StartServer) ->
             # A second pass by the same seat is refused and changes nothing.
             before = await _views(table, [])
             reply = await table.seats[seat].fail(f"play {table.game} {word}", "not-your-turn")
+            assert "you have already passed this hand" in reply.text, reply
             assert await _views(table, []) == before, reply
             assert not can_move(legal_of(await table.seats[seat].ok(f"legal {table.game}")))
             # The views tell who passed, never what: only the passer sees its own cards.
@@ -305,18 +306,6 @@ async def test_a_resignation_ranks_the_seat_last(start_server: StartServer) -> N
     assert seats  # the game was under way
     await table.seats[0].fail(f"play {table.game} self", "game-over")
     await table.aclose()
-
-
-#: Three seats (18 cards each) where seat 0 wins every trick whatever is played (RULINGS P8):
-#: after the left pass it holds all of Venus (which nobody else can follow), the top four
-#: Saturns (above seat 2's S1-S5) and Jupiter 5 to Sun (above seat 1's J1-J4), so every point
-#: card, its own and those the others must throw sooner or later, ends in its tricks.
-SHOOT_DEAL = [
-    "V1,V2,V3,V4,V5,V6,V7,VM,VS,J1,J2,J3,J4,J5,J6,J7,JM,JS",
-    "E1,E2,E3,E4,E5,E6,E7,EM,ES,M1,M2,M3,M4,M5,M6,M7,MM,MS",
-    "N1,N2,N3,N4,N5,N6,N7,NM,NS,S1,S2,S3,S4,S5,S6,S7,SM,SS",
-]
-SHOOT_PASSES = ["J1,J2,J3,J4", "E1,E2,E3,E4", "S6,S7,SM,SS"]
 
 
 @pytest.mark.parametrize("choice", ["self", "others"])

@@ -19,7 +19,7 @@ from hipparchusd.games.registry import find_kind
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' helpers
 from daemon.client import Client
-from daemon.planets_play import Table, open_table
+from daemon.planets_play import SHOOT_DEAL, SHOOT_PASSES, Table, legal_of, open_table
 
 #: tests/conftest.py's ``DaemonProcess``.
 DaemonProcess = Any
@@ -54,8 +54,14 @@ async def reconnect(table: Table, port: int) -> None:
     referee = table.referee
     spectator = await Client.connect(port)
     await spectator.ok("format json")
-    await spectator.ok(f"watch {table.game}")
+    watched = await spectator.ok(f"watch {table.game}")
     table.spectator = spectator
+    # A spectator sees who has passed, and of the cards only those played this hand.
+    view = watched.json()["view"]
+    assert view["seat"] is None and view["hand"] is None and view["my_pass"] is None, view
+    if referee.in_pass:
+        assert view["passed"] == sorted(referee.passes), view
+    assert set(CARD.findall(watched.text)) <= set(referee.played), watched.text
     for seat, token in enumerate(table.tokens):
         client = await Client.connect(port)
         await client.ok("format json")
@@ -86,9 +92,8 @@ async def reconnect(table: Table, port: int) -> None:
         own = referee.dealt[referee.hand_number][seat] | {
             card for card, _ in referee.received_by_hand.get(referee.hand_number, {}).get(seat, [])
         }
-        public = {card for what, _, card in referee.history if what == "play"}
         for card in CARD.findall(reply.text):
-            assert card in own or card in public, (seat, card, reply.text)
+            assert card in own or card in referee.played, (seat, card, reply.text)
 
 
 def _key(card: str) -> tuple[int, int]:
@@ -110,6 +115,16 @@ async def test_sigkill_mid_pass_and_mid_trick(
     four = await open_table(daemon.port, four_options, players=4, rng=rng)
     three = await open_table(daemon.port, three_options, players=3, rng=rng)
     tables = [four, three]
+    # A third game stops with a shooting choice pending (a deal where seat 0 takes every point).
+    shoot_options = f"players=3 dealer=1 deal={'/'.join(SHOOT_DEAL)}"
+    shoot = await open_table(daemon.port, shoot_options, players=3, rng=rng)
+    assert await shoot.next_to_move() == [0, 1, 2]
+    for seat in (1, 0):
+        await shoot.play(seat, SHOOT_PASSES[seat])
+        await shoot.next_to_move()
+    await shoot.play(2, SHOOT_PASSES[2])
+    shoot_seats = await play_until(shoot, lambda t: t.referee.shooter is not None)
+    assert shoot_seats == [0]
 
     # Kill 1: four-seat game in hand 1's pass (two seats passed), three-seat game mid-trick.
     next_seats = {
@@ -118,7 +133,7 @@ async def test_sigkill_mid_pass_and_mid_trick(
     }
     assert len(four.referee.passes) == 2 and three.referee.trick
     kill(daemon, state_dir)
-    for table in tables:
+    for table in (*tables, shoot):
         assert stored_moves(state_dir, table.game) == table.acked
 
     # Restart: the passes already made and the trick in progress are there.
@@ -126,6 +141,16 @@ async def test_sigkill_mid_pass_and_mid_trick(
     for table in tables:
         await reconnect(table, daemon.port)
         await table.step(next_seats[table.game])
+    # The choice is still pending, for the shooter alone.
+    await reconnect(shoot, daemon.port)
+    legal = legal_of(await shoot.seats[0].ok(f"legal {shoot.game}"))
+    assert isinstance(legal, list) and sorted(legal) == ["others", "self"]
+    for seat in (1, 2):
+        assert legal_of(await shoot.seats[seat].ok(f"legal {shoot.game}")) == []
+    await shoot.play(0, "others")
+    assert await shoot.next_to_move() == [0, 1, 2]  # hand 2's pass; the hand-over checked
+    assert shoot.referee.totals == [0, 23, 23]
+    await shoot.aclose()
     # Kill 2: the four-seat game mid-trick, the three-seat one in hand 2's pass.
     next_seats = {
         four.game: await play_until(four, mid_trick),

@@ -46,6 +46,8 @@ from .model import (
 GAME_LIMIT = 100
 
 _V1_BIT = 1 << Card.V1
+#: ``_BITS[card]`` is ``1 << card``.
+_BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
 _V1_ONLY = (Card.V1,)
 
 
@@ -348,7 +350,9 @@ class HandState:
             if not hand & bit:
                 raise IllegalPlay(f"you do not hold {card.name}")
             seen |= bit
-        passes = (*setup.passes[:seat], tuple(cards), *setup.passes[seat + 1 :])
+        updated = list(setup.passes)
+        updated[seat] = tuple(cards)
+        passes = tuple(updated)
         setup = HandSetup(
             setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
         )
@@ -357,10 +361,19 @@ class HandState:
         players = setup.players
         offsets = setup.kind.offsets
         hands = list(setup.dealt)
+        bits = _BITS.__getitem__
+        uniform = offsets[0] == offsets[-1]  # every card to the same seat: all but split
         for giver, chosen in enumerate(passes):
             assert chosen is not None
+            if uniform:
+                # The cards differ, so their sum is their mask; each seat's own cards are
+                # still in its hand (cards only arrive from others), so ^ removes them.
+                moved = sum(map(bits, chosen))
+                hands[giver] ^= moved
+                hands[(giver + offsets[0]) % players] |= moved
+                continue
             for card, offset in zip(chosen, offsets, strict=True):
-                bit = 1 << card
+                bit = bits(card)
                 hands[giver] ^= bit
                 hands[(giver + offset) % players] |= bit
         tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
@@ -397,14 +410,15 @@ class HandState:
             legal = hand & bit & ~JUPITER_MASK
         if not legal:
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        trick = (*trick, card)
-        hands = (*old[:seat], hand ^ bit, *old[seat + 1 :])
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+        # A list's copy with one item set is the fastest way to a new tuple with one change.
+        changed = list(old)
+        changed[seat] = hand ^ bit
+        hands = tuple(changed)
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
         # The trick is complete: the highest card of the led suit wins it (P1, P5).
-        cards = 0
-        for played in trick:
-            cards |= 1 << played
+        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
         # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
         winner = (leader + trick.index(best)) % players
@@ -413,8 +427,11 @@ class HandState:
         broken = tally.broken or cards & JUPITER_MASK != 0
         taken = tally.taken
         if points:
-            taken = (*taken[:winner], taken[winner] + points, *taken[winner + 1 :])
-        tricks = (*tally.tricks, Trick(len(tally.tricks) + 1, leader, trick, winner, points))
+            scores = list(taken)
+            scores[winner] += points
+            taken = tuple(scores)
+        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
         phase = _PLAY
         shooter = None
         if not hands[winner]:
@@ -647,7 +664,9 @@ def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> t
     deck = list(cards_of(deck_mask(players, galaxies)))
     shuffle(rng, deck)
     size = len(deck) // players
-    return tuple(mask_of(deck[seat * size : (seat + 1) * size]) for seat in range(players))
+    bits = _BITS.__getitem__
+    # The cards differ: a sum of their bits is their mask.
+    return tuple(sum(map(bits, deck[seat * size : (seat + 1) * size])) for seat in range(players))
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:

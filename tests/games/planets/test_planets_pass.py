@@ -183,3 +183,22 @@ def test_no_pass_hand_has_no_pass_phase() -> None:
     assert state.kind.name == "none" and state.phase is Phase.PLAY
     assert state.to_move == (3,)
     assert format_hand(state.legal_cards()) == "V1"
+
+
+@pytest.mark.parametrize(("players", "number", "name", "travel"), ALL_PASSES)
+def test_legal_describes_each_pass_with_its_targets(
+    players: int, number: int, name: str, travel: tuple[int, ...]
+) -> None:
+    played = game_at_hand(players, number, dealer=1)
+    for seat in range(players):
+        legal = played.legal_moves(seat)
+        if not travel:
+            assert legal == () or seat == played.state.hand.player
+            continue
+        assert legal == Pick(
+            len(travel),
+            tuple(card.name for card in cards_of(played.state.hand.dealt[seat])),
+            tuple((seat + step) % players for step in travel),
+        )
+    assert played.view(None).pass_name == name
+    assert played.view(None).pass_count == len(travel)

@@ -7,6 +7,7 @@ from planets_positions import game_in_position, position
 
 from hipparchusd.games.base import EVERYONE, GameFinished, IllegalMove, NotYourTurn, Outcome
 from hipparchusd.games.planets import Card, Shoot
+from hipparchusd.games.planets.codec import CODEC, load_payload
 from hipparchusd.games.planets.views import HandOver, HandStarted, ShootPending
 
 # A last trick of three seats: seat 0 leads J2 and wins it (J2 over J1; Earth cannot win a
@@ -53,6 +54,12 @@ def test_p13_choosing_self_takes_23_off_and_gives_nobody_anything() -> None:
     over = events[0].payload
     assert over == HandOver(1, (23, 0, 0), 0, Shoot.SELF, (-23, 0, 0), (-13, 20, 30))
     assert played.state.totals == (-13, 20, 30)  # totals may go below zero
+    data = CODEC.dump_payload(over)
+    assert data == {
+        "kind": "hand-over", "hand_number": 1, "points": [23, 0, 0], "shooter": 0,
+        "choice": "self", "added": [-23, 0, 0], "totals": [-13, 20, 30],
+    }  # fmt: skip
+    assert load_payload(data) == over
 
 
 def test_p13_choosing_others_adds_23_to_every_opponent() -> None:
