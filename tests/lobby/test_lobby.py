@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
+from daemon.helpers import DEAL, HAND0, HAND1
+
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Result, Session, StoreCall
 from hipparchusd.protocol import Mode, parse_request
 from hipparchusd.store.base import StoredSeat
-
-from .helpers import DEAL, HAND0, HAND1
 
 
 def run(lobby: Lobby, session: Session, line: str) -> Result:
