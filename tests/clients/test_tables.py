@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from harness import Endpoint, PrintedOutcome, TableResult, play_table
+from harness import Endpoint, TableResult, play_table
 from languages import LANGUAGES, Bots
 
 
@@ -93,7 +93,3 @@ def test_hipparchus_match(daemon: Endpoint, bots: Bots, creator: str, joiner: st
     assert len(replayed.winners) == 1 and replayed.scores[replayed.winners[0]] == 2, replayed
     assert max(replayed.scores) == 2 and sum(replayed.scores) in (2, 3), replayed
 
-
-def test_printed_outcome_of_an_empty_list() -> None:
-    """``winners=`` with no seat (a game that ends with no winner) reads as an empty tuple."""
-    assert PrintedOutcome((), (1, 2), None) != PrintedOutcome((0,), (1, 2), None)
