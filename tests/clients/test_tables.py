@@ -92,4 +92,3 @@ def test_hipparchus_match(daemon: Endpoint, bots: Bots, creator: str, joiner: st
     # First to two round wins (RULINGS H12), and the winner is the seat that has them.
     assert len(replayed.winners) == 1 and replayed.scores[replayed.winners[0]] == 2, replayed
     assert max(replayed.scores) == 2 and sum(replayed.scores) in (2, 3), replayed
-
