@@ -69,7 +69,8 @@ next_id=1
 reply=()      # the payload lines of the last successful answer
 
 # request WORD...: send "<id> WORD..." and read its answer into $reply. A `?` answer dies with
-# its error code and message (this bot never expects one).
+# its error code and message, unless $tolerate (e.g. `tolerate=game-over request ...`) lists
+# its code: then request returns 1, with the code and message in $reply.
 request() {
     local id=$((next_id++)) head
     printf '%s %s\n' "$id" "$*" >&3
@@ -89,7 +90,13 @@ request() {
     if [[ -n ${head:1} ]] && ! { [[ ${head:1} =~ ^[0-9]{1,18}$ ]] && ((10#${head:1} == id)); }; then
         die "answer $head to request $id"
     fi
-    [[ $head == '='* ]] || die "$* refused: ${reply[*]}"
+    if [[ $head != '='* ]]; then
+        # A refusal whose code the caller lists in $tolerate is its to handle (status 1).
+        local code=${reply[0]-}
+        code=${code%% *}
+        if [[ -n $code && " ${tolerate-} " == *" $code "* ]]; then return 1; fi
+        die "$* refused: ${reply[*]}"
+    fi
 }
 
 # next_event: the next event line into $line (kept ones first).
@@ -147,7 +154,7 @@ choose() {
     fi
     n=$2
     items=("${@:3}")
-    [[ ${items[-1]} == to=* ]] && unset 'items[-1]'
+    if ((${#items[@]})) && [[ ${items[-1]} == to=* ]]; then unset 'items[-1]'; fi
     if ! [[ $n =~ ^[0-9]+$ ]] || ((n == 0 || n > ${#items[@]})); then
         die "cannot pick $n of ${#items[@]} items"
     fi
@@ -183,7 +190,8 @@ while next_event; do
                 read -r -a moves <<<"${reply[*]}"
                 if ((${#moves[@]})); then
                     choose "${moves[@]}"
-                    request play "$game" "$choice"
+                    # Losing a race with the end of the game (a resignation) is not an error.
+                    tolerate='not-your-turn game-over' request play "$game" "$choice" || true
                 fi
             fi ;;
         game-over)

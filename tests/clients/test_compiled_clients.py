@@ -182,7 +182,10 @@ SCRIPT = [
     (r"legal g7", "={id} self others\n\n"),
     (
         r"play g7 (self|others)",
-        "={id} {0}\n\n* g7 12 game-over winners=0,2 scores=-23,0,45 resigned=-\n",
+        # Seat 0 resigned while this one chose: the play loses the race, which is not an error
+        # for the bot (the request changed nothing). The resigning seat ranks last (P16).
+        "* g7 12 game-over winners=1 scores=-23,0,45 resigned=0\n"
+        "?{id} game-over the game is over\n\n",
     ),
     (r"quit", "={id}\n\n"),
 ]
@@ -194,7 +197,8 @@ def test_scripted_peer_byte_by_byte(bots: Bots, language: str) -> None:
     --kind and --option words, sends one well-formed request per line with fresh ids, keeps the
     events that arrive while it waits, skips another seat's to-move and a stale one (an empty
     ``legal``), answers a ``pick`` with two distinct items joined by ``,`` and a list with one
-    of its words, and prints the ``game-over`` fields."""
+    of its words, takes a play refused with ``game-over`` (a resignation won the race) in its
+    stride, and prints the ``game-over`` fields."""
     peer = ScriptedPeer(GREETING, SCRIPT)
     run = run_bot(
         bots.command(language),
@@ -214,5 +218,5 @@ def test_scripted_peer_byte_by_byte(bots: Bots, language: str) -> None:
     assert run.returncode == 0, info
     assert (run.game_id, run.seat) == ("g7", 1), info
     assert run.outcome is not None, info
-    assert (run.outcome.winners, run.outcome.scores) == ((0, 2), (-23, 0, 45)), info
-    assert run.outcome.resigned is None, info
+    assert (run.outcome.winners, run.outcome.scores) == ((1,), (-23, 0, 45)), info
+    assert run.outcome.resigned == 0, info
