@@ -21,10 +21,12 @@ The bot contract (every bot in ``clients/<language>/`` follows it, so one harnes
 - On any protocol error or lost connection it prints the reason to standard error and exits
   non-zero.
 
-Typical use (a Python bot against a second Python bot)::
+Typical use (a Python bot against a second Python bot; four bots at a planets table)::
 
     result = play_match(daemon, python_bot(), python_bot(), seed=7)
     assert result.winner == result.record_winner
+    table = play_table(daemon, [python_bot()] * 4, kind="planets", options=["players=4"], seed=7)
+    assert all(run.outcome == table.replayed for run in table.runs)
 
 where ``daemon`` is the ``tests/conftest.py`` fixture (anything with ``host`` and ``port``).
 """
