@@ -36,15 +36,21 @@ class Housekeeping(LobbyBase):
             raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
         if stored.game_id in self.tables:
             raise ValueError(f"game {stored.game_id} is already loaded")
+        # The games' messages may name cards (a deal option, a record, a hand position), and
+        # this one is logged: it says only which step failed (RULINGS H13, issue 16 item 9).
+        step = "its options are refused"
         try:
             if stored.snapshot is None:
                 game = kind.create(stored.options)
             else:
+                step = "its stored record does not load"
                 game = kind.restore(stored.options, stored.snapshot)
-            for mover, text in stored.moves:
+            for index, (mover, text) in enumerate(stored.moves, 1):
+                step = f"its stored move {index} (seat {mover}) is refused"
                 game.play_word(mover, text)
-        except (BadOption, GameError) as error:
-            raise ValueError(f"game {stored.game_id}: {error}") from None
+        except (BadOption, GameError, ValueError) as error:
+            code = getattr(error, "code", type(error).__name__)
+            raise ValueError(f"game {stored.game_id}: {step} ({code})") from None
         seats = game.seat_count
         table = Table(
             stored.game_id, kind, game, dict(stored.options), stored.created_at,

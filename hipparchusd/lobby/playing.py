@@ -17,7 +17,7 @@ from ..games.base import (
     ServedGame,
     progress,
 )
-from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..store.base import StoredGame
 from .base import LobbyBase
@@ -42,7 +42,7 @@ class Playing(LobbyBase):
         kind = self.kinds.get(a[0])
         if kind is None:
             known = ", ".join(self.kinds)
-            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {a[0][:40]!r} ({known})")
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(a[0])} ({known})")
         if self.shutting_down:
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         try:
@@ -50,7 +50,10 @@ class Playing(LobbyBase):
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
-            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"the server holds {self.max_games} games (max-games)"
+            )
+        self._check_games_limits(s, None)
         # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1
@@ -67,6 +70,7 @@ class Playing(LobbyBase):
 
         def create() -> None:
             self.tables[game_id] = table
+            s.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 
         result.pending = create
@@ -134,7 +138,7 @@ class Playing(LobbyBase):
             after = game.fork()
             text, events = after.play_word(seat, a[1])
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         # A new deal is stored with the move that makes it (GameStore); a store that keeps no
         # snapshots spares every move the scan of its events.
         new_deal = self.snapshots and table.kind.new_deal(events)
@@ -154,7 +158,7 @@ class Playing(LobbyBase):
             after = table.game.fork()
             events = after.resign(seat)
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         result = self._ok(r, {})
         result.games = (table.id,)
         self._moved(table, after, events, result)

@@ -10,7 +10,7 @@ import secrets
 from typing import Any
 
 from ..games.base import Event, progress
-from ..protocol import ErrorCode, ProtocolError, Request
+from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..store.base import StoredSeat
 from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Resumed
@@ -29,7 +29,9 @@ class Seating(LobbyBase):
         table = self._table(a[0])
         for key in options:
             if key != "name":
-                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only name=)")
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {shown(key)} (only name=)"
+                )
         name = options.get("name")
         if name is not None and _NAME.fullmatch(name) is None:
             raise ProtocolError(
@@ -40,7 +42,8 @@ class Seating(LobbyBase):
         if len(a) == 2:
             if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
                 raise ProtocolError(
-                    ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
+                    ErrorCode.SYNTAX,
+                    f"{shown(a[1], 20)} is not a seat of {table.id} (0-{seats - 1})",
                 )
             wanted = int(a[1])
         if table.id in s.seats:
@@ -56,6 +59,7 @@ class Seating(LobbyBase):
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
         else:
             seat = wanted
+        self._check_games_limits(s, table.id)
         name = name or f"player{seat}"
         token = secrets.token_hex(16)
         digest = token_digest(token)
@@ -163,6 +167,7 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
             )
+        self._check_games_limits(s, table.id)
         table.spectators[s] = None
         s.watching.add(table.id)
         return self._state_result(r, table, None)

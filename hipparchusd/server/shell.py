@@ -251,7 +251,7 @@ class Server:
     def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
         self.settings = settings
         self.store = store
-        self.lobby = lobby or Lobby(max_games=settings.max_games, snapshots=store.durable)
+        self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
         self.connections: dict[int, Connection] = {}
         self.ports: list[int] = []
         self.sequencer = Sequencer()
@@ -288,7 +288,7 @@ class Server:
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
         self.settings = settings
-        self.lobby.max_games = settings.max_games
+        self.lobby.configure(settings)
 
     @property
     def shutting_down(self) -> bool:
