@@ -78,6 +78,22 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.max_connections})",
     )
     add(
+        "--max-connections-per-address",
+        type=int,
+        default=d.max_connections_per_address,
+        metavar="CONNECTIONS",
+        help=f"open connections from one peer address at once; one more gets '? limit' and "
+        f"is closed; --trusted-addresses are exempt (default {d.max_connections_per_address})",
+    )
+    add(
+        "--request-timeout",
+        type=float,
+        default=d.request_timeout,
+        metavar="SECONDS",
+        help=f"time to complete a request line once its first byte arrived; past it the "
+        f"connection gets '? limit' and is closed; 0 never (default {d.request_timeout:g})",
+    )
+    add(
         "--max-games",
         type=int,
         default=d.max_games,

@@ -256,6 +256,8 @@ DAEMON_SCHEMA = Schema(
         Key("port", "port", int),
         Key("max-line-bytes", "max_line_bytes", int, reloadable=True),
         Key("max-connections", "max_connections", int, reloadable=True),
+        Key("max-connections-per-address", "max_connections_per_address", int, reloadable=True),
+        Key("request-timeout", "request_timeout", float, reloadable=True),
         Key("max-games", "max_games", int, reloadable=True),
         Key("max-games-per-connection", "max_games_per_connection", int, reloadable=True),
         Key("max-games-per-address", "max_games_per_address", int, reloadable=True),

@@ -83,6 +83,13 @@ class Settings:
         port: TCP port (default 7460; 0 picks a free one, logged at start).
         max_line_bytes: longest request line, LF included (bytes; PROTOCOL.md section 1).
         max_connections: open connections at once; the next gets ``? limit`` and is closed.
+        max_connections_per_address: open connections from one peer address at once (the
+            next gets ``? limit`` and is closed), so that one host cannot take every
+            connection slot; ``trusted_addresses`` are exempt.
+        request_timeout: seconds a client has to complete a request line (its LF) once the
+            line's first byte has arrived; past it the connection gets ``? limit`` and is
+            closed (0: no deadline). A partial line never counts as activity for the idle
+            timeout.
         max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
         max_games_per_connection: games waiting for players that one connection may hold at
             once (created, joined or watched); ``new``, ``join`` and ``watch`` beyond answer
@@ -91,8 +98,11 @@ class Settings:
             (addresses in ``trusted_addresses`` are exempt).
         trusted_addresses: IP addresses and networks exempt from the per-address limits
             (none by default: loopback is not exempt unless listed).
-        idle_timeout: seconds after which a silent connection following no game in progress
-            is closed (0: never).
+        idle_timeout: seconds after which a connection following no game in progress is
+            closed when it has sent no complete request line since (0: never); counted from
+            the last request line received, or from when its answers were all carried out if
+            that is later (a client that pipelined many requests is not idle while they are
+            answered).
         abandon_timeout: seconds after which a game still waiting for players, that no
             connection holds a seat in or watches, is dropped, so that games nobody will join
             do not use up ``max_games`` (0: never). Started games are never dropped.
@@ -117,6 +127,10 @@ class Settings:
     port: int = attrs.field(default=DEFAULT_PORT, validator=_check_port)
     max_line_bytes: int = attrs.field(default=4096, validator=_check_line)
     max_connections: int = attrs.field(default=1000, validator=_positive_int("max_connections"))
+    max_connections_per_address: int = attrs.field(
+        default=50, validator=_positive_int("max_connections_per_address")
+    )
+    request_timeout: float = attrs.field(default=30.0, validator=_non_negative("request_timeout"))
     max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
     max_games_per_connection: int = attrs.field(
         default=10, validator=_positive_int("max_games_per_connection")

@@ -23,6 +23,7 @@ from typing import Any
 
 import trio
 
+from ..addresses import host_of
 from ..lobby import Lobby, Response, Result, Session, StoreCall, Table, token_digest
 from ..protocol import ErrorCode, LineError, LineSplitter, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
@@ -132,8 +133,16 @@ class Connection:
         self.overflowed = False
         self.timed_out = False
         self.closing = False
-        #: When the connection last sent something (trio clock), for the idle timeout.
+        #: When the connection's last request line came, or its requests were last all
+        #: answered if that is later (trio clock), for the idle timeout (issue 16 item 6).
         self.last_input = trio.current_time()
+        #: Whether the reader is carrying out requests already received (never idle then).
+        self.busy = False
+        #: When the first byte of a request line still lacking its LF came (trio clock), for
+        #: the request deadline; ``None`` when no partial line is held.
+        self.line_started: float | None = None
+        #: Why the server closed the connection, for the log (``None``: it did not).
+        self.closed_because: str | None = None
         self._fileno = stream.socket.fileno()
         self._dirty = dirty
         self._pending: list[bytes] = []
@@ -253,6 +262,12 @@ class Server:
         self.store = store
         self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
         self.connections: dict[int, Connection] = {}
+        #: Open connections by peer address (``max_connections_per_address``).
+        self.per_address: collections.Counter[str] = collections.Counter()
+        #: Connections the open-file limit leaves room for (``None``: no lower than
+        #: ``max_connections``); set by :func:`~hipparchusd.server.run.serve`.
+        self.file_capacity: int | None = None
+        self._accept_failing = False
         self.ports: list[int] = []
         self.sequencer = Sequencer()
         self._dirty: list[Connection] = []
@@ -317,13 +332,17 @@ class Server:
                     acceptors.start_soon(self._sweep)
                     task_status.started(self)
                     await self._shutdown.wait()
+                    # Still accepting during the grace period, to answer each newcomer
+                    # '? shutting-down' rather than leave it hanging with no greeting.
+                    grace = self.settings.grace_period
+                    log.info(
+                        "shutting down: %s; connections closed within %g s", self.status(), grace
+                    )
+                    self._dispatch(self.lobby.begin_shutdown(grace))
+                    self._flush()
+                    with trio.move_on_after(grace):
+                        await self._all_closed.wait()
                     acceptors.cancel_scope.cancel()
-                grace = self.settings.grace_period
-                log.info("shutting down: %s; connections closed within %g s", self.status(), grace)
-                self._dispatch(self.lobby.begin_shutdown(grace))
-                self._flush()
-                with trio.move_on_after(grace):
-                    await self._all_closed.wait()
                 connections.cancel_scope.cancel()
         finally:
             for listener in listeners:
@@ -364,14 +383,19 @@ class Server:
             await self.store.snapshot(table.id, table.game.record_data())
 
     async def _sweep(self) -> None:
-        """Every second (or a quarter of the shorter timeout), close the idle connections,
-        drop the abandoned games and adjourn the unfollowed ones (PROTOCOL.md section 7). One
+        """Every second (or a quarter of the shorter timeout), close the idle connections and
+        those past their request deadline, drop the abandoned games and adjourn the unfollowed
+        ones (PROTOCOL.md section 7). One
         sweep for all connections and games keeps the per-request path free of timers. The
         timeouts are read at every sweep, since a reload may change them (0: never). With a
         store that is not durable nothing is adjourned: it could not come back."""
         while True:
             settings = self.settings
-            timeouts = [t for t in (settings.idle_timeout, settings.abandon_timeout) if t > 0]
+            timeouts = [
+                t
+                for t in (settings.idle_timeout, settings.abandon_timeout, settings.request_timeout)
+                if t > 0
+            ]
             if self._adjourn_timeout(settings) > 0:
                 timeouts.append(settings.adjourn_timeout)
             await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
@@ -379,6 +403,8 @@ class Server:
             settings = self.settings
             if settings.idle_timeout > 0:
                 self._close_idle(now, settings.idle_timeout)
+            if settings.request_timeout > 0:
+                self._close_slow_lines(now, settings.request_timeout)
             if settings.abandon_timeout > 0:
                 result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
                 if result.games:
@@ -395,8 +421,23 @@ class Server:
         """Close the connections that sent nothing for ``timeout`` seconds and follow no game
         in progress."""
         for conn in list(self.connections.values()):
+            if conn.busy:
+                continue
             if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
                 conn.timed_out = True
+                conn.cancel_scope.cancel()
+
+    def _close_slow_lines(self, now: float, timeout: float) -> None:
+        """Close, with ``? limit``, the connections holding the start of a request line whose
+        first byte came ``timeout`` seconds ago or more: a client that trickles a line out
+        byte by byte must not keep its connection slot for ever (issue 16 item 1)."""
+        for conn in list(self.connections.values()):
+            started = conn.line_started
+            if started is not None and now - started >= timeout and not conn.busy:
+                message = f"request line not completed within {timeout:g} s (request-timeout)"
+                conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
+                conn.flush()
+                conn.closed_because = "request timeout"
                 conn.cancel_scope.cancel()
 
     async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
@@ -404,22 +445,59 @@ class Server:
             try:
                 stream = await listener.accept()
             except OSError as error:
-                # e.g. EMFILE: too many open files. Wait a little rather than spin.
-                log.error("accept failed: %s", error)
+                # e.g. EMFILE: too many open files. Wait a little rather than spin, and log it
+                # once until an accept succeeds again, not ten times a second.
+                if not self._accept_failing:
+                    self._accept_failing = True
+                    log.error(
+                        "accept failed: %s (not logged again until an accept succeeds)", error
+                    )
                 await trio.sleep(0.1)
                 continue
+            if self._accept_failing:
+                self._accept_failing = False
+                log.info("accepting connections again")
             nursery.start_soon(self._run_connection, stream)
+
+    def _refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+        """Why a new connection from ``address`` is refused, if it is: the server stopping,
+        the connection limit (lowered to what the open-file limit allows), or the
+        per-address limit unless the address is trusted."""
+        settings = self.settings
+        if self._shutdown.is_set():
+            return ErrorCode.SHUTTING_DOWN, "the server is stopping"
+        limit = settings.max_connections
+        if self.file_capacity is not None:
+            limit = min(limit, self.file_capacity)
+        if len(self.connections) >= limit:
+            return ErrorCode.LIMIT, "too many connections"
+        if (
+            self.per_address[address] >= settings.max_connections_per_address
+            and address not in settings.trusted
+        ):
+            return ErrorCode.LIMIT, (
+                f"too many connections from your address "
+                f"(max-connections-per-address {settings.max_connections_per_address})"
+            )
+        return None
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
         peer = _peer(stream)
-        if len(self.connections) >= self.settings.max_connections:
-            log.info("connection from %s refused: %d connections", peer, len(self.connections))
-            refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
+        address = host_of(peer)
+        refused = self._refusal(address)
+        if refused is not None:
+            code, message = refused
+            log.info(
+                "connection from %s refused: %s (%d connections, %d from it)",
+                peer, message, len(self.connections), self.per_address[address],
+            )  # fmt: skip
+            refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
             with trio.move_on_after(_FLUSH_TIMEOUT):
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                     await stream.send_all(refusal)
             await trio.aclose_forcefully(stream)
             return
+        self.per_address[address] += 1
         session = self.lobby.connect(peer)
         conn = Connection(stream, session, self.settings.outbound_queue, self._dirty)
         self.connections[session.id] = conn
@@ -439,6 +517,8 @@ class Server:
                 reason = "outbound queue full"
             elif conn.timed_out:
                 reason = "idle timeout"
+            elif conn.closed_because is not None:
+                reason = conn.closed_because
         except Exception:
             reason = "internal error"
             log.exception("connection %d failed", session.id)
@@ -450,6 +530,9 @@ class Server:
                 except Exception:
                     log.exception("connection %d: leaving its games failed", session.id)
             del self.connections[session.id]
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
             if not self.connections:
                 self._all_closed.set()
             await trio.aclose_forcefully(stream)
@@ -470,11 +553,20 @@ class Server:
         splitter = LineSplitter(self.settings.max_line_bytes)
         clock = trio.lowlevel.current_clock()  # trio.current_time(), less two calls
         while True:
+            if conn.busy:
+                # Every request received is answered: the idle time counts from now, not from
+                # when they came (a pipelining client is not idle while they are carried out).
+                conn.busy = False
+                conn.last_input = clock.current_time()
+            if splitter.partial:
+                if conn.line_started is None:
+                    conn.line_started = clock.current_time()
+            else:
+                conn.line_started = None
             try:
                 data = await conn.receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
-            conn.last_input = clock.current_time()
             if not data:
                 # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
                 # a connection dropped mid-line must not carry out, say, a truncated move.
@@ -482,6 +574,8 @@ class Server:
                     log.debug("connection %d: unterminated last line ignored", conn.session.id)
                 return "closed by peer"
             for number, item in enumerate(splitter.feed(data)):
+                # Only whole lines count as activity: a byte now and then keeps nothing alive.
+                conn.busy = True
                 if number:
                     # Pipelined requests: let the other connections in between them, or a
                     # packet of thousands would hold everyone else up for its whole length.
