@@ -7,7 +7,6 @@ import hmac
 import logging
 import re
 import secrets
-from typing import Any
 
 from ..games.base import Event, progress
 from ..protocol import ErrorCode, ProtocolError, Request, shown
@@ -15,7 +14,7 @@ from ..store.base import StoredSeat
 from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Resumed
 from .results import Delivery, Result, StoreCall
-from .tables import Session, Table, token_digest
+from .tables import Lifecycle, Seat, Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -25,8 +24,10 @@ _NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 class Seating(LobbyBase):
     """Seats and spectators: a part of :class:`~.core.Lobby`."""
 
-    def _cmd_join(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
-        table = self._table(a[0])
+    def _cmd_join(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
         for key in options:
             if key != "name":
                 raise ProtocolError(
@@ -37,20 +38,23 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
             )
-        seats = len(table.holders)
+        seats = len(table.seats)
         wanted: int | None = None
-        if len(a) == 2:
-            if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
+        if len(args) == 2:
+            if (
+                not (args[1].isascii() and args[1].isdigit() and len(args[1]) <= 9)
+                or int(args[1]) >= seats
+            ):
                 raise ProtocolError(
                     ErrorCode.SYNTAX,
-                    f"{shown(a[1], 20)} is not a seat of {table.id} (0-{seats - 1})",
+                    f"{shown(args[1], 20)} is not a seat of {table.id} (0-{seats - 1})",
                 )
-            wanted = int(a[1])
-        if table.id in s.seats:
+            wanted = int(args[1])
+        if table.id in session.seats:
             raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
-        free = [seat for seat in range(seats) if table.names[seat] is None]
+        free = [number for number, seat in enumerate(table.seats) if not seat.taken]
         if wanted is None:
             if not free:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"every seat of {table.id} is taken")
@@ -59,12 +63,14 @@ class Seating(LobbyBase):
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
         else:
             seat = wanted
-        self._check_games_limits(s, table.id)
+        self._check_games_limits(session, table.id)
         name = name or f"player{seat}"
         token = secrets.token_hex(16)
         digest = token_digest(token)
         result = self._ok(
-            r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
+            request,
+            {"game": table.id, "seat": seat, "token": token},
+            [f"seat={seat} token={token}"],
         )
         result.games = (table.id,)
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
@@ -75,54 +81,54 @@ class Seating(LobbyBase):
         result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
 
         def take_seat() -> None:
-            table.names[seat] = name
-            table.holders[seat] = s
-            table.token_hashes[seat] = digest
+            table.seats[seat] = Seat(name, session, digest)
             self._tokens[digest] = (table, seat)
-            s.seats[table.id] = seat
-            s.watching.discard(table.id)
-            table.spectators.pop(s, None)
+            session.seats[table.id] = seat
+            session.watching.discard(table.id)
+            table.spectators.pop(session, None)
             result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
             if started is not None:
                 table.game = started
-                table.started = True
+                table.enter(Lifecycle.PLAYING)
                 log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
                 result.deliveries += self._publish(table, start_events)
 
         result.pending = take_seat
         return result
 
-    def _cmd_resume(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        digest = token_digest(a[0])
+    def _cmd_resume(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        digest = token_digest(args[0])
         entry = self._tokens.get(digest)
         if entry is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
         table, seat = entry
-        stored = table.token_hashes[seat]
+        stored = table.seats[seat].token_digest
         if stored is None or not hmac.compare_digest(stored, digest):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
-        held = s.seats.get(table.id)
+        held = session.seats.get(table.id)
         if held is not None and held != seat:
             raise ProtocolError(ErrorCode.ALREADY_SEATED, f"you hold seat {held} in {table.id}")
-        previous = table.holders[seat]
-        if previous is not s:
-            table.holders[seat] = s
-            s.seats[table.id] = seat
-            s.watching.discard(table.id)
-            table.spectators.pop(s, None)
+        previous = table.seats[seat].holder
+        if previous is not session:
+            table.seats[seat].holder = session
+            session.seats[table.id] = seat
+            session.watching.discard(table.id)
+            table.spectators.pop(session, None)
             if previous is not None:
                 previous.seats.pop(table.id, None)
         deliveries: list[Delivery] = []
-        if previous is not s and not table.finished:
+        if previous is not session and not table.finished:
             # Everyone else hears of it, the ousted connection included (so it knows why the
             # seat's events stop); the resumer's snapshot already counts the event.
             (delivery,) = self._publish(table, [Event(None, Resumed(seat))])
-            others = tuple(x for x in delivery.sessions if x is not s)
+            others = tuple(x for x in delivery.sessions if x is not session)
             if previous is not None:
                 others += (previous,)
             if others:
                 deliveries.append(Delivery(others, delivery.message))
-        result = self._state_result(r, table, seat)
+        result = self._state_result(request, table, seat)
         result.deliveries = deliveries
         return result
 
@@ -133,50 +139,54 @@ class Seating(LobbyBase):
         and the store call go to ``result``."""
         seat = session.seats.pop(table.id)
         table.unattended_since = None
-        if table.holders[seat] is session:
-            table.holders[seat] = None
+        if table.seats[seat].holder is session:
+            table.seats[seat].holder = None
         if not table.started:
-            digest = table.token_hashes[seat]
+            digest = table.seats[seat].token_digest
             if digest is not None:
                 self._tokens.pop(digest, None)
-            table.names[seat] = None
-            table.token_hashes[seat] = None
-            table.holders[seat] = None
+            table.seats[seat] = Seat()
             result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
 
-    def _cmd_leave(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        result = self._ok(r, {})
+    def _cmd_leave(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        result = self._ok(request, {})
         result.games = (table.id,)
-        if table.id in s.seats:
-            self._release_seat(table, s, result)
-        elif s in table.spectators:
-            del table.spectators[s]
-            s.watching.discard(table.id)
+        if table.id in session.seats:
+            self._release_seat(table, session, result)
+        elif session in table.spectators:
+            del table.spectators[session]
+            session.watching.discard(table.id)
             table.unattended_since = None
         else:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not follow {table.id}")
         return result
 
-    def _cmd_watch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        if table.id in s.seats:
+    def _cmd_watch(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        if table.id in session.seats:
             raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
-        self._check_games_limits(s, table.id)
-        table.spectators[s] = None
-        s.watching.add(table.id)
-        return self._state_result(r, table, None)
+        self._check_games_limits(session, table.id)
+        table.spectators[session] = None
+        session.watching.add(table.id)
+        return self._state_result(request, table, None)
 
-    def _cmd_unwatch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        if s not in table.spectators:
+    def _cmd_unwatch(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        if session not in table.spectators:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not watch {table.id}")
-        del table.spectators[s]
-        s.watching.discard(table.id)
+        del table.spectators[session]
+        session.watching.discard(table.id)
         table.unattended_since = None
-        return self._ok(r, {})
+        return self._ok(request, {})

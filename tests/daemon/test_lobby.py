@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Result, Session, StoreCall
 from hipparchusd.protocol import Mode, parse_request
-from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoredSeat
 
 from .helpers import DEAL, HAND0, HAND1
@@ -154,7 +154,7 @@ def test_a_prepared_move_changes_nothing_until_committed() -> None:
     assert (table.seq, table.game.record(), table.game.view(0)) == before
     prepared.commit()
     assert [table.game.format_move(p) for p in table.game.record().rounds[0].plays] == ["1S@1"]
-    assert [d.message.kind for d in prepared.deliveries] == ["played", "turn"]
-    assert table.seq == before[0] + 2
+    assert [d.message.kind for d in prepared.deliveries] == ["played", "turn", "to-move"]
+    assert table.seq == before[0] + 3
     prepared.commit()  # once only
-    assert table.seq == before[0] + 2
+    assert table.seq == before[0] + 3

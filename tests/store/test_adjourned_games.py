@@ -13,8 +13,8 @@ import trio
 from store_helpers import serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
-from hipparchusd.lobby import token_digest
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.lobby import token_digest
 from hipparchusd.store.base import MemoryStore
 from hipparchusd.store.sqlite import SqliteStore
 

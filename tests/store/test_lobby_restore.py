@@ -11,10 +11,10 @@ import pytest
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus import game as game_module
+from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.dealing import shuffled_deal
 from hipparchusd.lobby import Lobby, Result, Session, token_digest
 from hipparchusd.protocol import parse_request
-from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import StoredSeat
