@@ -44,6 +44,10 @@ class LobbyBase:
     #: Ids of adjourned games, oldest first (a dict for its insertion order).
     _adjourned: dict[str, None]
 
+    def prepare(self, session: Session, request: Request) -> Result:
+        """Check ``request`` and work out its result (:meth:`.core.Lobby.prepare`)."""
+        raise NotImplementedError
+
     @property
     def active_games(self) -> int:
         """Games not finished."""
@@ -94,14 +98,18 @@ class LobbyBase:
     def _table(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
-            if game_id in self._adjourned:
-                raise ProtocolError(
-                    ErrorCode.UNKNOWN_GAME,
-                    f"game {game_id} is adjourned (nobody followed it); a seat's "
-                    "resume <token> brings it back",
-                )
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {shown(game_id)}")
+            raise self._unknown_game(game_id)
         return table
+
+    def _unknown_game(self, game_id: str) -> ProtocolError:
+        """The ``unknown-game`` error for ``game_id``, which no loaded game has."""
+        if game_id in self._adjourned:
+            return ProtocolError(
+                ErrorCode.UNKNOWN_GAME,
+                f"game {game_id} is adjourned (nobody followed it); a seat's "
+                "resume <token> brings it back",
+            )
+        return ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {shown(game_id)}")
 
     @staticmethod
     def _seat(session: Session, table: Table) -> int:

@@ -2,9 +2,10 @@
 routing of events (PROTOCOL.md sections 4, 5 and 7).
 
 :class:`Lobby` knows no sockets, no trio and no store. Each call returns a :class:`Result`:
-the response to the request, the store calls that must complete before anything is sent
-(:class:`StoreCall`), and the events to send to whom (:class:`Delivery`). The server performs
-the store calls, then sends the response, then the events, in that order.
+the response to the request, the store commands that must complete before anything is sent
+(:data:`~hipparchusd.records.StoreCommand`), and the events to send to whom
+(:class:`Delivery`). The server performs the store commands, then sends the response, then
+the events, in that order.
 
 A request that must be stored (``new``, ``join``, ``play``, ``resign``) is carried out in two
 steps, so that a change the store refuses is never made (a refused command changes nothing):

@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
-from ..store.base import StoredGame
+from ..records import DropGame, Finish, Snapshot, StoreCommand, StoredGame
 from .base import LobbyBase
-from .results import Result, StoreCall
+from .results import Result
 from .tables import Lifecycle, Table
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -79,11 +79,24 @@ class Housekeeping(LobbyBase):
         log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
         return table
 
+    @staticmethod
+    def restored_commands(table: Table, stored: StoredGame) -> list[StoreCommand]:
+        """What restoring ``stored`` as ``table`` (:meth:`restore`) decided, for the store to
+        record before anything is served: a game its stored moves ended is finished; a game
+        restored from moves after its snapshot, or started afresh, gets a new snapshot, which
+        keeps any deal made while replaying (dealt from the system's randomness, and seen by
+        nobody yet) for the next restart. Empty when the store holds the game as it is."""
+        if table.finished:
+            return [Finish(table.id, table.game.record_data())]
+        if table.started and (stored.moves or stored.snapshot is None):
+            return [Snapshot(table.id, table.game.record_data())]
+        return []
+
     def drop_abandoned(self, now: float, timeout: float) -> Result:
         """Drop the games still waiting for players that nobody has followed (no connection
         holds a seat in one or watches it) for ``timeout`` seconds or more, so that games
         nobody joins do not use up ``max_games`` for good (PROTOCOL.md section 7). A dropped
-        game's id becomes unknown; its result carries a ``drop_game`` store call per game.
+        game's id becomes unknown; its result carries a :class:`DropGame` store command per game.
 
         Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
         is timed from the first call that finds it unfollowed (after a follower leaves, from
@@ -104,7 +117,7 @@ class Housekeeping(LobbyBase):
                 table.enter(Lifecycle.DROPPED)
                 self._forget(table.id)
                 dropped.append(table.id)
-                result.store_calls.append(StoreCall("drop_game", (table.id,)))
+                result.store_calls.append(DropGame(table.id))
                 log.info(
                     "game %s dropped: still waiting for players and followed by nobody for %g s",
                     table.id,

@@ -4,6 +4,7 @@ takes the game's place only once the store has recorded the move (:class:`~.resu
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -19,10 +20,10 @@ from ..games.base import (
 )
 from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
-from ..store.base import StoredGame
+from ..records import AddMove, CreateGame, Finish, StoredGame
 from .base import LobbyBase
 from .messages import Response
-from .results import Result, StoreCall
+from .results import NeedsStoredGame, Result
 from .tables import Lifecycle, Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -61,9 +62,7 @@ class Playing(LobbyBase):
         self._next_game += 1
         table = Table.new(game_id, kind, game, options, self.clock())
         result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
-        result.store_calls.append(
-            StoreCall("create_game", (game_id, kind.name, dict(options), table.created_at))
-        )
+        result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
         result.games = (game_id,)
 
         def create() -> None:
@@ -151,7 +150,7 @@ class Playing(LobbyBase):
         snapshot = self._snapshot(after) if new_deal else None
         result = Result(
             Response(request.id, {"game": table.id, "move": text}, [text]),
-            [StoreCall("add_move", (table.id, seat, text, snapshot))],
+            [AddMove(table.id, seat, text, snapshot)],
             games=(table.id,),
         )
         self._moved(table, after, events, result)
@@ -181,7 +180,7 @@ class Playing(LobbyBase):
         the generic ``to-move`` or ``game-over``."""
         outcome = after.outcome
         if outcome is not None:
-            result.store_calls.append(StoreCall("finish", (table.id, self._snapshot(after))))
+            result.store_calls.append(Finish(table.id, self._snapshot(after)))
 
         def move() -> None:
             table.game = after
@@ -203,7 +202,14 @@ class Playing(LobbyBase):
     def _cmd_record(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        table = self._table(args[0])
+        game_id = args[0]
+        table = self.tables.get(game_id)
+        if table is None:
+            # Refused unless the store still holds the game, finished: the shell asks it.
+            error = self._unknown_game(game_id)
+            error.request_id = request.id
+            answer = functools.partial(self.stored_record, request)
+            return Result(Response.failed(error), needs=NeedsStoredGame(game_id, answer))
         if not table.finished:
             raise ProtocolError(ErrorCode.GAME_NOT_OVER, f"{table.id} is not over")
         data = {

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import re
@@ -10,10 +11,10 @@ import secrets
 
 from ..games.base import Event, progress
 from ..protocol import ErrorCode, ProtocolError, Request, shown
-from ..store.base import StoredSeat
+from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
-from .messages import Disconnected, Joined, Left, Resumed
-from .results import Delivery, Result, StoreCall
+from .messages import Disconnected, Joined, Left, Response, Resumed
+from .results import Delivery, NeedsStoredToken, Result
 from .tables import Lifecycle, Seat, Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -78,7 +79,7 @@ class Seating(LobbyBase):
         start_events = [*started.start(), progress(started)] if started is not None else []
         snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest)
-        result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
+        result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
 
         def take_seat() -> None:
             table.seats[seat] = Seat(name, session, digest)
@@ -102,7 +103,11 @@ class Seating(LobbyBase):
         digest = token_digest(args[0])
         entry = self._tokens.get(digest)
         if entry is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
+            # Refused unless an adjourned game in the store has the token: the shell loads
+            # it, then prepares this request again.
+            error = ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token", request.id)
+            retry = functools.partial(self.prepare, session, request)
+            return Result(Response.failed(error), needs=NeedsStoredToken(digest, retry))
         table, seat = entry
         stored = table.seats[seat].token_digest
         if stored is None or not hmac.compare_digest(stored, digest):
@@ -146,7 +151,7 @@ class Seating(LobbyBase):
             if digest is not None:
                 self._tokens.pop(digest, None)
             table.seats[seat] = Seat()
-            result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
+            result.store_calls.append(RemoveSeat(table.id, seat))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])

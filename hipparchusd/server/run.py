@@ -23,7 +23,7 @@ from ..settings import Settings, SettingsError
 from ..store import statedir
 from ..store.base import GameStore
 from ..systemd.notify import Notifier
-from .shell import Server
+from .lifecycle import Server
 
 log = logging.getLogger("hipparchusd.server")
 

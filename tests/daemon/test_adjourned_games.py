@@ -20,9 +20,10 @@ from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import ErrorCode, ProtocolError, parse_request
+from hipparchusd.records import StoredGame, StoredSeat
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings, SettingsError
-from hipparchusd.store.base import StoredGame, StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
 from .client import Client

@@ -18,9 +18,9 @@ import pytest
 import trio
 
 from hipparchusd.games.hipparchus import HipparchusGame
+from hipparchusd.records import StoredSeat
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
-from hipparchusd.store.base import StoredSeat
 from hipparchusd.store.sqlite import SqliteStore
 
 

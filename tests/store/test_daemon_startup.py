@@ -13,7 +13,8 @@ from typing import Any
 
 from store_helpers import without_root_privileges
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _serve(state_dir: Path, *prefix: str) -> subprocess.CompletedProcess[str]:

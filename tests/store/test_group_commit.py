@@ -8,8 +8,9 @@ import trio
 import trio.testing
 from store_helpers import held_writer, open_db
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
-from hipparchusd.store.writer import insert_moves
+from hipparchusd.store.sql import insert_moves
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _committed_moves(state_dir: Path) -> set[tuple[str, int, str]]:

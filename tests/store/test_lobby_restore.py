@@ -1,4 +1,4 @@
-"""Restoring the daemon's games from the SQLite store at start-up (``Server._restore``), and
+"""Restoring the daemon's games from the SQLite store at start-up (``Server.restore``), and
 what the restore stores back."""
 
 from __future__ import annotations
@@ -15,16 +15,17 @@ from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.dealing import shuffled_deal
 from hipparchusd.lobby import Lobby, Result, Session, token_digest
 from hipparchusd.protocol import parse_request
+from hipparchusd.records import StoredSeat
 from hipparchusd.server import Server
+from hipparchusd.server.storage import execute
 from hipparchusd.settings import Settings
-from hipparchusd.store.base import StoredSeat
 from hipparchusd.store.sqlite import SqliteStore
 
 
 async def restore(store: SqliteStore) -> Lobby:
     """A lobby with the store's games restored, as the daemon does at start-up."""
     server = Server(Settings(port=0), store, Lobby())
-    await server._restore()
+    await server.restore()
     return server.lobby
 
 
@@ -110,7 +111,7 @@ async def test_a_game_not_yet_started_keeps_its_seat_and_starts_when_full(
         result = ask(lobby, lobby.connect(), "join g1 1 name=di")
         answer(result)
         for call in result.store_calls:
-            await call.apply(store)
+            await execute(store, call)
         assert table.started
         [stored] = await store.load_unfinished()
     finally:

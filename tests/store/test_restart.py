@@ -21,7 +21,7 @@ import trio
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.notation import format_play, parse_hand
-from hipparchusd.store.sqlite import DB_NAME, LOCK_NAME
+from hipparchusd.store.startup import DB_NAME, LOCK_NAME
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client, event_fields

@@ -12,8 +12,9 @@ from store_helpers import play_random
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
-from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.export import export_games, export_main, parse_since
 from hipparchusd.store.sqlite import PRUNE_INTERVAL, SqliteStore
 

@@ -13,7 +13,8 @@ from store_helpers import open_db, stored_seat
 
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _meta(path: Path) -> dict[str, str]:

@@ -18,7 +18,8 @@ from store_helpers import held_writer, open_db, play_random, stored_seat
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError, StoreUnreachable
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _crash_copy(state_dir: Path, into: Path) -> Path:

@@ -14,7 +14,8 @@ import pytest
 from store_helpers import without_root_privileges
 
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 async def _store_with_games(state_dir: Path, games: int) -> Path:

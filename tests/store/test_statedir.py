@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from hipparchusd.store.base import MemoryStore
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 from hipparchusd.store.statedir import default_state_dir, open_store, resolve_state_dir
 
 

@@ -16,7 +16,7 @@ import trio
 import trio.testing
 from store_helpers import held_writer
 
-from hipparchusd.store import sqlite
+from hipparchusd.store import startup
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
@@ -157,7 +157,7 @@ async def test_a_writer_that_never_says_ready_stops_the_open_with_a_clear_error(
 
     monkeypatch.setattr(subprocess, "Popen", recording_popen)
     monkeypatch.setattr(sys, "executable", str(stuck))
-    monkeypatch.setattr(sqlite, "_WRITER_START_TIMEOUT", 0.5)
+    monkeypatch.setattr(startup, "_WRITER_START_TIMEOUT", 0.5)
     with pytest.raises(StoreError, match=r"writer process for .* did not start within 0\.5 s"):
         await SqliteStore.open(state_dir)
     monkeypatch.undo()
