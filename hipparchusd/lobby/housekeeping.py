@@ -86,6 +86,8 @@ class Housekeeping(LobbyBase):
         restored from moves after its snapshot, or started afresh, gets a new snapshot, which
         keeps any deal made while replaying (dealt from the system's randomness, and seen by
         nobody yet) for the next restart. Empty when the store holds the game as it is."""
+        if stored.finished:
+            return []  # stored as it ended: finishing it again would restart its retention
         if table.finished:
             return [Finish(table.id, table.game.record_data())]
         if table.started and (stored.moves or stored.snapshot is None):
@@ -177,13 +179,15 @@ class Housekeeping(LobbyBase):
     def bring_back(self, stored: StoredGame) -> Table:
         """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
         is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
-        It counts against ``max_games`` again.
+        It counts against ``max_games`` again. A finished game (``stored.finished``, its
+        final record) is loaded whatever the count, as finished games do not count: its seats'
+        ``resume`` then answers its final view, as before a restart.
 
         Raises:
             ProtocolError: ``limit``, ``max_games`` games are loaded (nothing is changed).
             ValueError: as :meth:`restore` (nothing is changed).
         """
-        if self.active_games >= self.max_games:
+        if not stored.finished and self.active_games >= self.max_games:
             raise ProtocolError(
                 ErrorCode.LIMIT,
                 f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "

@@ -229,6 +229,17 @@ def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | Non
     return found[0] if found else None
 
 
+def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
+    """The rows of the finished game with a seat whose token digest is ``token_hash``, as
+    :func:`load_finished` gives them (kept as long as the retention rule keeps the game)."""
+    row = conn.execute(
+        "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+        "WHERE s.token_hash = ? AND g.finished_at IS NOT NULL LIMIT 1",
+        (token_hash,),
+    ).fetchone()
+    return None if row is None else load_finished(conn, row[0])
+
+
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
@@ -267,6 +278,7 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         prune,
         load_unfinished,
         find_by_token,
+        find_finished_by_token,
         load_finished,
         latest_game_id,
     )

@@ -312,15 +312,19 @@ class SqliteStore:
         return None if rows is None else self._stored_game(rows, finished=True)
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
-        """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
-        snapshot and the moves after it, as :meth:`load_unfinished` gives them), or ``None``:
-        no unfinished game has such a seat (finished games are not searched).
+        """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
+        snapshot and the moves after it, as :meth:`load_unfinished` gives them), else a
+        finished one still kept (as :meth:`load_finished` gives it, ``finished`` set), so
+        that its seats can learn its result after a restart (issue 16 item 5); or ``None``.
 
         Raises:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._call("find_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=False)
+        if rows is not None:
+            return self._stored_game(rows, finished=False)
+        rows = await self._call("find_finished_by_token", (token_hash,))
+        return None if rows is None else self._stored_game(rows, finished=True)
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or

@@ -50,9 +50,12 @@ async def test_find_by_token_gives_the_unfinished_game_of_a_seat(state_dir: Path
             assert found == unfinished[game_id]
         found = await store.find_by_token(stored_seat(0, "bob").token_hash)
         assert found is not None and found.moves == tuple(moves) and found.snapshot is not None
-        # A finished game's seats and unknown digests give nothing.
-        assert await store.find_by_token(stored_seat(0, "dan").token_hash) is None
-        assert await store.find_by_token(stored_seat(0, "eve").token_hash) is None
+        # A finished game's seats give it, finished, with its final record (issue 16 item
+        # 5: its seats may resume it after a restart); unknown digests give nothing.
+        for name in ("dan", "eve"):
+            ended = await store.find_by_token(stored_seat(0, name).token_hash)
+            assert ended is not None and ended.game_id == "g3" and ended.finished
+            assert ended == await store.load_finished("g3")
         assert await store.find_by_token(hashlib.sha256(b"nobody").digest()) is None
         assert await store.find_by_token(b"") is None
     finally:
