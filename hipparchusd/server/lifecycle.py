@@ -26,6 +26,7 @@ from ..protocol import ErrorCode, LineSplitter
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
+from ..store.sqlite import SqliteStore
 from .connection import Connection, peer_name
 from .pipeline import Pipeline
 from .storage import execute
@@ -193,6 +194,29 @@ class Server:
                 now = trio.current_time()
                 busy = self.pipeline.sequencer.busy
                 self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+            self._reload_uncertain()
+
+    def _reload_uncertain(self) -> None:
+        """Unload the games whose store calls the store's dead writer had (their outcome is
+        known to the database only, which is the truth): the next ``resume`` of a seat loads
+        each from the store as it is (issue 16 item 4). A game with a request in progress
+        waits for a later sweep."""
+        store = self.store
+        if not isinstance(store, SqliteStore):
+            return
+        for game_id in store.take_uncertain():
+            table = self.lobby.tables.get(game_id)
+            if table is None:
+                continue
+            if self.pipeline.sequencer.busy(game_id):
+                store.uncertain.add(game_id)  # a later sweep
+                continue
+            self.lobby.adjourn(game_id)
+            log.warning(
+                "game %s unloaded: the store's writer died during one of its calls; a seat's "
+                "resume loads it again as the store has it",
+                game_id,
+            )
 
     def _adjourn_timeout(self, settings: Settings) -> float:
         """The adjourn timeout in force: 0 (never) unless the store is durable."""

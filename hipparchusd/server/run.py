@@ -21,7 +21,8 @@ from ..config_file import DAEMON_SCHEMA, ConfigError, changes
 from ..logs import set_level
 from ..settings import Settings, SettingsError
 from ..store import statedir
-from ..store.base import GameStore
+from ..store.base import GameStore, StoreError
+from ..store.sqlite import SqliteStore
 from ..systemd.notify import Notifier
 from .lifecycle import Server
 
@@ -187,9 +188,17 @@ async def run_async(
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
             # Pinging from the start: systemd's watchdog runs while the store loads, too.
-            nursery.start_soon(notifier.run_watchdog)
+            watchdog = trio.CancelScope()
+
+            async def ping() -> None:
+                with watchdog:
+                    await notifier.run_watchdog()
+
+            nursery.start_soon(ping)
             notifier.status("opening the store")
             store = await open_store(settings)
+            if isinstance(store, SqliteStore):
+                nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
             server: Server = await nursery.start(
                 lambda task_status: serve(
                     settings, store, listeners=listeners, task_status=task_status
@@ -222,6 +231,23 @@ async def run_async(
             nursery.start_soon(on_signals)
             await server.stopped.wait()
             nursery.cancel_scope.cancel()
+
+
+async def _exit_on_store_failure(
+    store: SqliteStore, watchdog: trio.CancelScope, notifier: Notifier
+) -> None:
+    """Once ``store`` has failed for good (its writer died and no new one would start), stop
+    the watchdog pings and end the daemon with an error, so that systemd restarts it (issue
+    16 item 4): a daemon that answers every change with ``? internal`` helps nobody.
+
+    Raises:
+        StoreError: when the store has failed (the daemon's exit status is then 1).
+    """
+    await store.failed.wait()
+    watchdog.cancel()
+    notifier.stopping("the game store failed")
+    log.critical("the game store cannot be written any more: stopping with an error")
+    raise StoreError(f"store {store.path}: its writer process died and could not be restarted")
 
 
 def run(

@@ -48,6 +48,10 @@ from .startup import DB_NAME, open_database, start_writer
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
+#: Attempts to start a new writer process after the writer died (the OOM killer, ``kill -9``),
+#: and the seconds before the first; each later attempt waits twice as long as the one before.
+RESTART_ATTEMPTS: Final = 5
+RESTART_DELAY: Final = 0.1
 #: Bytes read from the writer at a time (below the allocator's mmap threshold: a larger buffer
 #: costs three system calls per read).
 _RECEIVE_SIZE: Final = 1 << 16
@@ -63,10 +67,12 @@ class _Request:
     later ones when its answer comes), where waking it would break trio's own wait.
     """
 
-    __slots__ = ("answered", "error", "parked", "result", "task")
+    __slots__ = ("answered", "error", "game", "parked", "result", "task")
 
-    def __init__(self, task: trio.lowlevel.Task) -> None:
+    def __init__(self, task: trio.lowlevel.Task, game: str | None = None) -> None:
         self.task = task
+        #: The game the call writes or reads, if it names one (its first argument).
+        self.game = game
         self.answered = False
         self.parked = False
         self.result: Any = None
@@ -96,6 +102,16 @@ class SqliteStore:
     (``requests / transactions`` is the mean group-commit batch). ``writer_pid`` is the writer
     process's id and ``settings`` its connection's ``journal_mode`` and ``synchronous``
     (2: FULL), for tests and monitoring.
+
+    A writer that dies (the OOM killer, ``kill -9``) is replaced: up to
+    :data:`RESTART_ATTEMPTS` new writer processes are started, the first after
+    :data:`RESTART_DELAY` seconds and each later one after twice the wait before it
+    (``restarts`` counts the writers started so). The calls it had fail with
+    :class:`~hipparchusd.store.base.StoreUnreachable` (their outcome is in the database,
+    which is the truth: :meth:`take_uncertain` names their games, for the server to load them
+    again from it), and the calls made meanwhile with a plain ``StoreError`` (never sent).
+    When no writer can be started, ``failed`` is set: the daemon must exit so that its
+    supervisor restarts it.
     """
 
     #: What it keeps outlives the process (see ``GameStore.durable``).
@@ -135,6 +151,11 @@ class SqliteStore:
         self._closed = False
         self._broken: StoreError | None = None
         self._answers_done = trio.Event()
+        self.restarts = 0
+        #: Set when the writer died and no new one could be started (see the class).
+        self.failed = trio.Event()
+        #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
+        self.uncertain: set[str] = set()
         trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
 
     @property
@@ -376,7 +397,8 @@ class SqliteStore:
             # Never sent: its outcome is known (nothing), unlike the calls the break caught.
             raise StoreError(str(self._broken) if self._broken else "the store is closed")
         self._last_id += 1
-        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task())
+        game = arguments[0] if arguments and isinstance(arguments[0], str) else None
+        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task(), game)
         self._outgoing.append((self._last_id, operation, arguments))
         if not self._flush_due:
             # The first call of this scheduling round sends the round's calls in one write,
@@ -447,6 +469,61 @@ class SqliteStore:
             if self._waiting or not self._closed:
                 self._break(why)
             self._answers_done.set()
+            if not self._closed:
+                trio.lowlevel.spawn_system_task(
+                    self._restart_writer, name="hipparchusd-store-restart"
+                )
+
+    async def _restart_writer(self) -> None:
+        """Replace the dead writer (see the class): reap it, then start a new one, with
+        bounded retries and backoff; set :attr:`failed` if none starts."""
+        old_process, old_sock = self._process, self._sock
+        code = await trio.to_thread.run_sync(old_process.wait)
+        old_sock.close()
+        log.error(
+            "store %s: the writer process %d died (status %d)", self.path, old_process.pid, code
+        )
+        delay = RESTART_DELAY
+        for attempt in range(1, RESTART_ATTEMPTS + 1):
+            await trio.sleep(delay)
+            delay *= 2
+            if self._closed:
+                return
+            try:
+                process, sock, settings = await start_writer(self.path, self._lock_fd)
+            except OSError as error:
+                log.error(
+                    "store %s: starting a new writer failed (attempt %d of %d): %s",
+                    self.path, attempt, RESTART_ATTEMPTS, error,
+                )  # fmt: skip
+                continue
+            if self._closed:  # closed meanwhile: the new writer has nothing to do
+                sock.close()
+                await trio.to_thread.run_sync(process.wait)
+                return
+            self._process, self._sock, self.settings = process, sock, settings
+            self._unsent.clear()
+            self._answers_done = trio.Event()
+            self._broken = None
+            self.restarts += 1
+            log.warning(
+                "store %s: a new writer process %d took over (attempt %d)",
+                self.path, process.pid, attempt,
+            )  # fmt: skip
+            trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
+            return
+        log.critical(
+            "store %s: no writer process could be started after %d attempts",
+            self.path,
+            RESTART_ATTEMPTS,
+        )
+        self.failed.set()
+
+    def take_uncertain(self) -> set[str]:
+        """The games whose calls the writer had when it died (their outcome is in the
+        database only), since the last call; the server loads them again from the store."""
+        games, self.uncertain = self.uncertain, set()
+        return games
 
     def _break(self, why: str) -> None:
         """The writer cannot be reached: fail every waiting call with
@@ -455,9 +532,13 @@ class SqliteStore:
         if self._broken is None:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
-            self._broken = StoreUnreachable(f"{why}; restart the daemon")
+            self._broken = StoreUnreachable(
+                f"{why}; a new writer is being started (if none starts, restart the daemon)"
+            )
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
+            if request.game is not None:
+                self.uncertain.add(request.game)
             request.answer(None, self._broken)
             self._slots.release()
 

@@ -290,7 +290,7 @@ async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path
     os.kill(store.writer_pid, signal.SIGKILL)
     with trio.fail_after(10):
         # Sent to the writer: whether it was committed is unknown to the store.
-        with pytest.raises(StoreUnreachable, match=r"writer process stopped.*; restart the daemon"):
+        with pytest.raises(StoreUnreachable, match=r"writer process stopped.*restart the daemon"):
             await store.add_move("g", 0, "1S")
         # Never sent, once the store knows the writer is gone: certainly not committed.
         with pytest.raises(StoreError, match="restart the daemon") as later:
