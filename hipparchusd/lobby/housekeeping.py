@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
@@ -173,6 +173,18 @@ class Housekeeping(LobbyBase):
         self.tables[game_id].enter(Lifecycle.ADJOURNED)
         self._forget(game_id)
         self._adjourned[game_id] = None
+        while len(self._adjourned) > self.adjourned_kept:
+            del self._adjourned[next(iter(self._adjourned))]
+
+    def adjourn_stored(self, game_ids: Sequence[str]) -> None:
+        """Note the games ``game_ids``, which only the store holds (started games at
+        start-up), as adjourned: commands naming one say so, and a seat's ``resume`` loads it
+        (:meth:`bring_back`). Later ids follow theirs."""
+        for game_id in game_ids:
+            self._adjourned[game_id] = None
+            number = game_id[1:]
+            if game_id.startswith("g") and number.isdigit():
+                self._next_game = max(self._next_game, int(number) + 1)
         while len(self._adjourned) > self.adjourned_kept:
             del self._adjourned[next(iter(self._adjourned))]
 

@@ -145,16 +145,29 @@ class Server:
             self.stopped.set()
 
     async def restore(self) -> None:
-        """Load the games the store kept unfinished; one that cannot be restored is logged and
-        left out (the store keeps it). New games are numbered after every stored one. What a
-        restore decided is stored before anything is served (:meth:`Lobby.restored_commands`).
+        """Load the games the store kept unfinished that have not started, and note the ids
+        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        restored is logged and left out (the store keeps it). New games are numbered after
+        every stored one. What a restore decided is stored before anything is served
+        (:meth:`Lobby.restored_commands`).
 
         Raises:
             OSError: the store failed.
         """
         lobby = self.lobby
-        lobby.count_stored_games(await self.store.latest_game_id())
-        for stored in await self.store.load_unfinished():
+        store = self.store
+        lobby.count_stored_games(await store.latest_game_id())
+        if isinstance(store, SqliteStore):
+            # Started games stay adjourned until a seat resumes one (loaded then, counted
+            # against max-games from then): start-up reads their ids only, however many
+            # there are, and they never count against max-games here (issue 16 item 3).
+            adjourned = await store.adjourned_ids()
+            lobby.adjourn_stored(adjourned)
+            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
+            unfinished = await store.load_unfinished(started=False)
+        else:
+            unfinished = await store.load_unfinished()
+        for stored in unfinished:
             try:
                 table = lobby.restore(stored)
             except ValueError as error:

@@ -187,10 +187,15 @@ GameRows = tuple[
 ]
 
 
-def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[GameRows]:
-    """Every unfinished game (``only``: just that one, if unfinished), oldest first, with its
-    seats and the moves after its snapshot."""
+def load_unfinished(
+    conn: sqlite3.Connection, only: str | None = None, started: bool | None = None
+) -> list[GameRows]:
+    """Every unfinished game (``only``: just that one, if unfinished; ``started``: only those
+    with a snapshot, or only those without), oldest first, with its seats and the moves after
+    its snapshot."""
     where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
+    if started is not None:
+        where += " AND g.snapshot IS NOT NULL" if started else " AND g.snapshot IS NULL"
     parameters = {"only": only}
     seats: dict[str, list[tuple[int, str, bytes]]] = {}
     for game_id, seat, name, token_hash in conn.execute(
@@ -212,6 +217,18 @@ def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[G
             "SELECT game_id, kind, options, created_at, snapshot FROM games AS g "
             f"WHERE {where} ORDER BY created_at, rowid",
             parameters,
+        )
+    ]
+
+
+def adjourned_ids(conn: sqlite3.Connection) -> list[str]:
+    """The ids of the unfinished games that have started (a snapshot), oldest first: the games
+    a restart leaves adjourned until a seat resumes one, read without their rows."""
+    return [
+        game_id
+        for (game_id,) in conn.execute(
+            "SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NOT NULL "
+            "ORDER BY created_at, rowid"
         )
     ]
 
@@ -277,6 +294,7 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         drop_game,
         prune,
         load_unfinished,
+        adjourned_ids,
         find_by_token,
         find_finished_by_token,
         load_finished,

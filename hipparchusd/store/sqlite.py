@@ -234,13 +234,14 @@ class SqliteStore:
 
     # -- the GameStore interface --------------------------------------------------------------
 
-    async def load_unfinished(self) -> list[StoredGame]:
-        """Every unfinished game, oldest first, with its seats and the moves after its snapshot.
+    async def load_unfinished(self, *, started: bool | None = None) -> list[StoredGame]:
+        """Every unfinished game, oldest first, with its seats and the moves after its snapshot
+        (``started``: only the games that have started, or only those that have not).
 
         Raises:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
-        rows: list[GameRows] = await self._call("load_unfinished", ())
+        rows: list[GameRows] = await self._call("load_unfinished", (None, started))
         return [self._stored_game(game, finished=False) for game in rows]
 
     async def create_game(
@@ -346,6 +347,13 @@ class SqliteStore:
             return self._stored_game(rows, finished=False)
         rows = await self._call("find_finished_by_token", (token_hash,))
         return None if rows is None else self._stored_game(rows, finished=True)
+
+    async def adjourned_ids(self) -> list[str]:
+        """The ids of the started, unfinished games, oldest first, without loading them: at
+        start-up the daemon leaves them adjourned until a seat resumes one (issue 16 item 3).
+        """
+        ids: list[str] = await self._call("adjourned_ids", ())
+        return ids
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
