@@ -17,7 +17,7 @@ from hipparchusd.store.sqlite import SqliteStore
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
 
-GAMES = 300
+GAMES = 40
 
 
 async def test_stored_games_in_progress_neither_load_nor_count_at_start_up(
