@@ -181,12 +181,18 @@ class Housekeeping(LobbyBase):
         start-up), as adjourned: commands naming one say so, and a seat's ``resume`` loads it
         (:meth:`bring_back`). Later ids follow theirs."""
         for game_id in game_ids:
-            self._adjourned[game_id] = None
             number = game_id[1:]
             if game_id.startswith("g") and number.isdigit():
                 self._next_game = max(self._next_game, int(number) + 1)
-        while len(self._adjourned) > self.adjourned_kept:
-            del self._adjourned[next(iter(self._adjourned))]
+        # Only the newest are remembered: deleting the oldest one by one from a dict is
+        # quadratic (each next(iter()) walks past the deleted slots).
+        newest = list(game_ids)[-self.adjourned_kept :] if self.adjourned_kept else []
+        for game_id in newest:
+            self._adjourned.pop(game_id, None)
+            self._adjourned[game_id] = None
+        excess = len(self._adjourned) - self.adjourned_kept
+        if excess > 0:
+            self._adjourned = dict.fromkeys(list(self._adjourned)[excess:])
 
     def bring_back(self, stored: StoredGame) -> Table:
         """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``

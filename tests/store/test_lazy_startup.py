@@ -5,6 +5,7 @@ one of its seats resumes it (issue 16 item 3)."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import trio
@@ -12,6 +13,8 @@ from store_helpers import serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.lobby import Lobby
+from hipparchusd.protocol import parse_request
 from hipparchusd.store.sqlite import SqliteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
@@ -65,3 +68,21 @@ async def test_stored_games_in_progress_neither_load_nor_count_at_start_up(
         assert "g7" in server.lobby.tables and server.lobby.active_games == 6
         await client.aclose()
         server.shutdown()
+
+
+def test_noting_many_adjourned_ids_is_quick_and_keeps_the_newest() -> None:
+    lobby = Lobby(adjourned_kept=10_000)
+    ids = [f"g{n}" for n in range(1, 50_001)]
+    start = time.perf_counter()
+    lobby.adjourn_stored(ids)
+    assert time.perf_counter() - start < 1.0  # was quadratic: seconds for 31,000
+    session = lobby.connect()
+    request = parse_request("state g50000")
+    assert request is not None
+    response = lobby.handle(session, request).response
+    assert response is not None and response.error is not None
+    assert "adjourned" in response.error.message
+    request = parse_request("new hipparchus")
+    assert request is not None
+    response = lobby.handle(session, request).response
+    assert response is not None and response.data == {"game": "g50001"}
