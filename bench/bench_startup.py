@@ -41,8 +41,8 @@ def fill(state_dir: Path, games: int) -> None:
     """Create the store, then ``games`` started games in one transaction."""
 
     async def create() -> None:
-        store = await SqliteStore.open(state_dir)
-        await store.aclose()
+        async with SqliteStore.open(state_dir):
+            pass
 
     trio.run(create)
     game = HipparchusGame(seed=4, first_leader=0)

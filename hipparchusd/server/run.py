@@ -7,6 +7,7 @@ stops at once. SIGHUP reloads the configuration (:func:`reload_settings`).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import resource
@@ -91,14 +92,15 @@ def ensure_open_files(max_connections: int) -> int | None:
     return capacity
 
 
-async def open_store(settings: Settings) -> GameStore:
-    """The store ``settings.state_dir`` names: SQLite in that directory, or memory (``None``).
+def open_store(settings: Settings) -> contextlib.AbstractAsyncContextManager[GameStore]:
+    """``async with open_store(settings) as store:``, the store ``settings.state_dir`` names:
+    SQLite in that directory, or memory (``None``); closed when the block ends.
 
     Raises:
         StoreError: the state directory or its database cannot be used (the message says why).
     """
     state_dir = None if settings.state_dir is None else Path(settings.state_dir)
-    return await statedir.open_store(state_dir, retention_days=settings.retention_days)
+    return statedir.open_store(state_dir, retention_days=settings.retention_days)
 
 
 async def serve(
@@ -196,41 +198,41 @@ async def run_async(
 
             nursery.start_soon(ping)
             notifier.status("opening the store")
-            store = await open_store(settings)
-            if isinstance(store, SqliteStore):
-                nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
-            server: Server = await nursery.start(
-                lambda task_status: serve(
-                    settings, store, listeners=listeners, task_status=task_status
+            async with open_store(settings) as store:
+                if isinstance(store, SqliteStore):
+                    nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
+                server: Server = await nursery.start(
+                    lambda task_status: serve(
+                        settings, store, listeners=listeners, task_status=task_status
+                    )
                 )
-            )
-            server.file_capacity = file_capacity
-            notifier.ready(server.status())
-            nursery.start_soon(notifier.run_status, server.status)
-            task_status.started(server)
+                server.file_capacity = file_capacity
+                notifier.ready(server.status())
+                nursery.start_soon(notifier.run_status, server.status)
+                task_status.started(server)
 
-            async def on_signals() -> None:
-                async for signum in signals:
-                    name = signal.Signals(signum).name
-                    if signum == signal.SIGHUP and server.shutting_down:
-                        log.info("received SIGHUP while shutting down: ignored")
-                    elif signum == signal.SIGHUP:
-                        log.info("received SIGHUP: reloading the configuration")
-                        notifier.reloading()
-                        if load_settings is not None:
-                            reload_settings(server, load_settings)
-                        notifier.ready(server.status())
-                    elif not server.shutting_down:
-                        log.info("received %s", name)
-                        notifier.stopping(f"shutting down: {server.status()}")
-                        server.shutdown()
-                    else:
-                        log.warning("received %s again: stopping at once", name)
-                        nursery.cancel_scope.cancel()
+                async def on_signals() -> None:
+                    async for signum in signals:
+                        name = signal.Signals(signum).name
+                        if signum == signal.SIGHUP and server.shutting_down:
+                            log.info("received SIGHUP while shutting down: ignored")
+                        elif signum == signal.SIGHUP:
+                            log.info("received SIGHUP: reloading the configuration")
+                            notifier.reloading()
+                            if load_settings is not None:
+                                reload_settings(server, load_settings)
+                            notifier.ready(server.status())
+                        elif not server.shutting_down:
+                            log.info("received %s", name)
+                            notifier.stopping(f"shutting down: {server.status()}")
+                            server.shutdown()
+                        else:
+                            log.warning("received %s again: stopping at once", name)
+                            nursery.cancel_scope.cancel()
 
-            nursery.start_soon(on_signals)
-            await server.stopped.wait()
-            nursery.cancel_scope.cancel()
+                nursery.start_soon(on_signals)
+                await server.stopped.wait()
+                nursery.cancel_scope.cancel()
 
 
 async def _exit_on_store_failure(

@@ -12,8 +12,10 @@ The writer. ``sqlite3`` blocks, so the trio thread never touches the database af
 one child process (:mod:`hipparchusd.store.writer`, which says why a process and not a thread)
 owns the only writing connection and commits what it receives in batches (group commit). Each
 call becomes a request; the calls made in one scheduling round of trio go to the child in one
-write on a Unix socket, and one task of the store's (a trio system task) reads the answers and
-wakes each caller once its batch is committed. Reads (loading games at start-up or for a
+write on a Unix socket, and one task of the store's reads the answers and wakes each caller
+once its batch is committed. That task lives in a nursery of :meth:`SqliteStore.open`, an
+async context manager: the store is used inside ``async with SqliteStore.open(...) as store:``
+and is closed, its reader joined, when the block ends. Reads (loading games at start-up or for a
 ``resume`` or ``record``) go through the same child, so they see every write made before them.
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
@@ -31,7 +33,7 @@ import os
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -94,7 +96,8 @@ def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
 
 class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
-    directory. Make one with :meth:`open`; close it with :meth:`aclose`.
+    directory. Open one with ``async with SqliteStore.open(state_dir) as store:``; it is closed
+    when the block ends, or before by :meth:`aclose`.
 
     It is :attr:`durable`: a game the daemon unloads (adjourns) can come back from it.
 
@@ -156,7 +159,9 @@ class SqliteStore:
         self.failed = trio.Event()
         #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
         self.uncertain: set[str] = set()
-        trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
+        self._released = trio.Event()
+        #: The nursery of :meth:`open`, which owns the reader (and a writer's replacement).
+        self._nursery: trio.Nursery | None = None
 
     @property
     def writer_pid(self) -> int:
@@ -164,6 +169,7 @@ class SqliteStore:
         return self._process.pid
 
     @classmethod
+    @contextlib.asynccontextmanager
     async def open(
         cls,
         state_dir: Path,
@@ -172,7 +178,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         max_pending: int = 4096,
         migrations: Sequence[schema.Migration] | None = None,
-    ) -> SqliteStore:
+    ) -> AsyncIterator[SqliteStore]:
         """Open (or create) the store in ``state_dir``, creating the directory (mode 0700) if
         needed, and start its writer process.
 
@@ -218,19 +224,31 @@ class SqliteStore:
             max_pending=max_pending,
         )
         try:
-            pruned = await store._prune()
-        except BaseException:
-            await store.aclose()
+            async with trio.open_nursery() as nursery:
+                store._nursery = nursery
+                nursery.start_soon(store._receive_answers, name="hipparchusd-store-answers")
+                try:
+                    pruned = await store._prune()
+                    log.info(
+                        "store %s open (schema version %d, %s; writer pid %d); "
+                        "%d finished games pruned",
+                        store.path,
+                        schema.latest_version(migrations),
+                        f"finished games kept {retention_days:g} days"
+                        if retention_days
+                        else "kept forever",
+                        process.pid,
+                        pruned,
+                    )
+                    yield store
+                finally:
+                    await store.aclose()
+        except BaseExceptionGroup as group:
+            # The reader raises nothing but Cancelled (it fails the store's calls instead): a
+            # group of one came from the block, or from the prune, and goes on as it is.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
             raise
-        log.info(
-            "store %s open (schema version %d, %s; writer pid %d); %d finished games pruned",
-            store.path,
-            schema.latest_version(migrations),
-            f"finished games kept {retention_days:g} days" if retention_days else "kept forever",
-            process.pid,
-            pruned,
-        )
-        return store
 
     # -- the GameStore interface --------------------------------------------------------------
 
@@ -363,20 +381,29 @@ class SqliteStore:
 
     async def aclose(self) -> None:
         """Let every call made so far commit, stop the writer (its closing the database
-        checkpoints the log into the main file) and release the state directory. Idempotent."""
+        checkpoints the log into the main file) and release the state directory; return once
+        that is done, even when cancelled (the directory is released before anyone may open
+        it again). Idempotent: a second call waits for the first one's end."""
         if self._closed:
+            with trio.CancelScope(shield=True):
+                await self._released.wait()
             return
         self._closed = True
-        with trio.CancelScope(shield=True):
-            if self._outgoing:  # a round of calls not sent yet (see _call)
-                await self._send_outgoing()
-            await self._sent.wait()
-            with contextlib.suppress(OSError):  # (the writer may be gone already)
-                self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
-            await self._answers_done.wait()
-            code = await trio.to_thread.run_sync(self._process.wait)
-        self._sock.close()
-        os.close(self._lock_fd)
+        try:
+            with trio.CancelScope(shield=True):
+                if self._outgoing:  # a round of calls not sent yet (see _call)
+                    await self._send_outgoing()
+                await self._sent.wait()
+                with contextlib.suppress(OSError):  # (the writer may be gone already)
+                    self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
+                # The writer commits what it has, answers and exits; the reader reads to the
+                # end of its output (or, cancelled, fails the calls still waiting).
+                await self._answers_done.wait()
+                code = await trio.to_thread.run_sync(self._process.wait)
+        finally:
+            self._sock.close()
+            os.close(self._lock_fd)
+            self._released.set()
         if code:
             log.error("store %s: the writer process exited with status %d", self.path, code)
         log.info(
@@ -385,6 +412,11 @@ class SqliteStore:
             self.transactions,
             self.requests,
         )
+
+    async def wait_closed(self) -> None:
+        """Wait until :meth:`aclose` has released the store (for a task that holds a store
+        open on behalf of others until they close it)."""
+        await self._released.wait()
 
     # -- talking to the writer ----------------------------------------------------------------
 
@@ -448,10 +480,12 @@ class SqliteStore:
             self._sent.set()
 
     async def _receive_answers(self) -> None:
-        """The store's system task: read the writer's answers and wake their callers, until
-        the writer's output ends (then fail whoever still waits)."""
+        """The store's reader, a task of :meth:`open`'s nursery: read the writer's answers and
+        wake their callers, until the writer's output ends (then fail whoever still waits).
+        Raises nothing but ``Cancelled``: a failure fails the calls instead."""
         frames = FrameReader()
         why = "the store's writer process stopped"
+        died = True  # unless cancelled: then the store is closing, and no writer is replaced
         try:
             while True:
                 await trio.lowlevel.wait_readable(self._sock)
@@ -473,14 +507,15 @@ class SqliteStore:
         except Exception as error:  # a bug: fail every caller rather than leave them asleep
             log.exception("store %s: reading the writer's answers failed", self.path)
             why = f"reading from the store's writer process failed ({error!r})"
+        except BaseException:
+            died = False
+            raise
         finally:
             if self._waiting or not self._closed:
                 self._break(why)
             self._answers_done.set()
-            if not self._closed:
-                trio.lowlevel.spawn_system_task(
-                    self._restart_writer, name="hipparchusd-store-restart"
-                )
+            if died and not self._closed and self._nursery is not None:
+                self._nursery.start_soon(self._restart_writer, name="hipparchusd-store-restart")
 
     async def _restart_writer(self) -> None:
         """Replace the dead writer (see the class): reap it, then start a new one, with
@@ -518,7 +553,8 @@ class SqliteStore:
                 "store %s: a new writer process %d took over (attempt %d)",
                 self.path, process.pid, attempt,
             )  # fmt: skip
-            trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
+            assert self._nursery is not None
+            self._nursery.start_soon(self._receive_answers, name="hipparchusd-store-answers")
             return
         log.critical(
             "store %s: no writer process could be started after %d attempts",
@@ -541,7 +577,7 @@ class SqliteStore:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
             self._broken = StoreUnreachable(
-                f"{why}; a new writer is being started (if none starts, restart the daemon)"
+                f"{why}; a new writer is being started; restart the daemon if none does"
             )
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():

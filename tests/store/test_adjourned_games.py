@@ -10,23 +10,24 @@ import sys
 from pathlib import Path
 
 import trio
-from store_helpers import serve_sqlite, stored_seat
+from store_helpers import open_sqlite, serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import token_digest
 from hipparchusd.store.base import MemoryStore
-from hipparchusd.store.sqlite import SqliteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
 
 
-async def test_find_by_token_gives_the_unfinished_game_of_a_seat(state_dir: Path) -> None:
+async def test_find_by_token_gives_the_unfinished_game_of_a_seat(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     rng = random.Random(3)
     game = HipparchusGame(seed=4, first_leader=1)
     game.start()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g1", "hipparchus", {"seed": "4"}, 1.0)
         await store.add_seat("g1", stored_seat(0, "ann"))
@@ -60,7 +61,7 @@ async def test_find_by_token_gives_the_unfinished_game_of_a_seat(state_dir: Path
         assert await store.find_by_token(b"") is None
     finally:
         await store.aclose()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         found = await store.find_by_token(stored_seat(0, "ann").token_hash)
         assert found is not None and found.game_id == "g1" and len(found.seats) == 2
@@ -71,12 +72,13 @@ async def test_find_by_token_gives_the_unfinished_game_of_a_seat(state_dir: Path
 
 async def test_an_adjourned_game_stays_adjourned_at_start_up_until_resumed(
     state_dir: Path,
+    nursery: trio.Nursery,
 ) -> None:
     engine = HipparchusGame(seed=9, first_leader=0)
     engine.start()
     rng = random.Random(5)
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery, adjourn_timeout=0.1)
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks, adjourn_timeout=0.1)
         a, b = await Client.connect(server.ports[0]), await Client.connect(server.ports[0])
         game = (await a.ok("new hipparchus seed=9 leader=0")).fields()["game"]
         tokens = [(await a.ok(f"join {game} 0")).fields()["token"]]
@@ -92,7 +94,7 @@ async def test_an_adjourned_game_stays_adjourned_at_start_up_until_resumed(
             while game in server.lobby.tables:
                 await trio.sleep(0.02)
         server.shutdown()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:  # adjourning wrote nothing: the store holds the game as it was
         (kept,) = await store.load_unfinished()
         assert kept.game_id == game and len(kept.moves) == 4
@@ -100,8 +102,8 @@ async def test_an_adjourned_game_stays_adjourned_at_start_up_until_resumed(
     finally:
         await store.aclose()
 
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery, adjourn_timeout=0.2)
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks, adjourn_timeout=0.2)
         # Started games stay adjourned at start-up (issue 16 item 3): not loaded, not
         # counted against max-games, named adjourned until a seat resumes one.
         assert game not in server.lobby.tables and server.lobby.active_games == 0

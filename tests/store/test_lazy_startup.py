@@ -29,15 +29,12 @@ async def test_stored_games_in_progress_neither_load_nor_count_at_start_up(
     game = HipparchusGame(seed=4, first_leader=0)
     game.start()
     snapshot = converter.unstructure(game.record())
-    store = await SqliteStore.open(state_dir)
-    try:
+    async with SqliteStore.open(state_dir) as store:
         for number in range(1, GAMES + 1):
             game_id = f"g{number}"
             await store.create_game(game_id, "hipparchus", {"seed": "4", "leader": "0"}, 1.0)
             await store.add_seat(game_id, stored_seat(0, f"a{number}"))
             await store.add_seat(game_id, stored_seat(1, f"b{number}"), snapshot)
-    finally:
-        await store.aclose()
 
     async with trio.open_nursery() as nursery:
         server = await serve_sqlite(state_dir, nursery, max_games=5)

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
+from store_helpers import open_sqlite
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus import game as game_module
@@ -72,18 +74,18 @@ async def _started_game(store: SqliteStore, game_id: str, plays: int, **kwargs: 
 
 
 async def test_started_games_come_back_and_seats_resume_by_token(
-    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch, nursery: trio.Nursery
 ) -> None:
     # Deals "from the system's randomness" (an unfixed game) that this test can know, so the
     # game is still under way after 40 plays, past its first round.
     rng = random.Random(1)
     monkeypatch.setattr(game_module, "system_deal", lambda: shuffled_deal(rng))
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     original = await _started_game(store, "g7", 40, first_leader=0)
     assert original.outcome is None and original.state.round_number > 1
     await store.aclose()
 
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         lobby = await restore(store)
         assert list(lobby.tables) == ["g7"]
@@ -106,13 +108,14 @@ async def test_started_games_come_back_and_seats_resume_by_token(
 
 async def test_a_game_not_yet_started_keeps_its_seat_and_starts_when_full(
     state_dir: Path,
+    nursery: trio.Nursery,
 ) -> None:
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g1", "hipparchus", {"seed": "3"}, 1.0)
     await store.add_seat("g1", StoredSeat(0, "ann", token_digest("t0")))
     await store.aclose()
 
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         lobby = await restore(store)
         table = lobby.tables["g1"]
@@ -130,8 +133,10 @@ async def test_a_game_not_yet_started_keeps_its_seat_and_starts_when_full(
     assert stored.snapshot == converter.unstructure(HipparchusGame(seed=3).record())
 
 
-async def test_new_games_are_numbered_after_every_stored_one(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_new_games_are_numbered_after_every_stored_one(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g4", "hipparchus", {}, 1.0)
     await store.create_game("g5", "hipparchus", {}, 1.0)
     await store.finish("g5", {"first_leader": 0})
@@ -143,8 +148,10 @@ async def test_new_games_are_numbered_after_every_stored_one(state_dir: Path) ->
     assert answer(ask(lobby, lobby.connect(), "new hipparchus"))["game"] == "g6"
 
 
-async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_game_its_stored_moves_ended_is_finished(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     game = HipparchusGame(seed=8)
     await store.create_game("g1", "hipparchus", {"seed": "8"}, 1.0)
     game.start()
@@ -157,7 +164,7 @@ async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> Non
         await store.add_move("g1", seat, game.format_move(play))
     await store.aclose()
 
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         lobby = await restore(store)
         assert lobby.tables["g1"].finished
@@ -169,9 +176,9 @@ async def test_a_game_its_stored_moves_ended_is_finished(state_dir: Path) -> Non
 
 
 async def test_a_stored_game_that_does_not_replay_is_left_out_and_kept(
-    state_dir: Path, caplog: pytest.LogCaptureFixture
+    state_dir: Path, caplog: pytest.LogCaptureFixture, nursery: trio.Nursery
 ) -> None:
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await _started_game(store, "g1", 3, seed=1)
     await store.add_move("g1", 0, "3S@99")
     await _started_game(store, "g2", 3, seed=2)

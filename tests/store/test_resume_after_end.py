@@ -66,12 +66,10 @@ async def test_a_finished_game_resumes_to_the_same_final_view_after_a_restart(
         server.shutdown()
     assert [_final(state) for state in after] == [_final(state) for state in before]
     assert _final(again) == _final(before[0])
-    store = await SqliteStore.open(state_dir)
-    try:  # resuming changed nothing stored (no second finish: retention is not restarted)
+    # Resuming changed nothing stored (no second finish: retention is not restarted).
+    async with SqliteStore.open(state_dir) as store:
         stored = await store.load_finished(game)
         assert stored is not None and stored.finished
-    finally:
-        await store.aclose()
 
 
 async def test_a_game_past_retention_is_a_bad_token(state_dir: Path) -> None:

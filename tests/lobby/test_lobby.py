@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from daemon.helpers import DEAL, HAND0, HAND1
+
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Result, Session
 from hipparchusd.protocol import Mode, parse_request
 from hipparchusd.records import AddMove, AddSeat, CreateGame, StoredSeat
-
-from .helpers import DEAL, HAND0, HAND1
 
 
 def run(lobby: Lobby, session: Session, line: str) -> Result:
