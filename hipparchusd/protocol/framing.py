@@ -78,6 +78,11 @@ class LineSplitter:
             buffer.clear()
         self._scanned = len(buffer)
 
+    @property
+    def partial(self) -> bool:
+        """Whether bytes of a line whose LF has not come yet are held (or being discarded)."""
+        return bool(self._buffer) or self._discarding
+
     def close(self) -> Iterator[str | LineError]:
         """End of stream: yield the last line if it lacked its LF (an overlong one is reported)."""
         buffer = self._buffer
