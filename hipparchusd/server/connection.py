@@ -37,8 +37,16 @@ class Connection:
         self.overflowed = False
         self.timed_out = False
         self.closing = False
-        #: When the connection last sent something (trio clock), for the idle timeout.
+        #: When the connection's last request line came, or its requests were last all
+        #: answered if that is later (trio clock), for the idle timeout (issue 16 item 6).
         self.last_input = trio.current_time()
+        #: Whether the reader is carrying out requests already received (never idle then).
+        self.busy = False
+        #: When the first byte of a request line still lacking its LF came (trio clock), for
+        #: the request deadline; ``None`` when no partial line is held.
+        self.line_started: float | None = None
+        #: Why the server closed the connection, for the log (``None``: it did not).
+        self.closed_because: str | None = None
         self._fileno = stream.socket.fileno()
         self._dirty = dirty
         self._pending: list[bytes] = []

@@ -1,6 +1,7 @@
 """The engine's seats survive a restart (issue 18): a daemon stopped while its engine seat
 searches comes back with the seat still the engine's (``bot`` is stored with the seat), which
-searches again and plays on; the person's seat resumes with its token as ever."""
+searches again and plays on once the game is loaded again (a seat's ``resume``: start-up
+leaves started games in the store); the person's seat resumes with its token as ever."""
 
 from __future__ import annotations
 
@@ -35,10 +36,12 @@ async def test_a_restart_keeps_the_engines_seat_playing(tmp_path: Path) -> None:
         await stop(server)
 
         server = await serve_sqlite(state_dir, nursery, engine_workers=1)
+        client = await Client.connect(server.ports[0])
+        # A started game stays in the store until a seat resumes it; then its engine seat is
+        # the engine's again.
+        await client.ok(f"resume {token}")
         table = server.lobby.tables[game]
         assert table.seats[1].bot == "ismcts:1500ms" and table.names == ["player0", "engine"]
-        client = await Client.connect(server.ports[0])
-        await client.ok(f"resume {token}")
         # The engine searches again and plays; then it is the person's turn.
         events = await client.events_until(["to-move"], timeout=10)
         played = [event_fields(e)[3] for e in events if event_fields(e)[2] == "played"]

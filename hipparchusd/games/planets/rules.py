@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from ...wording import counted
 from .model import (
     CARDS,
     HAND_POINTS,
@@ -340,7 +341,7 @@ class HandState:
             raise IllegalPlay("you have already passed this hand")
         wanted = setup.kind.count
         if len(cards) != wanted:
-            raise IllegalPlay(f"pass exactly {wanted} cards")
+            raise IllegalPlay(f"pass exactly {counted(wanted, 'card')}")
         hand = setup.dealt[seat]
         seen = 0
         for card in cards:
@@ -604,13 +605,13 @@ def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
             dealt twice).
     """
     if len(dealt) != players:
-        raise ValueError(f"a deal has {players} hands, not {len(dealt)}")
+        raise ValueError(f"a deal has {counted(players, 'hand')}, not {len(dealt)}")
     deck = deck_mask(players, galaxies)
     size = count(deck) // players
     union = 0
     for seat, hand in enumerate(dealt):
         if count(hand) != size:
-            raise ValueError(f"hand {seat} has {count(hand)} cards, not {size}")
+            raise ValueError(f"hand {seat} has {counted(count(hand), 'card')}, not {size}")
         twice = union & hand
         if twice:
             raise ValueError(f"{cards_of(twice)[0].name} is dealt twice")
