@@ -122,8 +122,8 @@ class Lobby(Housekeeping, Engine):
 
     def configure(self, settings: Settings) -> None:
         """Take the lobby's limits from ``settings`` (at start and on a reload): the games
-        limits, the trusted addresses and the engine's budget limits. Lowering a limit below what is held refuses new
-        games until the count is under it; nothing held is given up."""
+        limits, the trusted addresses and the engine's budget limits. Lowering a limit below
+        what is held refuses new games until the count is under it; nothing held is given up."""
         self.max_games = settings.max_games
         self.max_games_per_connection = settings.max_games_per_connection
         self.max_games_per_address = settings.max_games_per_address

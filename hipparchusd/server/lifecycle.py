@@ -173,6 +173,8 @@ class Server:
             lobby.adjourn_stored(adjourned)
             log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
             unfinished = await store.load_unfinished(started=False)
+            # Except the games only the engine plays: nobody would resume them (issue 18).
+            unfinished += await store.engine_games()
         else:
             unfinished = await store.load_unfinished()
         for stored in unfinished:

@@ -235,6 +235,23 @@ def adjourned_ids(conn: sqlite3.Connection) -> list[str]:
     ]
 
 
+def engine_games(conn: sqlite3.Connection) -> list[GameRows]:
+    """The rows of the started, unfinished games whose every seat the daemon's engine plays
+    (``seats.bot``), oldest first: nobody would resume them, so a restart loads them at once
+    and they play on (issue 18)."""
+    ids = [
+        game_id
+        for (game_id,) in conn.execute(
+            "SELECT g.game_id FROM games AS g WHERE g.finished_at IS NULL "
+            "AND g.snapshot IS NOT NULL "
+            "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.game_id) "
+            "AND NOT EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.game_id "
+            "AND s.bot IS NULL) ORDER BY g.created_at, g.rowid"
+        )
+    ]
+    return [rows for game_id in ids for rows in load_unfinished(conn, game_id, True)]
+
+
 def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
     """The rows of the unfinished game with a seat whose token digest is ``token_hash``."""
     row = conn.execute(
@@ -298,6 +315,7 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         prune,
         load_unfinished,
         adjourned_ids,
+        engine_games,
         find_by_token,
         find_finished_by_token,
         load_finished,

@@ -375,6 +375,17 @@ class SqliteStore:
         ids: list[str] = await self._call("adjourned_ids", ())
         return ids
 
+    async def engine_games(self) -> list[StoredGame]:
+        """The started, unfinished games whose every seat the daemon's engine plays, oldest
+        first: at start-up the daemon loads these at once (nobody would resume them), so that
+        they play on.
+
+        Raises:
+            StoreError: a stored value cannot be read.
+        """
+        rows: list[GameRows] = await self._call("engine_games", ())
+        return [self._stored_game(game, finished=False) for game in rows]
+
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
         ``None`` when no game was ever created."""

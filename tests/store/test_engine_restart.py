@@ -51,3 +51,28 @@ async def test_a_restart_keeps_the_engines_seat_playing(tmp_path: Path) -> None:
         await client.ok(f"play {game} {move}")
         await client.aclose()
         await stop(server)
+
+
+async def test_a_game_only_the_engine_plays_goes_on_after_a_restart(tmp_path: Path) -> None:
+    """Nobody would resume a game whose every seat is the engine's: start-up loads it at once
+    (other started games stay in the store until a seat resumes them) and it plays on."""
+    state_dir = tmp_path / "state"
+    async with trio.open_nursery() as nursery:
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1)
+        client = await Client.connect(server.ports[0])
+        game = (await client.ok("new hipparchus seed=6 leader=0")).fields()["game"]
+        await client.ok(f"watch {game}")
+        await client.ok(f"bot {game} level=ismcts:300ms")
+        await client.ok(f"bot {game} level=ismcts:300ms")
+        await client.events_until(["played"], timeout=10)
+        await client.aclose()
+        await stop(server)
+
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1)
+        assert game in server.lobby.tables
+        client = await Client.connect(server.ports[0])
+        await client.ok(f"watch {game}")
+        events = await client.events_until(["played"], timeout=10)
+        assert event_fields(events[-1])[3]["seat"] in ("0", "1")
+        await client.aclose()
+        await stop(server)
