@@ -115,12 +115,14 @@ def _iterate(root: _Node, state: Determinization, rng: random.Random) -> None:
             break
         keys = state.keys()
         children = node.children
-        untried = [key for key in keys if key not in children]
+        untried = []
         # Every child legal in this determinization was available to choose (the paper's
         # availability count), whether selection or expansion happens here.
         for key in keys:
             child = children.get(key)
-            if child is not None:
+            if child is None:
+                untried.append(key)
+            else:
                 child.available += 1
         if untried:
             key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]

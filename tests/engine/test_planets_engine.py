@@ -180,3 +180,20 @@ def test_planets_analysis_reports_expected_points() -> None:
     for stats in analysis.moves:
         assert 0.0 <= stats.value <= 23.0
         assert stats.match_value is None
+
+
+@pytest.mark.parametrize("text", ["random", "heuristic", "ismcts"])
+def test_every_level_makes_the_shooting_choice(text: str) -> None:
+    """A seat that took every point card (P8) is asked self or others: every level answers
+    one of them; the heuristic and the search choose as heuristic_choice does."""
+    game = _position(8, 0)
+    state = game.state
+    hand = state.hand
+    tally = attrs.evolve(hand.tally, phase=Phase.CHOICE, shooter=0, taken=(23, 0, 0, 0))
+    ended = attrs.evolve(hand, tally=tally, hands=(0, 0, 0, 0), trick=())
+    game._state = attrs.evolve(state, hand=ended, totals=(10, 20, 30, 90))  # a crafted position
+    assert game.seats_to_move() == frozenset({0})
+    analysis = analyze(KIND, game.view_data(0), Level.parse(text), seed=1)
+    assert analysis.best in {"self", "others"}
+    if text != "random":
+        assert analysis.best == "others"  # 90 + 23 ends the game with seat 0 alone lowest
