@@ -332,6 +332,7 @@ def run_daemon(
             ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
              "--max-connections", str(2 * pairs + engine + 10),
              "--max-games", str(pairs * 2 + engine * 2),
+             "--trusted-addresses", "127.0.0.1",
              "--state-dir", state_dir if durable else "none"],
             port,
         )  # fmt: skip

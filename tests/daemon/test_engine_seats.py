@@ -190,6 +190,12 @@ async def test_analysis_ends_when_the_game_ends_and_bot_searches_stop(
     while event_fields(events[-1])[3]["final"] != "true":
         events = await client.events_until(["analysis"], timeout=5)
     assert event_fields(events[-1])[3]["reason"] == "game-over"
+    # Over, a spectator may take a seat's view: the final position has no move to analyze.
+    spectator = await Client.connect(server.ports[0])
+    await spectator.ok(f"watch {game}")
+    await spectator.fail(f"analyze {game} seat=0", "game-over")
+    await spectator.fail(f"analyze {game} seat=2", "bad-option")
+    await spectator.aclose()
     # A bot seat searching when its game ends is stopped too.
     game = (await client.ok("new hipparchus seed=9 leader=1")).fields()["game"]
     await client.ok(f"join {game}")
