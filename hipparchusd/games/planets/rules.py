@@ -18,7 +18,8 @@ from __future__ import annotations
 import enum
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -139,12 +140,12 @@ class HandState:
         hands = tuple(dealt)
         zeros = (0,) * players
         if kind.count:
-            setup = HandSetup(players, number, dealer, kind, hands, (None,) * players)
-            tally = Tally(_PASS, -1, (), zeros, False, None, None)
+            setup = _setup(players, number, dealer, kind, hands, (None,) * players)
+            tally = _tally(_PASS, -1, (), zeros, False, None, None)
         else:
-            setup = HandSetup(players, number, dealer, kind, hands, ((),) * players)
-            tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
-        return cls(setup, tally, hands, ())
+            setup = _setup(players, number, dealer, kind, hands, ((),) * players)
+            tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
+        return _hand_state(setup, tally, hands, ())
 
     # The parts' fields.
 
@@ -353,11 +354,9 @@ class HandState:
         updated = list(setup.passes)
         updated[seat] = tuple(cards)
         passes = tuple(updated)
-        setup = HandSetup(
-            setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
-        )
+        setup = _setup(setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes)
         if None in passes:
-            return HandState(setup, self.tally, self.hands, ())
+            return _hand_state(setup, self.tally, self.hands, ())
         players = setup.players
         offsets = setup.kind.offsets
         hands = list(setup.dealt)
@@ -376,8 +375,8 @@ class HandState:
                 bit = bits(card)
                 hands[giver] ^= bit
                 hands[(giver + offset) % players] |= bit
-        tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
-        return HandState(setup, tally, tuple(hands), ())
+        tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
+        return _hand_state(setup, tally, tuple(hands), ())
 
     def play(self, card: Card) -> HandState:
         """The seat to play plays ``card`` (RULINGS P5, P6, P10, P11). The last card of a trick
@@ -416,7 +415,7 @@ class HandState:
         changed[seat] = hand ^ bit
         hands = tuple(changed)
         if len(trick) < players:
-            return HandState(setup, tally, hands, trick)
+            return _hand_state(setup, tally, hands, trick)
         # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
         # union); the highest card of the led suit, which wins it (P5), is then the highest bit
         # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
@@ -432,7 +431,7 @@ class HandState:
             scores = list(taken)
             scores[winner] += points
             taken = tuple(scores)
-        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        done = _trick(len(tally.tricks) + 1, leader, trick, winner, points)
         tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
         phase = _PLAY
         shooter = None
@@ -442,8 +441,8 @@ class HandState:
             for other, points_taken in enumerate(taken):
                 if points_taken == HAND_POINTS:
                     phase, shooter = _CHOICE, other
-        return HandState(
-            setup, Tally(phase, winner, tricks, taken, broken, shooter, None), hands, ()
+        return _hand_state(
+            setup, _tally(phase, winner, tricks, taken, broken, shooter, None), hands, ()
         )
 
     def choose(self, seat: int, choice: Shoot) -> HandState:
@@ -457,8 +456,103 @@ class HandState:
             raise IllegalPlay("no shooting choice is pending")
         if seat != tally.shooter:
             raise IllegalPlay("only the seat that took every point card chooses")
-        tally = attrs.evolve(tally, phase=_OVER, choice=choice)
-        return HandState(self.setup, tally, self.hands, ())
+        over = _tally(_OVER, tally.leader, tally.tricks, tally.taken, tally.broken, seat, choice)
+        return _hand_state(self.setup, over, self.hands, ())
+
+
+# Fast construction. A frozen attrs class's ``__init__`` sets each field through
+# ``object.__setattr__`` (the way round its own guard against mutation), which made building
+# states most of the cost of a play. The rules build the states of every card played with the
+# functions below instead: the same values, each field set by its slot's own descriptor. They
+# skip nothing else (these classes have no defaults, validators or converters); outside the
+# rules, the classes are built and stay immutable as usual.
+
+_new = object.__new__
+
+
+def _slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of the slots of ``cls``'s fields ``names``, which must be all its fields
+    in order (so that a field added later cannot be left unset)."""
+    if names != tuple(field.name for field in attrs.fields(cls)):
+        raise TypeError(f"{cls.__name__}'s fields are not {names}")
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_SET_SETUP, _SET_TALLY, _SET_HANDS, _SET_TRICK = _slot_setters(
+    HandState, "setup", "tally", "hands", "trick"
+)
+_SET_PHASE, _SET_LEADER, _SET_TRICKS, _SET_TAKEN, _SET_BROKEN, _SET_SHOOTER, _SET_CHOICE = (
+    _slot_setters(Tally, "phase", "leader", "tricks", "taken", "broken", "shooter", "choice")
+)
+_SET_NUMBER, _SET_TRICK_LEADER, _SET_CARDS, _SET_WINNER, _SET_POINTS = _slot_setters(
+    Trick, "number", "leader", "cards", "winner", "points"
+)
+_SET_PLAYERS, _SET_HAND_NUMBER, _SET_DEALER, _SET_KIND, _SET_DEALT, _SET_PASSES = _slot_setters(
+    HandSetup, "players", "number", "dealer", "kind", "dealt", "passes"
+)
+
+
+def _hand_state(
+    setup: HandSetup, tally: Tally, hands: tuple[int, ...], trick: tuple[Card, ...]
+) -> HandState:
+    """``HandState(setup, tally, hands, trick)``, built fast."""
+    state = _new(HandState)
+    _SET_SETUP(state, setup)
+    _SET_TALLY(state, tally)
+    _SET_HANDS(state, hands)
+    _SET_TRICK(state, trick)
+    return state
+
+
+def _tally(
+    phase: Phase,
+    leader: int,
+    tricks: tuple[Trick, ...],
+    taken: tuple[int, ...],
+    broken: bool,
+    shooter: int | None,
+    choice: Shoot | None,
+) -> Tally:
+    """``Tally(phase, leader, tricks, taken, broken, shooter, choice)``, built fast."""
+    tally = _new(Tally)
+    _SET_PHASE(tally, phase)
+    _SET_LEADER(tally, leader)
+    _SET_TRICKS(tally, tricks)
+    _SET_TAKEN(tally, taken)
+    _SET_BROKEN(tally, broken)
+    _SET_SHOOTER(tally, shooter)
+    _SET_CHOICE(tally, choice)
+    return tally
+
+
+def _trick(number: int, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> Trick:
+    """``Trick(number, leader, cards, winner, points)``, built fast."""
+    trick = _new(Trick)
+    _SET_NUMBER(trick, number)
+    _SET_TRICK_LEADER(trick, leader)
+    _SET_CARDS(trick, cards)
+    _SET_WINNER(trick, winner)
+    _SET_POINTS(trick, points)
+    return trick
+
+
+def _setup(
+    players: int,
+    number: int,
+    dealer: int,
+    kind: PassKind,
+    dealt: tuple[int, ...],
+    passes: tuple[tuple[Card, ...] | None, ...],
+) -> HandSetup:
+    """``HandSetup(players, number, dealer, kind, dealt, passes)``, built fast."""
+    setup = _new(HandSetup)
+    _SET_PLAYERS(setup, players)
+    _SET_HAND_NUMBER(setup, number)
+    _SET_DEALER(setup, dealer)
+    _SET_KIND(setup, kind)
+    _SET_DEALT(setup, dealt)
+    _SET_PASSES(setup, passes)
+    return setup
 
 
 def _holder(hands: Sequence[int], bit: int) -> int:
