@@ -129,6 +129,14 @@ class HandState:
     tally: Tally
     hands: tuple[int, ...]
     trick: tuple[Card, ...]
+    # The cards the seat to play may play (legal_cards()), when known at construction: not part
+    # of the value (no init, eq, hash or repr; attrs.evolve leaves it out) and never changed
+    # once set. The rules give it to every state they make: a play already holds most of the
+    # answer for the next seat, so a driver's legal_cards() is then a read, and play() checks
+    # a card by looking it up.
+    _legal: tuple[Card, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def start(cls, number: int, dealer: int, dealt: Sequence[int]) -> HandState:
@@ -145,7 +153,8 @@ class HandState:
         else:
             setup = _setup(players, number, dealer, kind, hands, ((),) * players)
             tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
-        return _hand_state(setup, tally, hands, ())
+            return _hand_state(setup, tally, hands, (), _V1_ONLY)  # Venus 1 leads (P5).
+        return _hand_state(setup, tally, hands, (), ())
 
     # The parts' fields.
 
@@ -256,20 +265,19 @@ class HandState:
 
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to play may play now, sorted (:meth:`legal_mask` as cards)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         tally = self.tally
         if tally.phase is not _PLAY:
             return ()
         trick = self.trick
         hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
         if trick:
-            # The common case, following suit, is one table look-up.
-            suit = trick[0] // 10
-            return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+            return _follow_cards(hand, trick[0] // 10)
         if not tally.tricks:
-            return _V1_ONLY
-        if tally.broken:
-            return cards_of(hand)
-        return cards_of(hand & ~JUPITER_MASK or hand)
+            return _V1_ONLY if hand & _V1_BIT else ()
+        return _lead_cards(hand, tally.broken)
 
     def why_illegal(self, card: Card) -> str | None:
         """Why the seat to play may not play ``card`` now, or ``None`` when it may."""
@@ -356,7 +364,7 @@ class HandState:
         passes = tuple(updated)
         setup = _setup(setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes)
         if None in passes:
-            return _hand_state(setup, self.tally, self.hands, ())
+            return _hand_state(setup, self.tally, self.hands, (), ())
         players = setup.players
         offsets = setup.kind.offsets
         hands = list(setup.dealt)
@@ -376,7 +384,7 @@ class HandState:
                 hands[giver] ^= bit
                 hands[(giver + offset) % players] |= bit
         tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
-        return _hand_state(setup, tally, tuple(hands), ())
+        return _hand_state(setup, tally, tuple(hands), (), _V1_ONLY)  # Venus 1 leads (P5).
 
     def play(self, card: Card) -> HandState:
         """The seat to play plays ``card`` (RULINGS P5, P6, P10, P11). The last card of a trick
@@ -386,43 +394,42 @@ class HandState:
         Raises:
             IllegalPlay: not legal now; the message says why (:meth:`why_illegal`).
         """
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_cards()
+        if card not in legal:
+            raise IllegalPlay(self.why_illegal(card) or "not legal now")
         tally = self.tally
-        if tally.phase is not _PLAY:
-            raise IllegalPlay("no card is to be played now")
         setup = self.setup
         players = setup.players
         leader = tally.leader
         trick = self.trick
         seat = (leader + len(trick)) % players
-        old = self.hands
-        hand = old[seat]
-        bit = 1 << card
-        # legal_mask(), inlined: this runs for every card of every hand.
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 10]
-            legal = follow & bit if follow else hand & bit
-        elif not tally.tricks:
-            legal = hand & bit & _V1_BIT
-        elif tally.broken or not hand & ~JUPITER_MASK:
-            legal = hand & bit
-        else:
-            legal = hand & bit & ~JUPITER_MASK
-        if not legal:
-            raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
         # A list's copy with one item set is the fastest way to a new tuple with one change.
-        changed = list(old)
-        changed[seat] = hand ^ bit
+        changed = list(self.hands)
+        changed[seat] ^= _BITS[card]
         hands = tuple(changed)
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
         if len(trick) < players:
-            return _hand_state(setup, tally, hands, trick)
+            # The next seat must follow the led suit (P5, P10). _follow_cards() and
+            # _hand_state(), inlined: this is most plays of a hand.
+            suit = trick[0] // 10
+            hand = changed[(seat + 1) % players]
+            following = SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+            state = _new(HandState)
+            _SET_SETUP(state, setup)
+            _SET_TALLY(state, tally)
+            _SET_HANDS(state, hands)
+            _SET_TRICK(state, trick)
+            _SET_LEGAL(state, following)
+            return state
         # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
         # union); the highest card of the led suit, which wins it (P5), is then the highest bit
         # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
         # Sun and seven per Mars 7 or Neptune 7 (P7).
         cards = sum(map(_BITS.__getitem__, trick))
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
-        winner = (leader + trick.index(best)) % players
+        winner = (leader + trick.index(CARDS[best])) % players
         points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
         # Only a Jupiter card breaks Jupiter, the Jupiter Galaxy included (P11).
         broken = tally.broken or cards & JUPITER_MASK != 0
@@ -433,17 +440,18 @@ class HandState:
             taken = tuple(scores)
         done = _trick(len(tally.tricks) + 1, leader, trick, winner, points)
         tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
-        phase = _PLAY
+        hand = hands[winner]
+        if hand:
+            tally = _tally(_PLAY, winner, tricks, taken, broken, None, None)
+            return _hand_state(setup, tally, hands, (), _lead_cards(hand, broken))
+        # Every hand is empty: the hand is over, unless someone took every point (P8).
+        phase = _OVER
         shooter = None
-        if not hands[winner]:
-            # Every hand is empty: the hand is over, unless someone took every point (P8).
-            phase = _OVER
-            for other, points_taken in enumerate(taken):
-                if points_taken == HAND_POINTS:
-                    phase, shooter = _CHOICE, other
-        return _hand_state(
-            setup, _tally(phase, winner, tricks, taken, broken, shooter, None), hands, ()
-        )
+        for other, points_taken in enumerate(taken):
+            if points_taken == HAND_POINTS:
+                phase, shooter = _CHOICE, other
+        tally = _tally(phase, winner, tricks, taken, broken, shooter, None)
+        return _hand_state(setup, tally, hands, (), ())
 
     def choose(self, seat: int, choice: Shoot) -> HandState:
         """The shooter ``seat`` makes its choice (RULINGS P8, P13); the hand is over.
@@ -457,7 +465,7 @@ class HandState:
         if seat != tally.shooter:
             raise IllegalPlay("only the seat that took every point card chooses")
         over = _tally(_OVER, tally.leader, tally.tricks, tally.taken, tally.broken, seat, choice)
-        return _hand_state(self.setup, over, self.hands, ())
+        return _hand_state(self.setup, over, self.hands, (), ())
 
 
 # Fast construction. A frozen attrs class's ``__init__`` sets each field through
@@ -478,8 +486,8 @@ def _slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], .
     return tuple(cls.__dict__[name].__set__ for name in names)
 
 
-_SET_SETUP, _SET_TALLY, _SET_HANDS, _SET_TRICK = _slot_setters(
-    HandState, "setup", "tally", "hands", "trick"
+_SET_SETUP, _SET_TALLY, _SET_HANDS, _SET_TRICK, _SET_LEGAL = _slot_setters(
+    HandState, "setup", "tally", "hands", "trick", "_legal"
 )
 _SET_PHASE, _SET_LEADER, _SET_TRICKS, _SET_TAKEN, _SET_BROKEN, _SET_SHOOTER, _SET_CHOICE = (
     _slot_setters(Tally, "phase", "leader", "tricks", "taken", "broken", "shooter", "choice")
@@ -493,14 +501,20 @@ _SET_PLAYERS, _SET_HAND_NUMBER, _SET_DEALER, _SET_KIND, _SET_DEALT, _SET_PASSES 
 
 
 def _hand_state(
-    setup: HandSetup, tally: Tally, hands: tuple[int, ...], trick: tuple[Card, ...]
+    setup: HandSetup,
+    tally: Tally,
+    hands: tuple[int, ...],
+    trick: tuple[Card, ...],
+    legal: tuple[Card, ...],
 ) -> HandState:
-    """``HandState(setup, tally, hands, trick)``, built fast."""
+    """``HandState(setup, tally, hands, trick)`` whose legal cards are ``legal``, built
+    fast."""
     state = _new(HandState)
     _SET_SETUP(state, setup)
     _SET_TALLY(state, tally)
     _SET_HANDS(state, hands)
     _SET_TRICK(state, trick)
+    _SET_LEGAL(state, legal)
     return state
 
 
@@ -553,6 +567,18 @@ def _setup(
     _SET_DEALT(setup, dealt)
     _SET_PASSES(setup, passes)
     return setup
+
+
+def _follow_cards(hand: int, suit: int) -> tuple[Card, ...]:
+    """The cards a seat holding ``hand`` may play to a trick led in ``suit``: that suit if it
+    holds any, else any card (RULINGS P5, P10). Following is one table look-up."""
+    return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+
+
+def _lead_cards(hand: int, broken: bool) -> tuple[Card, ...]:
+    """The cards a seat holding ``hand`` may lead after the first trick: no Jupiter before one
+    is played (``broken``), unless nothing else is held (RULINGS P6, P11)."""
+    return cards_of(hand if broken else hand & ~JUPITER_MASK or hand)
 
 
 def _holder(hands: Sequence[int], bit: int) -> int:
