@@ -16,6 +16,7 @@ few integer operations: a random hand of four seats is played in well under a mi
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -767,28 +768,61 @@ def shuffle(rng: random.Random, items: list[Card]) -> None:
     factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
     one per card: ten times faster with ``random.Random``, and one read of the system's
     randomness with ``random.SystemRandom``."""
-    size = len(items)
-    orders = math.factorial(size)
-    bits = orders.bit_length() + 64
-    complete = (1 << bits) // orders * orders
+    bits, complete, groups = _shuffle_plan(len(items))
     number = rng.getrandbits(bits)
     while number >= complete:
         number = rng.getrandbits(bits)
+    for product, positions in groups:
+        # The next digits, taken from a small number: the same digits as from the big one,
+        # since their radices divide the product.
+        number, digits = divmod(number, product)
+        for i in positions:
+            j = digits % (i + 1)
+            digits //= i + 1
+            items[i], items[j] = items[j], items[i]
+
+
+@functools.cache
+def _shuffle_plan(size: int) -> tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
+    is used (a multiple of ``size!``), and the swap positions ``i`` (``size - 1`` down to 1;
+    position ``i`` takes a digit of radix ``i + 1``) in groups whose radices multiply to less
+    than 2**62 (the product comes first)."""
+    orders = math.factorial(size)
+    bits = orders.bit_length() + 64
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    positions: list[int] = []
+    product = 1
     for i in range(size - 1, 0, -1):
-        number, j = divmod(number, i + 1)
-        items[i], items[j] = items[j], items[i]
+        if product * (i + 1) >= 1 << 62:
+            groups.append((product, tuple(positions)))
+            positions, product = [], 1
+        positions.append(i)
+        product *= i + 1
+    groups.append((product, tuple(positions)))
+    return bits, (1 << bits) // orders * orders, tuple(groups)
+
+
+@functools.cache
+def _deck(players: int, galaxies: bool) -> tuple[Card, ...]:
+    """The cards of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
+    return cards_of(deck_mask(players, galaxies))
 
 
 def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
     """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
     the first cards to seat 0, and so on (the dealer's seat does not matter to a random
-    deal)."""
-    deck = list(cards_of(deck_mask(players, galaxies)))
+    deal).
+
+    Raises:
+        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
+    """
+    deck = list(_deck(players, galaxies))
     shuffle(rng, deck)
     size = len(deck) // players
     bits = _BITS.__getitem__
     # The cards differ: a sum of their bits is their mask.
-    return tuple(sum(map(bits, deck[seat * size : (seat + 1) * size])) for seat in range(players))
+    return tuple(sum(map(bits, deck[start : start + size])) for start in range(0, len(deck), size))
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
