@@ -14,19 +14,20 @@ import contextlib
 import errno
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import trio
 
 from ..lobby import Lobby
-from ..protocol import ErrorCode, LineSplitter
+from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
-from .connection import Connection, peer_name
+from .connection import Connection, Refused, TcpConnection, peer_name
 from .pipeline import Pipeline
 from .storage import execute
+from .websocket import WebFront
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -43,7 +44,8 @@ ACCEPT_RETRY_DELAY: Final = 0.1
 class Server:
     """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
 
-    ``ports`` are the bound TCP ports once listening; :attr:`games` and :attr:`connections`
+    ``ports`` are the bound TCP ports once listening (``web_ports``: the page's and the
+    WebSocket's); :attr:`games` and :attr:`connections`
     count what is open now (e.g. for systemd's ``STATUS=``).
     """
 
@@ -53,6 +55,7 @@ class Server:
         self.lobby = lobby or Lobby(max_games=settings.max_games, snapshots=store.durable)
         self.connections: dict[int, Connection] = {}
         self.ports: list[int] = []
+        self.web_ports: list[int] = []
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
@@ -101,17 +104,25 @@ class Server:
         self,
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
+        web_listeners: Sequence[trio.abc.Listener[Any]] = (),
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Accept connections on ``listeners`` until :meth:`shutdown`, then send the shutdown
-        notice, let connections finish for ``grace_period`` seconds, close them and the store.
-        ``task_status.started`` is called with this server once it accepts connections."""
+        """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`) until
+        :meth:`shutdown`, then send the shutdown notice, let connections finish for
+        ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
+        with this server once it accepts connections."""
+        web = WebFront(self)
         try:
             await self.restore()
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
-                        acceptors.start_soon(self._accept, listener, connections)
+                        acceptors.start_soon(
+                            self._accept, listener, connections, self._run_connection
+                        )
+                    for listener in web_listeners:
+                        acceptors.start_soon(self._accept, listener, connections, web.handle)
                     acceptors.start_soon(self._sweep)
                     task_status.started(self)
                     await self._shutdown.wait()
@@ -124,7 +135,7 @@ class Server:
                     await self._all_closed.wait()
                 connections.cancel_scope.cancel()
         finally:
-            for listener in listeners:
+            for listener in (*listeners, *web_listeners):
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
             with trio.CancelScope(shield=True):
@@ -188,8 +199,13 @@ class Server:
                 conn.timed_out = True
                 conn.cancel_scope.cancel()
 
-    async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
-        """Accept connections on ``listener`` and serve each in ``nursery``, as
+    async def _accept(
+        self,
+        listener: trio.abc.Listener[Any],
+        nursery: trio.Nursery,
+        handler: Callable[[trio.SocketStream], Awaitable[None]],
+    ) -> None:
+        """Accept connections on ``listener`` and serve each with ``handler`` in ``nursery``, as
         :func:`trio.serve_listeners` does: an error that says the system is out of a resource
         (:data:`ACCEPT_CAPACITY_ERRNOS`, e.g. EMFILE: too many open files) waits
         :data:`ACCEPT_RETRY_DELAY` seconds and tries again, logged once until an accept works
@@ -218,24 +234,44 @@ class Server:
             if failures:
                 log.info("accept works again after %d failures", failures)
                 failures = 0
-            nursery.start_soon(self._run_connection, stream)
+            nursery.start_soon(handler, stream)
+
+    def full(self) -> bool:
+        """Whether ``max_connections`` connections are open (a new one is to be refused)."""
+        return len(self.connections) >= self.settings.max_connections
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
+        """Serve one TCP connection (:class:`TcpConnection`), or refuse it with ``? limit``
+        when ``max_connections`` are open."""
         peer = peer_name(stream)
-        if len(self.connections) >= self.settings.max_connections:
-            log.info("connection from %s refused: %d connections", peer, len(self.connections))
-            refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
-            with trio.move_on_after(_FLUSH_TIMEOUT):
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await stream.send_all(refusal)
+        try:
+            if self.full():
+                log.info("connection from %s refused: %d connections", peer, len(self.connections))
+                refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
+                with trio.move_on_after(_FLUSH_TIMEOUT):
+                    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                        await stream.send_all(refusal)
+                return
+            session = self.lobby.connect(peer)
+            settings = self.settings
+            conn = TcpConnection(
+                stream, session, settings.outbound_queue, self.pipeline.dirty,
+                settings.max_line_bytes,
+            )  # fmt: skip
+            await self.run_connection(conn, peer)
+        finally:
             await trio.aclose_forcefully(stream)
-            return
-        session = self.lobby.connect(peer)
+
+    async def run_connection(self, conn: Connection, peer: str) -> None:
+        """Serve ``conn``, a session over any transport, until it ends: greet, answer its
+        requests, then take it out of the lobby and close its transport (:meth:`Connection.
+        aclose`; its stream is the caller's to close). The caller has made its session
+        (``lobby.connect``) and checked :meth:`full`."""
+        session = conn.session
         pipeline = self.pipeline
-        conn = Connection(stream, session, self.settings.outbound_queue, pipeline.dirty)
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
-        log.info("connection %d opened from %s", session.id, peer)
+        log.info("connection %d opened from %s (%s)", session.id, peer, conn.transport)
         reason = "closed by peer"
         try:
             with conn.cancel_scope:
@@ -260,10 +296,11 @@ class Server:
                     await self._finish(conn)
                 except Exception:
                     log.exception("connection %d: leaving its games failed", session.id)
+                with contextlib.suppress(Exception):
+                    await conn.aclose()
             del self.connections[session.id]
             if not self.connections:
                 self._all_closed.set()
-            await trio.aclose_forcefully(stream)
             log.info("connection %d closed (%s)", session.id, reason)
 
     async def _finish(self, conn: Connection) -> None:
@@ -275,22 +312,19 @@ class Server:
     async def _read(self, conn: Connection) -> str:
         """Read and answer requests until the peer closes or sends ``quit``. Returns why it
         stopped."""
-        splitter = LineSplitter(self.settings.max_line_bytes)
         answer, flush = self.pipeline.answer, self.pipeline.flush
         clock = trio.lowlevel.current_clock()  # trio.current_time(), less two calls
         while True:
             try:
-                data = await conn.receive()
+                items = await conn.receive_requests()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
+            except Refused as refusal:
+                return str(refusal)
             conn.last_input = clock.current_time()
-            if not data:
-                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
-                # a connection dropped mid-line must not carry out, say, a truncated move.
-                if any(True for _ in splitter.close()):
-                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+            if items is None:
                 return "closed by peer"
-            for number, item in enumerate(splitter.feed(data)):
+            for number, item in enumerate(items):
                 if number:
                     # Pipelined requests: let the other connections in between them, or a
                     # packet of thousands would hold everyone else up for its whole length.
