@@ -158,7 +158,11 @@ class Pick:
     """A legal move made by choosing ``count`` distinct words of ``items`` and joining them
     with ``,`` (every such choice is legal, in any order). ``to`` gives, when the choice has
     targets, the seat that the i-th chosen item goes to (``len(to) == count``); ``None`` when
-    it has none. Example: planets' pass of 3 cards to three different seats."""
+    it has none. Example: planets' pass of 3 cards to three different seats.
+
+    On the wire it is ``pick <count> <item>... [to=<seat>,...]`` (PROTOCOL.md, "Moves"), which
+    a program tells from a list of moves by its first word: so an item never holds ``,``,
+    ``=`` or a blank, and no game has a move word ``pick``."""
 
     count: int
     items: tuple[str, ...]

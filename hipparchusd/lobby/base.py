@@ -100,9 +100,9 @@ class LobbyBase:
 
     def _forget(self, game_id: str) -> None:
         table = self.tables.pop(game_id)
-        for digest in table.token_hashes:
-            if digest is not None:
-                self._tokens.pop(digest, None)
+        for seat in table.seats:
+            if seat.token_digest is not None:
+                self._tokens.pop(seat.token_digest, None)
         for session in table.followers():
             session.seats.pop(game_id, None)
             session.watching.discard(game_id)
@@ -119,7 +119,7 @@ class LobbyBase:
                     followers = table.followers()
                 recipients = followers
             else:
-                holder = table.holders[event.audience]
+                holder = table.seats[event.audience].holder
                 recipients = () if holder is None else (holder,)
             if recipients:
                 payload = event.payload

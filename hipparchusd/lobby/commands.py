@@ -28,10 +28,10 @@ COMMANDS: Mapping[str, CommandSpec] = {
     "help": CommandSpec("help [<command>]", "usage of every command, or of one", 0, 1),
     "quit": CommandSpec("quit", "close the connection"),
     "format": CommandSpec("format [text|json]", "switch the output format", 0, 1),
-    "kinds": CommandSpec("kinds", "the game kinds served"),
+    "kinds": CommandSpec("kinds", "the game kinds served, with their seats and summary"),
     "new": CommandSpec(
         "new <kind> [key=value ...]",
-        "create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)",
+        "create a game; 'help new' lists each kind's options",
         1,
         1,
         options=True,
@@ -46,7 +46,7 @@ COMMANDS: Mapping[str, CommandSpec] = {
     "unwatch": CommandSpec("unwatch <game>", "stop watching a game", 1, 1),
     "state": CommandSpec("state <game>", "your view of a game", 1, 1),
     "legal": CommandSpec("legal <game>", "your legal moves now", 1, 1),
-    "play": CommandSpec("play <game> <move>", "make a move, e.g. play g1 2E@5", 2, 2),
-    "resign": CommandSpec("resign <game>", "resign the match", 1, 1),
+    "play": CommandSpec("play <game> <move>", "make a move: one word in the game's notation", 2, 2),
+    "resign": CommandSpec("resign <game>", "resign the game", 1, 1),
     "record": CommandSpec("record <game>", "every deal and move of a finished game", 1, 1),
 }

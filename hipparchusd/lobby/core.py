@@ -30,7 +30,6 @@ import collections
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from .. import __version__
 from ..games.base import GameKind
@@ -222,42 +221,82 @@ class Lobby(Housekeeping, Seating, Playing):
 
     # GTP-style commands.
 
-    def _cmd_protocol_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"protocol_version": PROTOCOL_VERSION}, [str(PROTOCOL_VERSION)])
+    def _cmd_protocol_version(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"protocol_version": PROTOCOL_VERSION}, [str(PROTOCOL_VERSION)])
 
-    def _cmd_name(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"name": SERVER_NAME}, [SERVER_NAME])
+    def _cmd_name(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"name": SERVER_NAME}, [SERVER_NAME])
 
-    def _cmd_version(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"version": __version__}, [__version__])
+    def _cmd_version(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"version": __version__}, [__version__])
 
-    def _cmd_list_commands(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"commands": list(COMMANDS)}, COMMANDS)
+    def _cmd_list_commands(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        return self._ok(request, {"commands": list(COMMANDS)}, COMMANDS)
 
-    def _cmd_known_command(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        known = a[0] in COMMANDS
-        return self._ok(r, {"known": known}, [fmt.scalar_text(known)])
+    def _cmd_known_command(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        known = args[0] in COMMANDS
+        return self._ok(request, {"known": known}, [fmt.scalar_text(known)])
 
-    def _cmd_help(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+    def _cmd_help(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
         names = list(COMMANDS)
-        if a:
-            if a[0] not in COMMANDS:
-                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {a[0][:40]!r}")
-            names = [a[0]]
+        if args:
+            if args[0] not in COMMANDS:
+                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {args[0][:40]!r}")
+            names = [args[0]]
         usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
-        return self._ok(r, {"help": usage}, usage.values())
+        if names != ["new"]:
+            return self._ok(request, {"help": usage}, usage.values())
+        # ``help new``: the options of every kind served, from the kinds themselves, so that a
+        # game added to the registry documents its own options here.
+        lines = list(usage.values())
+        kind_options: dict[str, list[dict[str, str | None]]] = {}
+        for kind in self.kinds.values():
+            lines += [f"{kind.name}: {line}" for line in kind.option_usage()]
+            kind_options[kind.name] = [
+                {
+                    "key": option.key,
+                    "values": option.values,
+                    "summary": option.summary,
+                    "default": option.default or None,
+                }
+                for option in kind.options
+            ]
+        return self._ok(request, {"help": usage, "options": kind_options}, lines)
 
-    def _cmd_quit(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        result = self._ok(r, {})
+    def _cmd_quit(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        result = self._ok(request, {})
         result.close = True
         return result
 
-    def _cmd_format(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        if a:
-            if a[0] not in ("text", "json"):
+    def _cmd_format(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        if args:
+            if args[0] not in ("text", "json"):
                 raise ProtocolError(ErrorCode.SYNTAX, "format is text or json")
-            s.mode = Mode(a[0])
-        return self._ok(r, {"format": str(s.mode)}, [str(s.mode)])
+            session.mode = Mode(args[0])
+        return self._ok(request, {"format": str(session.mode)}, [str(session.mode)])
 
-    def _cmd_kinds(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        return self._ok(r, {"kinds": list(self.kinds)}, self.kinds)
+    def _cmd_kinds(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        # The kind's name stays the first word of its line and ``kinds`` stays the list of
+        # names in JSON, so that clients written when this answered names only still work.
+        kinds = self.kinds.values()
+        about = {kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds}
+        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        return self._ok(request, {"kinds": list(self.kinds), "about": about}, lines)

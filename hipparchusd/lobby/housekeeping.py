@@ -13,7 +13,7 @@ from ..protocol import ErrorCode, ProtocolError
 from ..records import DropGame, Finish, Snapshot, StoreCommand, StoredGame
 from .base import LobbyBase
 from .results import Result
-from .tables import Table
+from .tables import Lifecycle, Table
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -45,28 +45,26 @@ class Housekeeping(LobbyBase):
                 game.play_word(mover, text)
         except (BadOption, GameError) as error:
             raise ValueError(f"game {stored.game_id}: {error}") from None
-        seats = game.seat_count
-        table = Table(
-            stored.game_id, kind, game, dict(stored.options), stored.created_at,
-            [None] * seats, [None] * seats, [None] * seats,
-        )  # fmt: skip
+        table = Table.new(stored.game_id, kind, game, stored.options, stored.created_at)
         for taken in stored.seats:
-            if not 0 <= taken.seat < seats:
+            if not 0 <= taken.seat < len(table.seats):
                 raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
-            table.names[taken.seat] = taken.name
-            table.token_hashes[taken.seat] = taken.token_hash
-        table.started = stored.snapshot is not None
-        if not table.started and all(name is not None for name in table.names):
+            seat = table.seats[taken.seat]
+            seat.name, seat.token_digest = taken.name, taken.token_hash
+        if stored.snapshot is not None:
+            table.enter(Lifecycle.PLAYING)
+        elif all(seat.taken for seat in table.seats):
             # Stopped between the last seat and the first snapshot: nothing was sent yet
             # (the server stores before it sends), so the game starts afresh.
             game.start()
-            table.started = True
-        table.finished = game.outcome is not None
+            table.enter(Lifecycle.PLAYING)
+        if game.outcome is not None:
+            table.enter(Lifecycle.OVER)
         self.tables[table.id] = table
         self._adjourned.pop(table.id, None)
-        for seat, digest in enumerate(table.token_hashes):
-            if digest is not None:
-                self._tokens[digest] = (table, seat)
+        for seat_number, seat in enumerate(table.seats):
+            if seat.token_digest is not None:
+                self._tokens[seat.token_digest] = (table, seat_number)
         if table.finished:
             self._finished.append(table.id)
         number = stored.game_id[1:]
@@ -110,6 +108,7 @@ class Housekeeping(LobbyBase):
             elif table.unattended_since is None:
                 table.unattended_since = now
             elif now - table.unattended_since >= timeout:
+                table.enter(Lifecycle.DROPPED)
                 self._forget(table.id)
                 dropped.append(table.id)
                 result.store_calls.append(DropGame(table.id))
@@ -163,6 +162,7 @@ class Housekeeping(LobbyBase):
         Raises:
             KeyError: no game ``game_id`` is loaded.
         """
+        self.tables[game_id].enter(Lifecycle.ADJOURNED)
         self._forget(game_id)
         self._adjourned[game_id] = None
         while len(self._adjourned) > self.adjourned_kept:

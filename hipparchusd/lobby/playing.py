@@ -24,7 +24,7 @@ from ..records import AddMove, CreateGame, Finish, StoredGame
 from .base import LobbyBase
 from .messages import Response
 from .results import NeedsStoredGame, Result
-from .tables import Session, Table
+from .tables import Lifecycle, Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -39,11 +39,13 @@ def _error_code(error: GameError) -> ErrorCode:
 class Playing(LobbyBase):
     """Creating games and playing them: a part of :class:`~.core.Lobby`."""
 
-    def _cmd_new(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
-        kind = self.kinds.get(a[0])
+    def _cmd_new(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        kind = self.kinds.get(args[0])
         if kind is None:
             known = ", ".join(self.kinds)
-            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {a[0][:40]!r} ({known})")
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {args[0][:40]!r} ({known})")
         if self.shutting_down:
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         try:
@@ -55,12 +57,8 @@ class Playing(LobbyBase):
         # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1
-        seats = game.seat_count
-        table = Table(
-            game_id, kind, game, dict(options), self.clock(), [None] * seats, [None] * seats,
-            [None] * seats,
-        )  # fmt: skip
-        result = self._ok(r, {"game": game_id}, [f"game={game_id}"])
+        table = Table.new(game_id, kind, game, options, self.clock())
+        result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
         result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
         result.games = (game_id,)
 
@@ -80,23 +78,29 @@ class Playing(LobbyBase):
             "fixed_deal": table.game.fixed_deal,
         }
 
-    def _cmd_games(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
+    def _cmd_games(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
         summaries = [self._summary(t) for t in self.tables.values() if not t.finished]
-        return self._ok(r, {"games": summaries}, [fmt.words(x) for x in summaries])
+        return self._ok(request, {"games": summaries}, [fmt.words(x) for x in summaries])
 
-    def _cmd_state(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        return self._state_result(r, table, s.seats.get(table.id))
+    def _cmd_state(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        return self._state_result(request, table, session.seats.get(table.id))
 
-    def _cmd_legal(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        seat = self._seat(s, table)
+    def _cmd_legal(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        seat = self._seat(session, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
         # The JSON form (e.g. clump positions) is made now, for a JSON-mode connection only: the
         # answer waits behind the game's earlier results (their events come first, as for
         # ``state``), and by then the position may have moved on.
-        json_mode = s.mode is Mode.JSON
+        json_mode = session.mode is Mode.JSON
         legal = table.game.legal(seat, describe=json_mode)
         data: dict[str, Any] = {}
         if isinstance(legal, MoveList):
@@ -111,7 +115,7 @@ class Playing(LobbyBase):
             if to is not None:
                 words.append("to=" + ",".join(map(str, to)))
             texts = fmt.join_lines([" ".join(words)])
-        return Result(Response(r.id, data, texts), games=(table.id,))
+        return Result(Response(request.id, data, texts), games=(table.id,))
 
     def _playable(self, s: Session, table: Table) -> int:
         seat = self._seat(s, table)
@@ -121,9 +125,11 @@ class Playing(LobbyBase):
             raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
         return seat
 
-    def _cmd_play(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        seat = self._playable(s, table)
+    def _cmd_play(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        seat = self._playable(session, table)
         if self.shutting_down:
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         game = table.game
@@ -131,7 +137,7 @@ class Playing(LobbyBase):
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
         try:
             after = game.fork()
-            text, events = after.play_word(seat, a[1])
+            text, events = after.play_word(seat, args[1])
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
         # A new deal is stored with the move that makes it (GameStore); a store that keeps no
@@ -139,22 +145,24 @@ class Playing(LobbyBase):
         new_deal = self.snapshots and table.kind.new_deal(events)
         snapshot = self._snapshot(after) if new_deal else None
         result = Result(
-            Response(r.id, {"game": table.id, "move": text}, [text]),
+            Response(request.id, {"game": table.id, "move": text}, [text]),
             [AddMove(table.id, seat, text, snapshot)],
             games=(table.id,),
         )
         self._moved(table, after, events, result)
         return result
 
-    def _cmd_resign(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        seat = self._playable(s, table)
+    def _cmd_resign(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        seat = self._playable(session, table)
         try:
             after = table.game.fork()
             events = after.resign(seat)
         except GameError as error:
             raise ProtocolError(_error_code(error), str(error)) from None
-        result = self._ok(r, {})
+        result = self._ok(request, {})
         result.games = (table.id,)
         self._moved(table, after, events, result)
         return result
@@ -179,7 +187,7 @@ class Playing(LobbyBase):
         result.pending = move
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
-        table.finished = True
+        table.enter(Lifecycle.OVER)
         winners = ",".join(map(str, outcome.winners))
         resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
         log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)

@@ -8,7 +8,6 @@ import hmac
 import logging
 import re
 import secrets
-from typing import Any
 
 from ..games.base import Event, progress
 from ..protocol import ErrorCode, ProtocolError, Request
@@ -16,7 +15,7 @@ from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Response, Resumed
 from .results import Delivery, NeedsStoredToken, Result
-from .tables import Session, Table, token_digest
+from .tables import Lifecycle, Seat, Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -26,8 +25,10 @@ _NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 class Seating(LobbyBase):
     """Seats and spectators: a part of :class:`~.core.Lobby`."""
 
-    def _cmd_join(self, s: Session, r: Request, a: list[str], options: dict[str, str]) -> Result:
-        table = self._table(a[0])
+    def _cmd_join(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
         for key in options:
             if key != "name":
                 raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only name=)")
@@ -36,19 +37,23 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
             )
-        seats = len(table.holders)
+        seats = len(table.seats)
         wanted: int | None = None
-        if len(a) == 2:
-            if not (a[1].isascii() and a[1].isdigit() and len(a[1]) <= 9) or int(a[1]) >= seats:
+        if len(args) == 2:
+            if (
+                not (args[1].isascii() and args[1].isdigit() and len(args[1]) <= 9)
+                or int(args[1]) >= seats
+            ):
                 raise ProtocolError(
-                    ErrorCode.SYNTAX, f"{a[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})"
+                    ErrorCode.SYNTAX,
+                    f"{args[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})",
                 )
-            wanted = int(a[1])
-        if table.id in s.seats:
+            wanted = int(args[1])
+        if table.id in session.seats:
             raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
-        free = [seat for seat in range(seats) if table.names[seat] is None]
+        free = [number for number, seat in enumerate(table.seats) if not seat.taken]
         if wanted is None:
             if not free:
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, f"every seat of {table.id} is taken")
@@ -61,7 +66,9 @@ class Seating(LobbyBase):
         token = secrets.token_hex(16)
         digest = token_digest(token)
         result = self._ok(
-            r, {"game": table.id, "seat": seat, "token": token}, [f"seat={seat} token={token}"]
+            request,
+            {"game": table.id, "seat": seat, "token": token},
+            [f"seat={seat} token={token}"],
         )
         result.games = (table.id,)
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
@@ -72,17 +79,15 @@ class Seating(LobbyBase):
         result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
 
         def take_seat() -> None:
-            table.names[seat] = name
-            table.holders[seat] = s
-            table.token_hashes[seat] = digest
+            table.seats[seat] = Seat(name, session, digest)
             self._tokens[digest] = (table, seat)
-            s.seats[table.id] = seat
-            s.watching.discard(table.id)
-            table.spectators.pop(s, None)
+            session.seats[table.id] = seat
+            session.watching.discard(table.id)
+            table.spectators.pop(session, None)
             result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
             if started is not None:
                 table.game = started
-                table.started = True
+                table.enter(Lifecycle.PLAYING)
                 log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
                 result.deliveries += self._publish(table, start_events)
 
@@ -101,15 +106,15 @@ class Seating(LobbyBase):
             retry = functools.partial(self.prepare, session, request)
             return Result(Response.failed(error), needs=NeedsStoredToken(digest, retry))
         table, seat = entry
-        stored = table.token_hashes[seat]
+        stored = table.seats[seat].token_digest
         if stored is None or not hmac.compare_digest(stored, digest):
             raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
         held = session.seats.get(table.id)
         if held is not None and held != seat:
             raise ProtocolError(ErrorCode.ALREADY_SEATED, f"you hold seat {held} in {table.id}")
-        previous = table.holders[seat]
+        previous = table.seats[seat].holder
         if previous is not session:
-            table.holders[seat] = session
+            table.seats[seat].holder = session
             session.seats[table.id] = seat
             session.watching.discard(table.id)
             table.spectators.pop(session, None)
@@ -136,49 +141,53 @@ class Seating(LobbyBase):
         and the store call go to ``result``."""
         seat = session.seats.pop(table.id)
         table.unattended_since = None
-        if table.holders[seat] is session:
-            table.holders[seat] = None
+        if table.seats[seat].holder is session:
+            table.seats[seat].holder = None
         if not table.started:
-            digest = table.token_hashes[seat]
+            digest = table.seats[seat].token_digest
             if digest is not None:
                 self._tokens.pop(digest, None)
-            table.names[seat] = None
-            table.token_hashes[seat] = None
-            table.holders[seat] = None
+            table.seats[seat] = Seat()
             result.store_calls.append(RemoveSeat(table.id, seat))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
 
-    def _cmd_leave(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        result = self._ok(r, {})
+    def _cmd_leave(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        result = self._ok(request, {})
         result.games = (table.id,)
-        if table.id in s.seats:
-            self._release_seat(table, s, result)
-        elif s in table.spectators:
-            del table.spectators[s]
-            s.watching.discard(table.id)
+        if table.id in session.seats:
+            self._release_seat(table, session, result)
+        elif session in table.spectators:
+            del table.spectators[session]
+            session.watching.discard(table.id)
             table.unattended_since = None
         else:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not follow {table.id}")
         return result
 
-    def _cmd_watch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        if table.id in s.seats:
+    def _cmd_watch(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        if table.id in session.seats:
             raise ProtocolError(
-                ErrorCode.ALREADY_SEATED, f"you hold seat {s.seats[table.id]} in {table.id}"
+                ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
-        table.spectators[s] = None
-        s.watching.add(table.id)
-        return self._state_result(r, table, None)
+        table.spectators[session] = None
+        session.watching.add(table.id)
+        return self._state_result(request, table, None)
 
-    def _cmd_unwatch(self, s: Session, r: Request, a: list[str], o: Any) -> Result:
-        table = self._table(a[0])
-        if s not in table.spectators:
+    def _cmd_unwatch(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        if session not in table.spectators:
             raise ProtocolError(ErrorCode.NOT_FOLLOWING, f"you do not watch {table.id}")
-        del table.spectators[s]
-        s.watching.discard(table.id)
+        del table.spectators[session]
+        session.watching.discard(table.id)
         table.unattended_since = None
-        return self._ok(r, {})
+        return self._ok(request, {})

@@ -1,9 +1,12 @@
-"""A connection as the lobby sees it (:class:`Session`) and a game with its seats, tokens and
-followers (:class:`Table`). Tokens are kept only as SHA-256 digests (:func:`token_digest`)."""
+"""A connection as the lobby sees it (:class:`Session`) and a game with its seats, tokens,
+followers and lifecycle (:class:`Table`, :class:`Seat`, :class:`Lifecycle`). Tokens are kept
+only as SHA-256 digests (:func:`token_digest`)."""
 
 from __future__ import annotations
 
+import enum
 import hashlib
+from collections.abc import Mapping
 
 import attrs
 
@@ -23,38 +26,114 @@ class Session:
     watching: set[str] = attrs.field(factory=set)
 
 
+class Lifecycle(enum.Enum):
+    """Where a game is in its life; :data:`TRANSITIONS` says where each can go next."""
+
+    #: Created; seats are being taken. Dropped if nobody follows it for the abandon timeout.
+    WAITING = "waiting"
+    #: Every seat taken, the first deal made; moves are played.
+    PLAYING = "playing"
+    #: In the store only: nobody followed it for the adjourn timeout; ``resume`` brings it back.
+    ADJOURNED = "adjourned"
+    #: Ended (won, shared or resigned); kept for ``record`` and ``state``.
+    OVER = "over"
+    #: Forgotten before it started: nobody followed it.
+    DROPPED = "dropped"
+
+
+#: The lifecycle's transitions, all in one place: from each state, the states it may enter.
+TRANSITIONS: Mapping[Lifecycle, frozenset[Lifecycle]] = {
+    Lifecycle.WAITING: frozenset((Lifecycle.PLAYING, Lifecycle.DROPPED)),
+    Lifecycle.PLAYING: frozenset((Lifecycle.ADJOURNED, Lifecycle.OVER)),
+    Lifecycle.ADJOURNED: frozenset((Lifecycle.PLAYING, Lifecycle.OVER)),
+    Lifecycle.OVER: frozenset(),
+    Lifecycle.DROPPED: frozenset(),
+}
+
+
+@attrs.define(eq=False)
+class Seat:
+    """One seat of a table: the ``name`` it was taken under (``None`` while free), the
+    connection that ``holder``s it now (``None`` while nobody does: free, or reserved for its
+    token after a drop) and the SHA-256 ``token_digest`` of its token (``None`` while free)."""
+
+    name: str | None = None
+    holder: Session | None = None
+    token_digest: bytes | None = None
+
+    @property
+    def taken(self) -> bool:
+        """True once a name sits here (held or reserved for its token)."""
+        return self.name is not None
+
+
 @attrs.define(eq=False)
 class Table:
-    """A game and everything around it: its seats' names, holders and token digests, its
-    spectators and its public event count ``seq``. ``unattended_since`` is the sweep time
-    (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed` after)
-    since which nobody has followed the game; ``None`` until a sweep finds it unfollowed, and
-    again whenever a follower leaves."""
+    """A game and everything around it: its :class:`Seat` records, its spectators, its
+    public event count ``seq`` and its :class:`Lifecycle` state. ``unattended_since`` is the
+    sweep time (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed`
+    after) since which nobody has followed the game; ``None`` until a sweep finds it
+    unfollowed, and again whenever a follower leaves."""
 
     id: str
     kind: GameKind
     game: ServedGame
     options: dict[str, str]
     created_at: float
-    names: list[str | None]
-    holders: list[Session | None]
-    token_hashes: list[bytes | None]
+    seats: list[Seat]
     spectators: dict[Session, None] = attrs.field(factory=dict)
     seq: int = 0
-    started: bool = False
-    finished: bool = False
+    lifecycle: Lifecycle = Lifecycle.WAITING
     unattended_since: float | None = None
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        kind: GameKind,
+        game: ServedGame,
+        options: Mapping[str, str],
+        created_at: float,
+    ) -> Table:
+        """A table for ``game``, waiting for players, every seat free."""
+        seats = [Seat() for _ in range(game.seat_count)]
+        return cls(game_id, kind, game, dict(options), created_at, seats)
+
+    def enter(self, state: Lifecycle) -> None:
+        """Move to ``state``.
+
+        Raises:
+            ValueError: :data:`TRANSITIONS` has no such step (a bug in the caller).
+        """
+        if state not in TRANSITIONS[self.lifecycle]:
+            raise ValueError(
+                f"game {self.id} cannot go from {self.lifecycle.value} to {state.value}"
+            )
+        self.lifecycle = state
+
+    @property
+    def started(self) -> bool:
+        """True once every seat was taken and the game began (playing or over)."""
+        return self.lifecycle is not Lifecycle.WAITING
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has ended."""
+        return self.lifecycle is Lifecycle.OVER
 
     @property
     def status(self) -> str:
-        """``waiting``, ``playing`` or ``over``."""
-        if self.finished:
-            return "over"
-        return "playing" if self.started else "waiting"
+        """``waiting``, ``playing`` or ``over``, as ``games`` and ``state`` say."""
+        return self.lifecycle.value
+
+    @property
+    def names(self) -> list[str | None]:
+        """Each seat's name, ``None`` for a free seat (``players`` in answers)."""
+        return [seat.name for seat in self.seats]
 
     def followers(self) -> tuple[Session, ...]:
         """Seat holders, in seat order, then spectators, in the order they came."""
-        held = [s for s in self.holders if s is not None]
+        held = [seat.holder for seat in self.seats if seat.holder is not None]
         held += self.spectators
         return tuple(held)
 

@@ -23,7 +23,7 @@ from rich.text import Text
 from ..games.hipparchus.model import HAND_SIZE
 
 SUIT_LETTERS = "SME"
-"""Suit letters in the protocol's per-suit order: Sun, Moon, Earth (PROTOCOL.md section 6)."""
+"""Suit letters in the per-suit order of protocol/games/hipparchus.md: Sun, Moon, Earth."""
 
 SUIT_NAMES = {"S": "Sun", "M": "Moon", "E": "Earth"}
 SUIT_SYMBOLS = {"S": "☉", "M": "☽", "E": "⊕"}

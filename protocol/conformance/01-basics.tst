@@ -33,7 +33,12 @@ a> known_command play
 a> known_command fly
 = false
 a> help play
-= play <game> <move>  -- make a move, e.g. play g1 2E@5
+= play <game> <move>  -- make a move: one word in the game's notation
+a> help new
+= new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options
+hipparchus: leader=0|1|random  who leads the first round (default random)
+hipparchus: seed=<integer>  deal every round reproducibly from this seed
+hipparchus: deal=<hand0>/<hand1>/<face-down>  the first round's deal in hand notation, e.g. SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME
 a> help
 = protocol_version  -- the protocol version (1)
 name  -- the server's name
@@ -43,8 +48,8 @@ known_command <command>  -- true if the command exists
 help [<command>]  -- usage of every command, or of one
 quit  -- close the connection
 format [text|json]  -- switch the output format
-kinds  -- the game kinds served
-new <kind> [key=value ...]  -- create a game (hipparchus: leader=0|1|random seed=<int> deal=<h0>/<h1>/<down>)
+kinds  -- the game kinds served, with their seats and summary
+new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options
 games  -- the games not finished, one per line
 join <game> [<seat>] [name=<name>]  -- take a seat; answers its secret token
 resume <token>  -- take back a seat with its token
@@ -53,11 +58,11 @@ watch <game>  -- follow a game as a spectator
 unwatch <game>  -- stop watching a game
 state <game>  -- your view of a game
 legal <game>  -- your legal moves now
-play <game> <move>  -- make a move, e.g. play g1 2E@5
-resign <game>  -- resign the match
+play <game> <move>  -- make a move: one word in the game's notation
+resign <game>  -- resign the game
 record <game>  -- every deal and move of a finished game
 a> kinds
-= hipparchus
+= hipparchus seats=2  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
 a> format
 = text
 a> games

@@ -14,7 +14,7 @@ a> known_command resign
 a> help state
 = {"help": {"state": "state <game>  -- your view of a game"}}
 a> kinds
-= {"kinds": ["hipparchus"]}
+= {"kinds": ["hipparchus"], "about": {"hipparchus": {"seats": "2", "summary": "two players, Sun, Moon and Earth clumps; the first to win two rounds wins"}}}
 a> games
 = {"games": []}
 a> frobnicate

@@ -24,7 +24,7 @@ a> new hipparchus leader=2
 a> new hipparchus colour=red
 ? bad-option unknown option 'colour' for hipparchus (known: leader, seed, deal)
 a> new hipparchus deal=SSS/MMM/EE
-? bad-option bad deal: seat 0 is dealt 3 cards, not 14
+? bad-option bad deal: seat 0's hand has 3 cards, not 14 at character 1 of 'SSS/MMM/EE'
 a> state g9
 ? unknown-game no game 'g9'
 a> new hipparchus leader=0 deal=SMSMSMSMSMEEEE/EEESSSSMMMMEES/ME
@@ -64,10 +64,12 @@ b< * g1 2 joined seat=1 name=player1
 b< * g1 3 round-started round_number=1 leader=0 round_wins=0,0
 b< * g1 3 hand round_number=1 seat=1 hand=EEESSSSMMMMEES
 b< * g1 4 turn seat=0 lead=-
+b< * g1 5 to-move seats=0
 a< * g1 2 joined seat=1 name=player1
 a< * g1 3 round-started round_number=1 leader=0 round_wins=0,0
 a< * g1 3 hand round_number=1 seat=0 hand=SMSMSMSMSMEEEE
 a< * g1 4 turn seat=0 lead=-
+a< * g1 5 to-move seats=0
 b> play g1 1E@1
 ? not-your-turn it is not your turn
 a> play g1 2S@1
@@ -82,8 +84,10 @@ a> record g1
 ? game-not-over g1 is not over
 a> 5 resign g1
 =5
-a< * g1 5 match-over winner=1 round_wins=0,0 resigned=0
-b< * g1 5 match-over winner=1 round_wins=0,0 resigned=0
+a< * g1 6 match-over winner=1 round_wins=0,0 resigned=0
+a< * g1 7 game-over winners=1 scores=0,0 resigned=0
+b< * g1 6 match-over winner=1 round_wins=0,0 resigned=0
+b< * g1 7 game-over winners=1 scores=0,0 resigned=0
 a> play g1 1S@1
 ? game-over g1 is over
 b> resign g1

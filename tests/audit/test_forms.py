@@ -4,6 +4,7 @@ text form of each event is the flattening of its JSON form, and seq numbers have
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -29,6 +30,9 @@ EVENT_FIELDS = {
     "round-over": {"round_number", "result.scores", "result.totals", "result.winner"}
     | {"result.by_tie_break", "won", "round_wins", "revealed.hands", "revealed.face_down"},
     "match-over": {"winner", "round_wins", "resigned"},
+    # The generic events every game sends (protocol/PROTOCOL.md, section 4).
+    "to-move": {"seats"},
+    "game-over": {"winners", "scores", "resigned"},
 }
 STATE_KEYS = {"game", "kind", "seq", "status", "players", "view"}
 VIEW_KEYS = {"seat", "hand", "hand_sizes", "won", "set_aside", "leader", "lead", "tricks"} | {
@@ -68,7 +72,7 @@ async def test_command_payloads_in_json_and_text(start_server: StartServer) -> N
     assert isinstance(help_all, dict)
     listed = _json((await a.ok("list_commands")).lines)["commands"]
     assert sorted(help_all) == sorted(listed)  # type: ignore[arg-type]
-    assert _json((await a.ok("kinds")).lines) == {"kinds": ["hipparchus"]}
+    assert _json((await a.ok("kinds")).lines)["kinds"] == ["hipparchus"]
     assert _json((await a.ok("games")).lines) == {"games": []}
     game = _json((await a.ok("new hipparchus leader=0 seed=5")).lines)["game"]
     (summary,) = _json((await a.ok("games")).lines)["games"]  # type: ignore[misc]
@@ -169,6 +173,19 @@ async def test_event_fields_text_equals_json_and_seq_has_no_gap(
         assert set(fields) == EVENT_FIELDS[kind], (kind, fields)
         assert fields == dict(flatten(event["data"])), (text, event)
     assert kinds_seen >= EVENT_FIELDS.keys() - {"hand", "no-follow"}
+    # Hipparchus moves one seat at a time: every turn is followed by a to-move naming that
+    # seat alone, and the match-over by a game-over with the same winner, last of all.
+    for before, event in itertools.pairwise(json_events):
+        if before["kind"] == "turn":
+            assert event["kind"] == "to-move"
+            assert event["data"] == {"seats": [before["data"]["seat"]]}
+    over, last = json_events[-2:]
+    assert over["kind"] == "match-over" and last["kind"] == "game-over"
+    assert last["data"] == {
+        "winners": [over["data"]["winner"]],
+        "scores": over["data"]["round_wins"],
+        "resigned": over["data"]["resigned"],
+    }
     # Each seat's hand event carries the seq of the round-started just before it.
     for line in a.events:
         if " hand " in line:

@@ -14,8 +14,8 @@ import trio
 from daemon.client import Client, event_fields
 
 from hipparchusd.games.hipparchus import MatchRecord
-from hipparchusd.games.hipparchus.notation import format_cards, format_play
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.games.hipparchus.notation import format_cards, format_play
 
 from .conftest import StartServer
 from .streams import messages, position_leaks, public_plays

@@ -86,7 +86,7 @@ async def test_a_connection_that_drops_right_after_its_move(start_server: StartS
     await a.aclose()
     events = await w.events_until(["disconnected"])
     kinds = [event_fields(e)[2] for e in events]
-    assert kinds[-3:] == ["played", "turn", "disconnected"]
+    assert kinds[-4:] == ["played", "turn", "to-move", "disconnected"]
     assert (await b.ok(f"state {game}")).fields()["view.lead"] == "1S"
 
 
@@ -158,4 +158,5 @@ async def test_legal_waits_for_the_events_before_it(start_server: StartServer, m
     reply = await b.ok(f"legal {game}")
     # Seat 1 is told its moves to follow only after it was told what it follows.
     assert reply.lines != [] and reply.lines != ['{"game": "g1", "moves": []}']
-    assert [event_fields(e)[2] for e in b.events[-2:]] == ["played", "turn"], b.events
+    kinds = [event_fields(e)[2] for e in b.events[-3:]]
+    assert kinds == ["played", "turn", "to-move"], b.events

@@ -12,8 +12,10 @@ The bot contract (every bot in ``clients/<language>/`` follows it, so one harnes
   ``--create``, the game's deal (``new hipparchus seed=N``).
 - Standard output: as soon as the bot holds its seat it prints (and flushes) one line
   ``game=<id> seat=<n>``; when the match is over it prints one line
-  ``winner=<n> round_wins=<a>,<b>`` (seat numbers as in the protocol) and exits 0. Other
-  lines are free, but must not start with ``game=`` or ``winner=``.
+  ``winner=<n> round_wins=<a>,<b>`` (seat numbers as in the protocol) and exits 0; a bot that
+  knows no game (the Python one) prints the fields of the generic ``game-over`` event instead,
+  ``winners=<n> scores=<a>,<b> resigned=<seat or ->`` (a Hipparchus score is the round wins).
+  Other lines are free, but must not start with ``game=`` or ``winner``.
 - On any protocol error or lost connection it prints the reason to standard error and exits
   non-zero.
 
@@ -41,7 +43,10 @@ REPO = Path(__file__).resolve().parents[2]
 CLIENTS = REPO / "clients"
 
 _SEATED = re.compile(r"^game=(\S+) seat=(\d+)\s*$", re.MULTILINE)
-_RESULT = re.compile(r"^winner=(\d+) round_wins=(\d+),(\d+)\s*$", re.MULTILINE)
+_RESULT = re.compile(
+    r"^(?:winner=(\d+) round_wins=|winners=(\d+) scores=)(\d+),(\d+)(?: resigned=\S+)?\s*$",
+    re.MULTILINE,
+)
 
 
 class Endpoint(Protocol):
@@ -56,7 +61,8 @@ class BotRun:
     """One finished bot process: what it printed and what the harness parsed from it.
 
     ``game_id``/``seat`` come from its ``game=<id> seat=<n>`` line, ``winner``/``round_wins``
-    from its ``winner=<n> round_wins=<a>,<b>`` line (``None`` when the line is missing).
+    from its ``winner=<n> round_wins=<a>,<b>`` line, or its ``winners=<n> scores=<a>,<b>``
+    line (``None`` when the line is missing).
     """
 
     command: list[str]
@@ -173,8 +179,8 @@ class _RunningBot:
             stderr=stderr,
             game_id=seated.group(1) if seated else None,
             seat=int(seated.group(2)) if seated else None,
-            winner=int(last[0]) if last else None,
-            round_wins=(int(last[1]), int(last[2])) if last else None,
+            winner=int(last[0] or last[1]) if last else None,
+            round_wins=(int(last[2]), int(last[3])) if last else None,
         )
 
 
@@ -250,8 +256,8 @@ def replay_outcome(record: dict[str, Any]) -> tuple[int | None, tuple[int, int]]
     Raises:
         IllegalPlay, GameOver: the record's plays break the rules.
     """
-    from hipparchusd.games.hipparchus.game import MatchRecord, replay
     from hipparchusd.games.hipparchus.codec import converter
+    from hipparchusd.games.hipparchus.record import MatchRecord, replay
 
     match_record = converter.structure(record["record"], MatchRecord)
     state = replay(match_record)

@@ -27,8 +27,8 @@ import attrs
 import pytest
 from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
 
-from hipparchusd.games.hipparchus.game import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.games.hipparchus.record import MatchRecord, replay
 
 BUILD_TIMEOUT = 600.0
 

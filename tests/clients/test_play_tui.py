@@ -19,10 +19,10 @@ import pexpect
 import pytest
 from harness import REPO, Endpoint, fetch_record, python_bot, replay_outcome
 
-from hipparchusd.games.hipparchus.game import MatchRecord
-from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
-from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.games.hipparchus.notation import format_cards, format_hand, format_play
+from hipparchusd.games.hipparchus.record import MatchRecord
+from hipparchusd.games.hipparchus.rules import RoundState
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SYMBOL_LETTERS = {"☉": "S", "☽": "M", "⊕": "E"}
@@ -202,7 +202,8 @@ def test_whole_match_against_bot(
 
     record = check_turns(daemon, game, seat, shown, chosen)
     assert (winner, wins) == replay_outcome(record)
-    assert f"winner={winner} " in bot_out
+    # The bot prints the generic game-over fields: the winner, and each seat's round wins.
+    assert f"winners={winner} scores={wins[0]},{wins[1]} resigned=-" in bot_out
     # Each round's new hand is shown as dealt (the `hand` event's order, RULINGS H1).
     match_record = converter.structure(record["record"], MatchRecord)
     new_hands = [
@@ -296,7 +297,7 @@ def test_resigning_ends_the_match_for_the_bot(daemon: Endpoint, tmp_path: Path) 
     record = fetch_record(daemon, game)
     assert record["record"]["resigned"] == seat
     assert replay_outcome(record)[0] == winner
-    assert f"winner={winner} " in bot_out
+    assert f"winners={winner} scores=" in bot_out and f" resigned={seat}" in bot_out
 
 
 def test_refusals_and_unreachable_servers_exit_1_with_the_reason(

@@ -78,9 +78,9 @@ def _stored(lobby: Lobby, game_id: str) -> StoredGame:
     """The game as a store keeps it: its seats and its record as the snapshot."""
     table = lobby.tables[game_id]
     seats = tuple(
-        StoredSeat(seat, name, digest)
-        for seat, (name, digest) in enumerate(zip(table.names, table.token_hashes, strict=True))
-        if name is not None and digest is not None
+        StoredSeat(number, seat.name, seat.token_digest)
+        for number, seat in enumerate(table.seats)
+        if seat.name is not None and seat.token_digest is not None
     )
     snapshot = converter.unstructure(table.game.record())
     return StoredGame(
@@ -305,7 +305,7 @@ async def test_two_seats_resuming_at_once_load_the_game_once(
     assert views == {seat: converter.unstructure(engine.view(seat)) for seat in (0, 1)}
     assert server.games == 1
     table = server.lobby.tables[game]
-    assert [h is not None and h.id for h in table.holders] == [
+    assert [s.holder is not None and s.holder.id for s in table.seats] == [
         _session_id(server, c),
         _session_id(server, d),
     ]

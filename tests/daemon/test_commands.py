@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
+from hipparchusd.games.hipparchus.kind import HIPPARCHUS
 from hipparchusd.lobby import COMMANDS
 from hipparchusd.protocol import ErrorCode
 from hipparchusd.server import Server
@@ -32,7 +33,7 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     usage = await c.ok("help")
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
-    assert (await c.ok("kinds")).lines == ["hipparchus"]
+    assert (await c.ok("kinds")).lines == [f"hipparchus seats=2  -- {HIPPARCHUS.summary}"]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []
     reply = await c.ok("42 quit")
@@ -50,7 +51,10 @@ async def test_gtp_commands_in_json(connect: Connect) -> None:
     assert (await c.ok("known_command resign")).json() == {"known": True}
     assert set((await c.ok("help")).json()["help"]) == set(COMMANDS)
     assert list((await c.ok("help state")).json()["help"]) == ["state"]
-    assert (await c.ok("kinds")).json() == {"kinds": ["hipparchus"]}
+    assert (await c.ok("kinds")).json() == {
+        "kinds": ["hipparchus"],
+        "about": {"hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary}},
+    }
     assert (await c.ok("games")).json() == {"games": []}
     reply = await c.request("frobnicate")
     assert json.loads(reply.lines[0]) == {
@@ -83,19 +87,21 @@ async def test_a_game_from_new_to_record(connect: Connect) -> None:
         "* g1 3 round-started round_number=1 leader=0 round_wins=0,0",
         f"* g1 3 hand round_number=1 seat=0 hand={HAND0}",
         "* g1 4 turn seat=0 lead=-",
+        "* g1 5 to-move seats=0",  # seat 0 leads the first trick (leader=0)
     ]
     assert [await a.next_event() for _ in expected_a] == expected_a
     # The spectator gets the same public events, never the hand.
     expected_w = [e for e in expected_a if " hand " not in e]
     assert [await w.next_event() for _ in expected_w] == expected_w
-    b_events = [json.loads((await b.next_event())[2:]) for _ in range(4)]
+    b_events = [json.loads((await b.next_event())[2:]) for _ in range(5)]
     assert [(e["seq"], e["kind"]) for e in b_events] == [
-        (2, "joined"), (3, "round-started"), (3, "hand"), (4, "turn")
+        (2, "joined"), (3, "round-started"), (3, "hand"), (4, "turn"), (5, "to-move")
     ]  # fmt: skip
     assert b_events[2]["data"]["seat"] == 1
+    assert b_events[4]["data"] == {"seats": [0]}
 
     state = (await a.ok(f"state {game}")).fields()
-    assert state["status"] == "playing" and state["seq"] == "4"
+    assert state["status"] == "playing" and state["seq"] == "5"
     assert state["players"] == "alice,player1" and state["view.hand"] == HAND0
     assert state["view.fixed_deal"] == "true" and state["view.to_move"] == "0"
     state_b = (await b.ok(f"state {game}")).json()
@@ -109,8 +115,9 @@ async def test_a_game_from_new_to_record(connect: Connect) -> None:
     assert (await b.ok(f"legal {game}")).json() == {"game": game, "moves": []}
     played = await a.ok(f"play {game} 1M@2")
     assert played.lines == ["1M@2"]
-    assert await a.next_event() == "* g1 5 played seat=0 play=1M hand_size=13"
-    assert await a.next_event() == "* g1 6 turn seat=1 lead=1M"
+    assert await a.next_event() == "* g1 6 played seat=0 play=1M hand_size=13"
+    assert await a.next_event() == "* g1 7 turn seat=1 lead=1M"
+    assert await a.next_event() == "* g1 8 to-move seats=1"
     legal_b = (await b.ok(f"legal {game}")).json()
     # Seat 1 must follow Moon with a count other than 1, from its clump of four at 8 (H5).
     assert [m["move"] for m in legal_b["moves"]] == ["2M@8", "3M@8"]
@@ -121,9 +128,13 @@ async def test_a_game_from_new_to_record(connect: Connect) -> None:
     assert (await b.ok(f"play {game} 2M@10")).json() == {"game": game, "move": "2M@8"}
     await a.fail(f"record {game}", "game-not-over")
     assert (await b.ok(f"resign {game}")).json() == {}
-    events = await w.events_until(["match-over"])
-    assert event_fields(events[-1])[2:] == (
+    events = await w.events_until(["game-over"])
+    assert event_fields(events[-2])[2:] == (
         "match-over", {"winner": "0", "round_wins": "0,0", "resigned": "1"}
+    )  # fmt: skip
+    # The generic end: seat 1 resigned, so seat 0 wins; the scores are the round wins.
+    assert event_fields(events[-1])[2:] == (
+        "game-over", {"winners": "0", "scores": "0,0", "resigned": "1"}
     )  # fmt: skip
     record = await w.ok(f"record {game}")
     fields = record.fields()

@@ -12,8 +12,8 @@ from typing import Any
 import trio
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
-from hipparchusd.games.hipparchus.notation import format_cards, format_play
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.games.hipparchus.notation import format_cards, format_play
 
 from .client import Client, event_fields
 from .helpers import DEAL, replay_rounds

@@ -136,7 +136,7 @@ async def test_a_play_the_store_refuses_changes_nothing(start_server: StartServe
     a, b, w = [await Client.connect(server.ports[0]) for _ in range(3)]
     game = await seated_game(a, b)
     await w.ok(f"watch {game}")
-    await b.events_until(["turn"])
+    await b.events_until(["to-move"])  # the last event of the start
     table = server.lobby.tables[game]
     before = (table.seq, table.game.record(), table.game.view(0), table.game.view(1))
     state_before = (await a.ok(f"state {game}")).fields()

@@ -82,7 +82,7 @@ def test_a_record_that_breaks_the_rules_is_refused() -> None:
     # Four cards in one play are never legal (RULINGS H2: at most 3).
     bogus = Play(4, first.plays[0].suit, 1)
     bad_play = attrs.evolve(record, rounds=(attrs.evolve(first, plays=(*first.plays, bogus)),))
-    with pytest.raises(ValueError, match="round 1 of the record"):
+    with pytest.raises(ValueError, match="round 1, play 7"):
         HipparchusGame.restore(bad_play)
 
     wrong_winner = attrs.evolve(record, winner=0)

@@ -12,7 +12,7 @@ from .codec import CODEC
 from .dealing import seeded_deal, system_deal
 from .model import SEATS, Deal, Play, PublicTrick, played_cards
 from .notation import NotationError, format_play, parse_play
-from .record import MatchRecord, RoundRecord
+from .record import MatchRecord, RoundRecord, replay
 from .rules import GameOver, IllegalPlay, MatchState
 from .views import (
     HandDealt,
@@ -120,20 +120,21 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             deals=[round_record.deal for round_record in record.rounds],
         )
         game._fixed = record.fixed_deal
-        for number, round_record in enumerate(record.rounds, start=1):
-            if (
-                game._state.round_number != number
-                or game._state.round.leader != round_record.leader
-            ):
-                raise ValueError(f"round {number} of the record does not follow the rules")
-            for play in round_record.plays:
-                to_move = game.seats_to_move()
-                if len(to_move) != 1:
-                    raise ValueError(f"round {number} of the record has plays after its end")
-                try:
-                    game.play(next(iter(to_move)), play)
-                except IllegalMove as error:
-                    raise ValueError(f"round {number} of the record: {error}") from None
+        try:
+            state = replay(record)
+        except (IllegalPlay, GameOver, ValueError) as error:
+            raise ValueError(f"the record does not follow the rules: {error}") from None
+        last = record.rounds[-1]
+        if state.round.over:
+            game._rounds, game._plays = record.rounds, ()
+            game._current_deal = last.deal
+            if state.needs_deal:  # the match goes on: deal the next round, as a play would
+                game._current_deal = game._deal(state.round_number + 1)
+                state = state.next_round(game._current_deal)
+        else:
+            game._rounds, game._plays = record.rounds[:-1], last.plays
+            game._current_deal = last.deal
+        game._state = state
         if record.resigned is not None:
             game.resign(record.resigned)
         outcome = game.outcome

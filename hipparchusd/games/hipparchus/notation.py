@@ -33,7 +33,7 @@ from .model import (
     cards_of,
     play_of,
 )
-from .rules import ROUNDS_TO_WIN, MatchState, RoundState, score_round
+from .rules import ROUNDS_TO_WIN, MatchState, RoundState, round_ended, score_round
 from .validation import InvalidState, validate_match, validate_round
 
 # Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
@@ -211,7 +211,7 @@ def parse_hand(text: str) -> Hand:
 
 def format_deal(deal: Deal) -> str:
     """A deal as ``<hand0>/<hand1>/<face-down>``, e.g. ``SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME``
-    (the ``deal=`` option of ``new`` in protocol/PROTOCOL.md)."""
+    (the ``deal=`` option of ``new`` in protocol/games/hipparchus.md)."""
     face_down = "".join(card.letter for card in deal.face_down)
     return f"{format_hand(deal.hands[0])}/{format_hand(deal.hands[1])}/{face_down}"
 
@@ -393,8 +393,7 @@ def _round_from_fields(fields: _Fields) -> RoundState:
             raise fields.error("lead", "expected - or a play like 2E@5 (count 1-3, S/M/E)")
         lead = play_of(int(match.group(1)), Suit.from_letter(match.group(2)), int(match.group(3)))
     last_follower = fields.seat("last_follower", allow_none=True)
-    emptied = not hands[0].clumps or not hands[1].clumps
-    over = lead is None and (sum(set_aside) > 0 or emptied) and last_follower is not None
+    over = round_ended(hands, lead, set_aside) and last_follower is not None
     return RoundState(
         hands=hands,
         face_down=face_down,

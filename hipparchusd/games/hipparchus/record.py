@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from .model import Deal, Play
-from .rules import IllegalPlay, MatchState
+from .rules import GameOver, IllegalPlay, MatchState
 
 
 @attrs.frozen(slots=True)
@@ -36,15 +36,18 @@ def replay(record: MatchRecord) -> MatchState:
         IllegalPlay, GameOver: the record does not follow the rules.
     """
     state: MatchState | None = None
-    for round_record in record.rounds:
+    for number, round_record in enumerate(record.rounds, start=1):
         if state is None:
             state = MatchState.start(round_record.deal, record.first_leader)
         else:
             state = state.next_round(round_record.deal)
         if state.round.leader != round_record.leader:
-            raise IllegalPlay("recorded leader differs from the rules' leader")
-        for play in round_record.plays:
-            state = state.play(play)
+            raise IllegalPlay(f"round {number}: the recorded leader is not the rules' leader")
+        for index, play in enumerate(round_record.plays, start=1):
+            try:
+                state = state.play(play)
+            except (IllegalPlay, GameOver) as error:
+                raise type(error)(f"round {number}, play {index}: {error}") from None
     if state is None:
         raise ValueError("a record with no rounds")
     return state

@@ -51,6 +51,16 @@ class RoundResult:
     by_tie_break: bool
 
 
+def round_ended(hands: tuple[Hand, Hand], lead: Play | None, set_aside: SuitCounts) -> bool:
+    """Whether a round in this position is over: no trick is in progress, and either a lead
+    found no legal follow and was set aside (RULINGS H6) or a hand is empty (H9, checked after
+    the trick in which it emptied). The one statement of the rule: play, the position notation
+    and the validation of untrusted states all ask it."""
+    if lead is not None:
+        return False
+    return any(set_aside) or not hands[0].clumps or not hands[1].clumps
+
+
 def score_round(won: tuple[SuitCounts, SuitCounts], last_follower: int) -> RoundResult:
     """Score a finished round from each seat's won counts by suit.
 
@@ -237,8 +247,7 @@ class RoundState:
         gained[follow.suit] += follow.count
         gained_t: SuitCounts = (gained[0], gained[1], gained[2])
         won = (gained_t, won[1]) if winner == 0 else (won[0], gained_t)
-        # RULINGS H9: the round ends after the trick in which either hand emptied.
-        ended = not hands[0].clumps or not hands[1].clumps
+        ended = round_ended(hands, None, self.set_aside)
         return RoundState(
             hands,
             self.face_down,

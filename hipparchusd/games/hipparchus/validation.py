@@ -30,7 +30,15 @@ from .model import (
     Suit,
     Trick,
 )
-from .rules import ROUNDS_TO_WIN, MatchState, RoundResult, RoundState, score_round, trick_winner
+from .rules import (
+    ROUNDS_TO_WIN,
+    MatchState,
+    RoundResult,
+    RoundState,
+    round_ended,
+    score_round,
+    trick_winner,
+)
 from .views import NoFollow, View
 
 
@@ -271,10 +279,9 @@ def validate_round(state: object, field: str = "round") -> RoundState:
             raise InvalidState(f"{field}.set_aside", "not the cards of one lead (H6)")
         if last_follower is None:
             raise InvalidState(f"{field}.set_aside", "H6 cannot end the first trick")
-    emptied = not hands[0].clumps or not hands[1].clumps
     if lead is not None and not hands[follower].clumps:
         raise InvalidState(f"{field}.hands[{follower}]", "the follower has no cards to follow")
-    over = lead is None and (aside_total > 0 or emptied)
+    over = round_ended((hands[0], hands[1]), lead, set_aside)
     if over:
         if last_follower is None:
             raise InvalidState(f"{field}.last_follower", "a finished round has a last follower")

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hipparchusd.games.hipparchus import codec as ser
 from hipparchusd.games.hipparchus import HipparchusGame
+from hipparchusd.games.hipparchus import codec as ser
 from hipparchusd.games.hipparchus.notation import NotationError, format_position, parse_position
 from hipparchusd.games.hipparchus.validation import validate_match
 

@@ -10,10 +10,10 @@ import pytest
 
 from hipparchusd.games.base import GameFinished, IllegalMove, NotYourTurn
 from hipparchusd.games.hipparchus import Deal, HipparchusGame, Play, Suit, dealing, replay
+from hipparchusd.games.hipparchus.codec import unstructure
 from hipparchusd.games.hipparchus.dealing import seeded_deal, shuffled_deal, system_deal
 from hipparchusd.games.hipparchus.model import Hand
 from hipparchusd.games.hipparchus.views import HandDealt, RoundOver
-from hipparchusd.games.hipparchus.codec import unstructure
 
 S, M, E = Suit.SUN, Suit.MOON, Suit.EARTH
 

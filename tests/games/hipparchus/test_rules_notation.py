@@ -254,7 +254,7 @@ def test_deal_notation_round_trips() -> None:
     ("text", "where", "what"),
     [
         ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE", 0, "expected <hand0>/<hand1>/<face-down>"),
-        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME", 28, "'X' is not a suit"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME", 28, "unknown suit 'X' (S, M or E)"),
         ("SSSSSMMMMMEEE/SSSSSMMMMMEEEE/MEE", 0, "seat 0's hand has 13 cards"),
         ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/MEE", 30, "face-down cards has 3"),
         ("SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/SS", 0, "impossible deal: 12 cards of Sun"),

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hipparchusd.games.hipparchus import Hand, MatchState, Play, RoundState, Suit
+from hipparchusd.games.hipparchus.codec import dump_state, load_state, unstructure
 from hipparchusd.games.hipparchus.dealing import shuffled_deal
 from hipparchusd.games.hipparchus.notation import (
     format_position,
@@ -22,7 +23,6 @@ from hipparchusd.games.hipparchus.notation import (
 from hipparchusd.games.hipparchus.rules import IllegalPlay
 from hipparchusd.games.hipparchus.validation import validate_match
 from hipparchusd.games.hipparchus.views import build_view
-from hipparchusd.games.hipparchus.codec import dump_state, load_state, unstructure
 
 ENGINE = settings(settings.get_profile("hipparchus-engine"))
 SUITS = (Suit.SUN, Suit.MOON, Suit.EARTH)

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from hipparchusd.games.hipparchus import codec as ser
+from hipparchusd.codec import migrate
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, MatchState, RoundState
+from hipparchusd.games.hipparchus import codec as ser
+from hipparchusd.games.hipparchus.codec import InvalidState, UnsupportedVersion
 from hipparchusd.games.hipparchus.model import PlayedCards, PublicTrick, Suit
 from hipparchusd.games.hipparchus.notation import format_cards
 from hipparchusd.games.hipparchus.views import Played, View
-from hipparchusd.games.hipparchus.codec import InvalidState, UnsupportedVersion
 
 
 def through_json(data: Any) -> Any:
@@ -166,9 +167,9 @@ R = ["data", "round"]
         ([*R, "face_down", 0], "X", "$.data.round.face_down[0]", "unknown suit"),
         ([*R, "face_down", 0], "s", "$.data.round.face_down[0]", "unknown suit"),
         ([*R, "face_down", 0], 0, "$.data.round.face_down[0]", "unknown suit"),
-        ([*R, "hands", 0], "SSQ", "$.data.round.hands[0]", "is not a suit"),
-        ([*R, "hands", 0], "", "$.data.round.hands[0]", "1 to 14"),
-        ([*R, "hands", 0], "S" * 15, "$.data.round.hands[0]", "1 to 14"),
+        ([*R, "hands", 0], "SSQ", "$.data.round.hands[0]", "unknown suit 'Q'"),
+        ([*R, "hands", 0], "", "$.data.round.hands[0]", "empty hand (write - for no cards)"),
+        ([*R, "hands", 0], "S" * 15, "$.data.round.hands[0]", "at most 14 suit letters, not 15"),
         ([*R, "hands", 0], "S" * 11, "$.data.round.hands[0]", "11 cards of Sun"),
         ([*R, "hands", 0], ["S"], "$.data.round.hands[0]", "a hand is a string"),
         ([*R, "lead"], "2e@1", "$.data.round.lead", "not canonical"),
@@ -249,12 +250,32 @@ def test_migrations_run_in_order_from_old_versions() -> None:
         return {**document, "data": {**document["data"], "added": True}}
 
     old = {"version": 1, "kind": "k", "data": {"old": 5}}
-    migrated = ser.migrate(old, migrations={1: one_to_two, 2: two_to_three}, current=3)
+    steps = {("k", 1): one_to_two, ("k", 2): two_to_three}
+    migrated = migrate(old, 3, migrations=steps)
     assert migrated == {"version": 3, "kind": "k", "data": {"renamed": 5, "added": True}}
     assert old == {"version": 1, "kind": "k", "data": {"old": 5}}  # input untouched
-    with pytest.raises(UnsupportedVersion, match="no migration from schema version 2"):
-        ser.migrate(old, migrations={1: one_to_two}, current=3)
-    assert ser.migrate(copy.deepcopy(old)) == old  # current version: unchanged
+    with pytest.raises(UnsupportedVersion, match="no migration of k from schema version 2"):
+        migrate(old, 3, migrations={("k", 1): one_to_two})
+    # Migrations are keyed by (kind, version): another kind's step is never applied.
+    with pytest.raises(UnsupportedVersion, match="no migration of k from schema version 1"):
+        migrate(old, 3, migrations={("other", 1): one_to_two, ("other", 2): two_to_three})
+    assert migrate(copy.deepcopy(old), 1, migrations=steps) == old  # current version: unchanged
+
+
+def test_a_migration_may_rename_the_kind_and_the_next_step_follows_the_new_name() -> None:
+    def rename(document: dict[str, Any]) -> dict[str, Any]:
+        return {**document, "kind": "new"}
+
+    def mark(document: dict[str, Any]) -> dict[str, Any]:
+        return {**document, "data": {"marked": True}}
+
+    old = {"version": 1, "kind": "old", "data": {}}
+    steps = {("old", 1): rename, ("new", 2): mark, ("old", 2): rename}
+    assert migrate(old, 3, migrations=steps) == {
+        "version": 3,
+        "kind": "new",
+        "data": {"marked": True},
+    }
 
 
 def test_record_that_does_not_replay_is_refused() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from daemon.helpers import DEAL, HAND0, HAND1
+
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Result, Session
 from hipparchusd.protocol import Mode, parse_request
 from hipparchusd.records import AddMove, AddSeat, CreateGame, StoredSeat
-
-from .helpers import DEAL, HAND0, HAND1
 
 
 def run(lobby: Lobby, session: Session, line: str) -> Result:
@@ -156,7 +156,7 @@ def test_a_prepared_move_changes_nothing_until_committed() -> None:
     assert (table.seq, table.game.record(), table.game.view(0)) == before
     prepared.commit()
     assert [table.game.format_move(p) for p in table.game.record().rounds[0].plays] == ["1S@1"]
-    assert [d.message.kind for d in prepared.deliveries] == ["played", "turn"]
-    assert table.seq == before[0] + 2
+    assert [d.message.kind for d in prepared.deliveries] == ["played", "turn", "to-move"]
+    assert table.seq == before[0] + 3
     prepared.commit()  # once only
-    assert table.seq == before[0] + 2
+    assert table.seq == before[0] + 3
