@@ -7,12 +7,20 @@ Python example bot (clients/python/) both use it, and a bot author may copy it a
 Shape of a session::
 
     with Client.connect("127.0.0.1", 7460) as client:       # reads the greeting
-        game = client.request("new", "hipparchus").fields()["game"]
-        client.request("join", game, "name=alice")
+        game = client.new_game("planets", players=4)
+        seat = int(client.request("join", game, "name=alice").fields()["seat"])
         for event in client.events():                        # events pushed by the server
-            if event.kind == "turn" and event.data["seat"] == "0":
-                moves = client.request("legal", game).words()
-                client.request("play", game, moves[0])
+            if event.kind == "to-move" and seat in int_list(event.data["seats"]):
+                legal = client.legal(game)                   # a list of moves, or a Pick
+                if can_move(legal):
+                    client.request("play", game, random_move(legal, rng))
+            elif event.kind == "game-over":
+                break
+
+Every game speaks the same contract (PROTOCOL.md): ``to-move`` names the seats that must move
+(several at once for a simultaneous move such as planets' pass), ``legal`` lists their moves or
+describes a choice (:class:`Pick`), ``play`` makes one, ``game-over`` ends the game. A program
+that knows no game's rules can play any of them at random with :func:`random_move`.
 
 Every request carries a numeric id (PROTOCOL.md section 2) and the answer is matched to it.
 Events (lines starting with ``*``) that arrive while a request waits for its answer are kept, in
@@ -32,6 +40,7 @@ connection raises :class:`ConnectionClosed`; a line that breaks the protocol rai
 from __future__ import annotations
 
 import json as jsonlib
+import random
 import socket
 from collections import deque
 from collections.abc import Iterator
@@ -320,6 +329,99 @@ def parse_event(line: str, json_mode: bool) -> Event:
         raise ProtocolViolation(f"malformed event line {line!r}: {exc}") from None
 
 
+# --- legal moves, for any game (PROTOCOL.md, "legal") --------------------------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A ``legal`` answer that describes a choice instead of listing moves: the move is
+    ``count`` distinct words of ``items`` joined by ``,`` (any such choice is legal; planets'
+    pass). ``to``, when not ``None``, gives the seat the i-th chosen item goes to."""
+
+    count: int
+    items: tuple[str, ...]
+    to: tuple[int, ...] | None = None
+
+    def move(self, chosen: list[str] | tuple[str, ...]) -> str:
+        """The move word for the ``chosen`` items (in the order they are meant for ``to``).
+
+        Raises ``ValueError`` unless ``chosen`` holds exactly ``count`` distinct items of
+        ``items``.
+        """
+        if len(chosen) != self.count or len(set(chosen)) != self.count:
+            raise ValueError(f"choose {self.count} distinct items, not {list(chosen)!r}")
+        unknown = [item for item in chosen if item not in self.items]
+        if unknown:
+            raise ValueError(f"not among the items: {unknown!r}")
+        return ",".join(chosen)
+
+
+#: What ``legal`` answers: the list of legal move words (empty when the seat need not move),
+#: or a :class:`Pick`.
+Legal = list[str] | Pick
+
+
+def parse_legal(response: Response) -> Legal:
+    """A ``legal`` answer, text or JSON, as a list of move words or a :class:`Pick`.
+
+    Text: ``= 1S@1 1M@2 ...`` or ``= pick <n> <item> ... [to=<seat>,...]``. JSON:
+    ``{"moves": [{"move": ...}, ...]}`` or ``{"pick": n, "of": [...], "to": [...] | null}``.
+    Raises :class:`ProtocolViolation` for an answer that is neither.
+    """
+    if response.json is not None:
+        obj = response.json
+        try:
+            if "pick" in obj:
+                targets = obj.get("to")
+                return Pick(
+                    int(obj["pick"]),
+                    tuple(str(item) for item in obj["of"]),
+                    None if targets is None else tuple(int(seat) for seat in targets),
+                )
+            return [str(move["move"]) for move in obj["moves"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ProtocolViolation(f"bad legal answer {obj!r}: {exc}") from None
+    words = response.words()
+    if not words or words[0] != "pick":
+        return words
+    try:
+        count = int(words[1])
+        items = words[2:]
+        to: tuple[int, ...] | None = None
+        if items and items[-1].startswith("to="):
+            to = tuple(int(seat) for seat in split_list(items.pop()[3:]))
+        return Pick(count, tuple(items), to)
+    except (IndexError, ValueError) as exc:
+        raise ProtocolViolation(f"bad pick answer {response.lines!r}: {exc}") from None
+
+
+def can_move(legal: Legal) -> bool:
+    """True when ``legal`` offers a move (a non-empty list, or a pick with enough items)."""
+    if isinstance(legal, Pick):
+        return 0 < legal.count <= len(legal.items)
+    return bool(legal)
+
+
+def random_move(legal: Legal, rng: random.Random) -> str:
+    """A uniformly random legal move word from ``legal`` (for a pick: ``count`` distinct items
+    in random order). Raises ``ValueError`` when there is none (see :func:`can_move`)."""
+    if not can_move(legal):
+        raise ValueError("no legal move")
+    if isinstance(legal, Pick):
+        return legal.move(rng.sample(legal.items, legal.count))
+    return rng.choice(legal)
+
+
+def int_list(value: Any) -> list[int]:
+    """A list of integers from an event field: a JSON list, or a text list (``0,2``; ``-`` is
+    empty). Seats in ``to-move`` and ``game-over``, scores..."""
+    if isinstance(value, list):
+        return [int(x) for x in value]
+    if value is None:
+        return []
+    return [int(x) for x in split_list(str(value))]
+
+
 # --- the connection -------------------------------------------------------------------------
 
 
@@ -480,6 +582,21 @@ class Client:
         response = self.request(command, *args)
         assert response.json is not None
         return response.json
+
+    def new_game(self, kind: str, **options: object) -> str:
+        """``new <kind> key=value...``; return the new game's id (text or JSON mode).
+
+        Raises :class:`UnknownKind`, :class:`BadOption` and the other refusals of ``new``.
+        """
+        words = [f"{key}={value}" for key, value in options.items()]
+        response = self.request("new", kind, *words)
+        if response.json is not None:
+            return str(response.json["game"])
+        return response.fields()["game"]
+
+    def legal(self, game: str) -> Legal:
+        """``legal <game>`` read by :func:`parse_legal`: this seat's legal moves now."""
+        return parse_legal(self.request("legal", game))
 
     def set_format(self, mode: str) -> None:
         """Switch the connection to ``"text"`` or ``"json"`` (the ``format`` command)."""

@@ -13,9 +13,10 @@ import re
 
 from .base import GameKind
 from .hipparchus.kind import HIPPARCHUS
+from .planets.kind import PLANETS
 
 #: The games this daemon is built with, in the order ``kinds`` lists them.
-BUILT_IN: tuple[GameKind, ...] = (HIPPARCHUS,)
+BUILT_IN: tuple[GameKind, ...] = (HIPPARCHUS, PLANETS)
 
 #: Every kind served, by name: the built-in ones, then those :func:`register` added.
 KINDS: dict[str, GameKind] = {}

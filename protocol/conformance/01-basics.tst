@@ -39,6 +39,12 @@ a> help new
 hipparchus: leader=0|1|random  who leads the first round (default random)
 hipparchus: seed=<integer>  deal every round reproducibly from this seed
 hipparchus: deal=<hand0>/<hand1>/<face-down>  the first round's deal in hand notation, e.g. SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME
+planets: players=3|4|5|6  seats at the table (default 4)
+planets: galaxies=all  six players only: all six Galaxy cards in play, 10 cards each
+planets: dealer=<seat>  the first dealer (default the cut: each seat draws, the highest deals)
+planets: seed=<integer>  deal every hand (and draw the cut) reproducibly from this seed
+planets: deal=<hand0>/<hand1>/...  the first hand's deal, each hand its cards joined by ',' (e.g. V1,JS,M7,...)
+planets: exact100=reset  a total of exactly 100 drops to 0
 a> help
 = protocol_version  -- the protocol version (1)
 name  -- the server's name
@@ -63,6 +69,7 @@ resign <game>  -- resign the game
 record <game>  -- every deal and move of a finished game
 a> kinds
 = hipparchus seats=2  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
+planets seats=3-6  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
 a> format
 = text
 a> games

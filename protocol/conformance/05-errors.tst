@@ -18,7 +18,7 @@ a> format yaml
 a> help frobnicate
 ? unknown-command unknown command 'frobnicate'
 a> new chess
-? unknown-kind no game kind 'chess' (hipparchus)
+? unknown-kind no game kind 'chess' (hipparchus, planets)
 a> new hipparchus leader=2
 ? bad-option leader must be 0, 1 or random, not '2'
 a> new hipparchus colour=red

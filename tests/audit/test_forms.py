@@ -72,7 +72,7 @@ async def test_command_payloads_in_json_and_text(start_server: StartServer) -> N
     assert isinstance(help_all, dict)
     listed = _json((await a.ok("list_commands")).lines)["commands"]
     assert sorted(help_all) == sorted(listed)  # type: ignore[arg-type]
-    assert _json((await a.ok("kinds")).lines)["kinds"] == ["hipparchus"]
+    assert _json((await a.ok("kinds")).lines)["kinds"] == ["hipparchus", "planets"]
     assert _json((await a.ok("games")).lines) == {"games": []}
     game = _json((await a.ok("new hipparchus leader=0 seed=5")).lines)["game"]
     (summary,) = _json((await a.ok("games")).lines)["games"]  # type: ignore[misc]

@@ -3,6 +3,7 @@ PROTOCOL.md rule per test: greeting, ids, responses, events kept in order, error
 
 from __future__ import annotations
 
+import random
 import socket
 from collections.abc import Iterator
 
@@ -14,10 +15,14 @@ from hipparchusd.client import (
     Client,
     ConnectionClosed,
     IllegalMove,
+    Pick,
     ProtocolViolation,
     ServerError,
+    can_move,
+    int_list,
     parse_event,
     parse_fields,
+    random_move,
     split_list,
     split_lists,
 )
@@ -232,3 +237,66 @@ def test_answer_without_id_is_the_answer_to_the_waiting_request(
         Client(client_end).request("name")
     assert caught.value.code == "line-too-long"
     assert caught.value.request_id is None
+
+
+def test_legal_reads_a_list_or_a_pick_in_text_mode(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    client_end, server_end = pair
+    server_end.sendall(HELLO)
+    client = Client(client_end)
+    server_end.sendall(
+        b"=1 JS V1 M7\n\n=2 pick 3 E1 J2 M7 V1 to=1,2,3\n\n=3 pick 2 E1 J2\n\n=4\n\n"
+    )
+    assert client.legal("g1") == ["JS", "V1", "M7"]
+    pick = client.legal("g1")
+    assert pick == Pick(3, ("E1", "J2", "M7", "V1"), (1, 2, 3))
+    assert client.legal("g1") == Pick(2, ("E1", "J2"), None)
+    assert client.legal("g1") == []
+    assert sent(server_end) == b"1 legal g1\n2 legal g1\n3 legal g1\n4 legal g1\n"
+    assert pick.move(["V1", "E1", "M7"]) == "V1,E1,M7"
+    with pytest.raises(ValueError):
+        pick.move(["V1", "V1", "M7"])
+    with pytest.raises(ValueError):
+        pick.move(["V1", "E1", "S5"])
+
+
+def test_legal_reads_a_list_or_a_pick_in_json_mode(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    client_end, server_end = pair
+    server_end.sendall(HELLO)
+    client = Client(client_end)
+    server_end.sendall(b'=1 {"format": "json"}\n\n')
+    client.set_format("json")
+    server_end.sendall(
+        b'=2 {"game": "g1", "moves": [{"move": "JS"}, {"move": "V1"}]}\n\n'
+        b'=3 {"game": "g1", "pick": 2, "of": ["E1", "J2", "M7"], "to": [4, 4]}\n\n'
+        b'=4 {"game": "g1", "pick": 4, "of": ["E1", "J2", "M7", "N7"], "to": null}\n\n'
+    )
+    assert client.legal("g1") == ["JS", "V1"]
+    assert client.legal("g1") == Pick(2, ("E1", "J2", "M7"), (4, 4))
+    assert client.legal("g1") == Pick(4, ("E1", "J2", "M7", "N7"), None)
+
+
+def test_random_move_is_a_legal_move_of_either_form() -> None:
+    rng = random.Random(5)
+    pick = Pick(3, ("E1", "J2", "M7", "N7", "V1"), (1, 2, 3))
+    for _ in range(50):
+        chosen = random_move(pick, rng).split(",")
+        assert len(chosen) == len(set(chosen)) == 3 and set(chosen) <= set(pick.items)
+        assert random_move(["JS", "V1"], rng) in ("JS", "V1")
+    # Every choice of the pick comes up: the move is a uniform sample, in random order.
+    seen = {random_move(Pick(2, ("A", "B", "C")), rng) for _ in range(300)}
+    assert seen == {"A,B", "B,A", "A,C", "C,A", "B,C", "C,B"}
+    for nothing in ([], Pick(2, ("E1",)), Pick(3, ())):
+        assert not can_move(nothing)
+        with pytest.raises(ValueError):
+            random_move(nothing, rng)
+
+
+def test_int_list_reads_text_and_json_seat_lists() -> None:
+    assert int_list("0,2,5") == [0, 2, 5]
+    assert int_list("-") == []
+    assert int_list([1, 3]) == [1, 3]
+    assert int_list(None) == []

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from hipparchusd.games.hipparchus.kind import HIPPARCHUS
+from hipparchusd.games.planets.kind import PLANETS
 from hipparchusd.lobby import COMMANDS
 from hipparchusd.protocol import ErrorCode
 from hipparchusd.server import Server
@@ -33,7 +34,10 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     usage = await c.ok("help")
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
-    assert (await c.ok("kinds")).lines == [f"hipparchus seats=2  -- {HIPPARCHUS.summary}"]
+    assert (await c.ok("kinds")).lines == [
+        f"hipparchus seats=2  -- {HIPPARCHUS.summary}",
+        f"planets seats=3-6  -- {PLANETS.summary}",
+    ]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []
     reply = await c.ok("42 quit")
@@ -52,8 +56,11 @@ async def test_gtp_commands_in_json(connect: Connect) -> None:
     assert set((await c.ok("help")).json()["help"]) == set(COMMANDS)
     assert list((await c.ok("help state")).json()["help"]) == ["state"]
     assert (await c.ok("kinds")).json() == {
-        "kinds": ["hipparchus"],
-        "about": {"hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary}},
+        "kinds": ["hipparchus", "planets"],
+        "about": {
+            "hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary},
+            "planets": {"seats": "3-6", "summary": PLANETS.summary},
+        },
     }
     assert (await c.ok("games")).json() == {"games": []}
     reply = await c.request("frobnicate")

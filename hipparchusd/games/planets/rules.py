@@ -1,0 +1,706 @@
+"""The rules of planets as pure, immutable states (docs/planets.md; RULINGS P1-P16).
+
+- :class:`HandState` is one hand: the deal, the simultaneous pass (P4, P12, P15), the tricks
+  (P5, P6, P10, P11), the points taken (P7) and the shooter's pending choice (P8, P13).
+- :class:`PlanetsState` is a whole game: the totals, each finished hand's :class:`HandResult`
+  (P13, P14), the end test and shared wins (P9), and the hand in progress.
+
+Every method that changes something returns a new state and raises :class:`IllegalPlay` (the
+state unchanged) with a message saying why. Messages name only the moving seat's own cards.
+
+Cards inside a state are masks (``int``, bit ``card`` set per card held; see
+:mod:`~hipparchusd.games.planets.model`) so that the legal cards and the trick's winner are a
+few integer operations: a random hand of four seats is played in well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from .model import (
+    CARDS,
+    HAND_POINTS,
+    JUPITER_MASK,
+    ONE_POINT_MASK,
+    SEVEN_POINT_MASK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Card,
+    PassKind,
+    Shoot,
+    cards_of,
+    count,
+    deck_mask,
+    mask_of,
+    pass_kind,
+    suit_cards,
+)
+
+#: Totals above this end the game (RULINGS P9).
+GAME_LIMIT = 100
+
+_V1_BIT = 1 << Card.V1
+#: ``_BITS[card]`` is ``1 << card``.
+_BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
+_V1_ONLY = (Card.V1,)
+
+
+class IllegalPlay(ValueError):
+    """A move the rules refuse; the message says why (never naming another seat's cards)."""
+
+
+class Phase(enum.Enum):
+    """Where a hand stands: seats choose their passes, play tricks, the shooter chooses, or the
+    hand is over."""
+
+    PASS = "pass"
+    PLAY = "play"
+    CHOICE = "choice"
+    OVER = "over"
+
+
+# Enum members are slow to look up on their class (a descriptor call); the rules ask for them
+# on every card played.
+_PASS, _PLAY, _CHOICE, _OVER = Phase.PASS, Phase.PLAY, Phase.CHOICE, Phase.OVER
+
+
+@attrs.frozen(slots=True)
+class Trick:
+    """A finished trick (public: cards are played face up). ``number`` counts from 1 in the
+    hand; ``cards`` in play order from ``leader``; ``winner`` played the highest card of the led
+    suit (RULINGS P5) and took ``points`` (P7)."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+
+@attrs.frozen(slots=True)
+class HandSetup:
+    """What a hand keeps from its deal to its end: ``players``, its ``number`` (from 1), its
+    ``dealer``, its pass ``kind`` (RULINGS P4, P15), the seats' cards as ``dealt`` (masks by
+    seat) and each seat's chosen pass in order (``None`` until it passes; ``()`` in a no-pass
+    hand)."""
+
+    players: int
+    number: int
+    dealer: int
+    kind: PassKind
+    dealt: tuple[int, ...]
+    passes: tuple[tuple[Card, ...] | None, ...]
+
+
+@attrs.frozen(slots=True)
+class Tally:
+    """What the finished tricks of a hand have decided: the ``phase``, the ``leader`` of the
+    trick in progress (-1 during the pass, when it is not known yet: P12), the finished
+    ``tricks``, the points ``taken`` by seat (P7), whether Jupiter is ``broken`` (P11), the
+    ``shooter`` who took every point card (P8) and its ``choice`` once made."""
+
+    phase: Phase
+    leader: int
+    tricks: tuple[Trick, ...]
+    taken: tuple[int, ...]
+    broken: bool
+    shooter: int | None
+    choice: Shoot | None
+
+
+@attrs.frozen(slots=True)
+class HandState:
+    """One hand of planets: its :class:`HandSetup`, the :class:`Tally` of its finished tricks,
+    the cards each seat holds now (``hands``, masks by seat) and the ``trick`` in progress (its
+    cards in play order from the leader).
+
+    The state is split so that a card that does not end a trick makes a new state of four
+    fields only (the setup and the tally are shared): a hand is mostly such plays. The
+    properties below read through to the parts.
+    """
+
+    setup: HandSetup
+    tally: Tally
+    hands: tuple[int, ...]
+    trick: tuple[Card, ...]
+
+    @classmethod
+    def start(cls, number: int, dealer: int, dealt: Sequence[int]) -> HandState:
+        """Hand ``number`` (1-based), dealt by ``dealer``: the seats' cards ``dealt`` (masks,
+        checked by :func:`check_masks`). A no-pass hand goes straight to play, led by the
+        holder of Venus 1 (RULINGS P12)."""
+        players = len(dealt)
+        kind = pass_kind(players, number)
+        hands = tuple(dealt)
+        zeros = (0,) * players
+        if kind.count:
+            setup = HandSetup(players, number, dealer, kind, hands, (None,) * players)
+            tally = Tally(_PASS, -1, (), zeros, False, None, None)
+        else:
+            setup = HandSetup(players, number, dealer, kind, hands, ((),) * players)
+            tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
+        return cls(setup, tally, hands, ())
+
+    # The parts' fields.
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.setup.players
+
+    @property
+    def number(self) -> int:
+        """The hand's number, from 1."""
+        return self.setup.number
+
+    @property
+    def dealer(self) -> int:
+        """The hand's dealer."""
+        return self.setup.dealer
+
+    @property
+    def kind(self) -> PassKind:
+        """The hand's pass."""
+        return self.setup.kind
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The seats' cards as dealt (masks by seat)."""
+        return self.setup.dealt
+
+    @property
+    def passes(self) -> tuple[tuple[Card, ...] | None, ...]:
+        """Each seat's pass in order, ``None`` until it passes."""
+        return self.setup.passes
+
+    @property
+    def phase(self) -> Phase:
+        """Pass, play, the shooter's choice, or over."""
+        return self.tally.phase
+
+    @property
+    def leader(self) -> int:
+        """The leader of the trick in progress (-1 during the pass)."""
+        return self.tally.leader
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks."""
+        return self.tally.tricks
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """Points taken by seat this hand."""
+        return self.tally.taken
+
+    @property
+    def broken(self) -> bool:
+        """Whether a Jupiter card has been played to a trick (P11)."""
+        return self.tally.broken
+
+    @property
+    def shooter(self) -> int | None:
+        """The seat that took every point card, once the last trick is played."""
+        return self.tally.shooter
+
+    @property
+    def choice(self) -> Shoot | None:
+        """The shooter's choice, once made."""
+        return self.tally.choice
+
+    # Questions.
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that must move now, in seat order: during the pass every seat that has not
+        passed; then the seat to play, then the shooter; none once the hand is over."""
+        tally = self.tally
+        phase = tally.phase
+        if phase is _PLAY:
+            return ((tally.leader + len(self.trick)) % self.setup.players,)
+        if phase is _PASS:
+            return tuple(seat for seat, chosen in enumerate(self.setup.passes) if chosen is None)
+        if phase is _CHOICE:
+            assert tally.shooter is not None
+            return (tally.shooter,)
+        return ()
+
+    @property
+    def player(self) -> int:
+        """The seat to play a card (only meaningful during play)."""
+        return (self.tally.leader + len(self.trick)) % self.setup.players
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play now, as a mask (RULINGS P5, P6, P11); 0 when
+        no card is to be played."""
+        tally = self.tally
+        if tally.phase is not _PLAY:
+            return 0
+        trick = self.trick
+        hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
+        if trick:
+            # Follow the led suit if you can; otherwise any card (P5, P10).
+            return hand & SUIT_MASKS[trick[0] // 10] or hand
+        if not tally.tricks:
+            return hand & _V1_BIT  # Venus 1 leads the first trick (P5, P12).
+        if tally.broken:
+            return hand
+        # No Jupiter lead before one is played, unless nothing else is held (P6).
+        return hand & ~JUPITER_MASK or hand
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        """The cards the seat to play may play now, sorted (:meth:`legal_mask` as cards)."""
+        tally = self.tally
+        if tally.phase is not _PLAY:
+            return ()
+        trick = self.trick
+        hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
+        if trick:
+            # The common case, following suit, is one table look-up.
+            return suit_cards(hand, trick[0] // 10) or cards_of(hand)
+        if not tally.tricks:
+            return _V1_ONLY
+        if tally.broken:
+            return cards_of(hand)
+        return cards_of(hand & ~JUPITER_MASK or hand)
+
+    def why_illegal(self, card: Card) -> str | None:
+        """Why the seat to play may not play ``card`` now, or ``None`` when it may."""
+        if self.phase is not _PLAY:
+            return "no card is to be played now"
+        hand = self.hands[self.player]
+        bit = 1 << card
+        if not hand & bit:
+            return f"you do not hold {card.name}"
+        if self.legal_mask() & bit:
+            return None
+        if self.trick:
+            return f"you must follow {SUIT_NAMES[self.trick[0] // 10]}"
+        if not self.tricks:
+            return "V1 leads the first trick"
+        return "Jupiter is not broken: lead another suit"
+
+    def received(self, seat: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+        """What ``seat`` received in this hand's pass, once every seat has passed: the cards
+        sorted and the seat each came from (``((), ())`` before then or in a no-pass hand)."""
+        if self.phase is _PASS:
+            return (), ()
+        got: list[tuple[Card, int]] = []
+        setup = self.setup
+        for giver, chosen in enumerate(setup.passes):
+            if chosen:
+                targets = setup.kind.targets(giver, setup.players)
+                for card, target in zip(chosen, targets, strict=True):
+                    if target == seat:
+                        got.append((card, giver))
+        got.sort()
+        return tuple(card for card, _ in got), tuple(giver for _, giver in got)
+
+    def added(self) -> tuple[int, ...]:
+        """What this hand adds to each total (RULINGS P7, P8, P13): the points taken, or after
+        a shoot, -23 for the shooter (``self``) or +23 for every opponent (``others``).
+
+        Raises:
+            IllegalPlay: the hand is not over.
+        """
+        tally = self.tally
+        if tally.phase is not _OVER:
+            raise IllegalPlay("the hand is not over")
+        shooter = tally.shooter
+        seats = range(self.setup.players)
+        if shooter is None:
+            return tally.taken
+        if tally.choice is Shoot.SELF:
+            return tuple(-HAND_POINTS if seat == shooter else 0 for seat in seats)
+        return tuple(0 if seat == shooter else HAND_POINTS for seat in seats)
+
+    # Moves.
+
+    def pass_cards(self, seat: int, cards: Sequence[Card]) -> HandState:
+        """``seat`` passes ``cards`` (in order: the i-th goes to the i-th target of the pass,
+        RULINGS P4). When it is the last seat to pass, the cards move and the holder of Venus 1
+        leads (P12).
+
+        Raises:
+            IllegalPlay: not the pass, already passed, the wrong number of cards, a card named
+                twice or not held.
+        """
+        setup = self.setup
+        if self.tally.phase is not _PASS:
+            raise IllegalPlay("no pass is to be made now")
+        if not 0 <= seat < setup.players:
+            raise IllegalPlay(f"no seat {seat}")
+        if setup.passes[seat] is not None:
+            raise IllegalPlay("you have already passed this hand")
+        wanted = setup.kind.count
+        if len(cards) != wanted:
+            raise IllegalPlay(f"pass exactly {wanted} cards")
+        hand = setup.dealt[seat]
+        seen = 0
+        for card in cards:
+            bit = 1 << card
+            if seen & bit:
+                raise IllegalPlay(f"{card.name} is named twice")
+            if not hand & bit:
+                raise IllegalPlay(f"you do not hold {card.name}")
+            seen |= bit
+        updated = list(setup.passes)
+        updated[seat] = tuple(cards)
+        passes = tuple(updated)
+        setup = HandSetup(
+            setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
+        )
+        if None in passes:
+            return HandState(setup, self.tally, self.hands, ())
+        players = setup.players
+        offsets = setup.kind.offsets
+        hands = list(setup.dealt)
+        bits = _BITS.__getitem__
+        uniform = offsets[0] == offsets[-1]  # every card to the same seat: all but split
+        for giver, chosen in enumerate(passes):
+            assert chosen is not None
+            if uniform:
+                # The cards differ, so their sum is their mask; each seat's own cards are
+                # still in its hand (cards only arrive from others), so ^ removes them.
+                moved = sum(map(bits, chosen))
+                hands[giver] ^= moved
+                hands[(giver + offsets[0]) % players] |= moved
+                continue
+            for card, offset in zip(chosen, offsets, strict=True):
+                bit = bits(card)
+                hands[giver] ^= bit
+                hands[(giver + offset) % players] |= bit
+        tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
+        return HandState(setup, tally, tuple(hands), ())
+
+    def play(self, card: Card) -> HandState:
+        """The seat to play plays ``card`` (RULINGS P5, P6, P10, P11). The last card of a trick
+        gives it to the highest card of the led suit; the last trick ends the hand, or awaits
+        the shooter's choice (P8).
+
+        Raises:
+            IllegalPlay: not legal now; the message says why (:meth:`why_illegal`).
+        """
+        tally = self.tally
+        if tally.phase is not _PLAY:
+            raise IllegalPlay("no card is to be played now")
+        setup = self.setup
+        players = setup.players
+        leader = tally.leader
+        trick = self.trick
+        seat = (leader + len(trick)) % players
+        old = self.hands
+        hand = old[seat]
+        bit = 1 << card
+        # legal_mask(), inlined: this runs for every card of every hand.
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0] // 10]
+            legal = follow & bit if follow else hand & bit
+        elif not tally.tricks:
+            legal = hand & bit & _V1_BIT
+        elif tally.broken or not hand & ~JUPITER_MASK:
+            legal = hand & bit
+        else:
+            legal = hand & bit & ~JUPITER_MASK
+        if not legal:
+            raise IllegalPlay(self.why_illegal(card) or "not legal now")
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+        # A list's copy with one item set is the fastest way to a new tuple with one change.
+        changed = list(old)
+        changed[seat] = hand ^ bit
+        hands = tuple(changed)
+        if len(trick) < players:
+            return HandState(setup, tally, hands, trick)
+        # The trick is complete: the highest card of the led suit wins it (P1, P5).
+        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
+        # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
+        best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
+        winner = (leader + trick.index(best)) % players
+        points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
+        # Only a Jupiter card breaks Jupiter, the Jupiter Galaxy included (P11).
+        broken = tally.broken or cards & JUPITER_MASK != 0
+        taken = tally.taken
+        if points:
+            scores = list(taken)
+            scores[winner] += points
+            taken = tuple(scores)
+        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
+        phase = _PLAY
+        shooter = None
+        if not hands[winner]:
+            # Every hand is empty: the hand is over, unless someone took every point (P8).
+            phase = _OVER
+            for other, points_taken in enumerate(taken):
+                if points_taken == HAND_POINTS:
+                    phase, shooter = _CHOICE, other
+        return HandState(
+            setup, Tally(phase, winner, tricks, taken, broken, shooter, None), hands, ()
+        )
+
+    def choose(self, seat: int, choice: Shoot) -> HandState:
+        """The shooter ``seat`` makes its choice (RULINGS P8, P13); the hand is over.
+
+        Raises:
+            IllegalPlay: no choice is pending, or ``seat`` is not the shooter.
+        """
+        tally = self.tally
+        if tally.phase is not _CHOICE:
+            raise IllegalPlay("no shooting choice is pending")
+        if seat != tally.shooter:
+            raise IllegalPlay("only the seat that took every point card chooses")
+        tally = attrs.evolve(tally, phase=_OVER, choice=choice)
+        return HandState(self.setup, tally, self.hands, ())
+
+
+def _holder(hands: Sequence[int], bit: int) -> int:
+    for seat, hand in enumerate(hands):
+        if hand & bit:
+            return seat
+    raise IllegalPlay("no seat holds that card")
+
+
+@attrs.frozen(slots=True)
+class HandResult:
+    """A finished hand: its number and dealer, the ``points`` each seat took (P7), the
+    ``shooter`` and its ``choice`` if any (P8), what was ``added`` to each total (P13) and the
+    ``totals`` after it (after the ``exact100`` reset, P14)."""
+
+    number: int
+    dealer: int
+    points: tuple[int, ...]
+    shooter: int | None
+    choice: Shoot | None
+    added: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
+class PlanetsState:
+    """A game of planets: ``players`` seats, the deck's ``galaxies`` option (P2), the
+    ``exact100`` reset option (P9, P14), the ``first_dealer`` (P3), the ``totals``, the
+    ``results`` of finished hands, the ``hand`` in progress (or just finished), and the
+    ``winners`` once the game is over (P9)."""
+
+    players: int
+    galaxies: bool
+    exact100: bool
+    first_dealer: int
+    totals: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    hand: HandState
+    winners: tuple[int, ...] | None
+
+    @classmethod
+    def start(
+        cls,
+        dealt: Sequence[int],
+        first_dealer: int,
+        *,
+        galaxies: bool = False,
+        exact100: bool = False,
+    ) -> PlanetsState:
+        """A new game whose first hand is ``dealt`` (masks by seat, see :func:`check_deal`) by
+        ``first_dealer``.
+
+        Raises:
+            ValueError: a bad dealer or deal.
+        """
+        players = len(dealt)
+        check_masks(dealt, players, galaxies)
+        if not 0 <= first_dealer < players:
+            raise ValueError(f"no seat {first_dealer} to deal")
+        hand = HandState.start(1, first_dealer, dealt)
+        return cls(players, galaxies, exact100, first_dealer, (0,) * players, (), hand, None)
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in progress (or just finished), from 1."""
+        return self.hand.number
+
+    @property
+    def next_dealer(self) -> int:
+        """The dealer of the next hand: the deal rotates left (P3)."""
+        return (self.hand.dealer + 1) % self.players
+
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that must move now (none once the game or the hand is over)."""
+        if self.winners is not None:
+            return ()
+        return self.hand.to_move
+
+    def pass_cards(self, seat: int, cards: Sequence[Card]) -> PlanetsState:
+        """See :meth:`HandState.pass_cards`."""
+        return attrs.evolve(self, hand=self.hand.pass_cards(seat, cards))
+
+    def play(self, card: Card) -> PlanetsState:
+        """See :meth:`HandState.play`; a hand's end is scored at once (P14)."""
+        hand = self.hand.play(card)
+        if hand.phase is _OVER:
+            return self._scored(hand)
+        return PlanetsState(
+            self.players, self.galaxies, self.exact100, self.first_dealer, self.totals,
+            self.results, hand, None,
+        )  # fmt: skip
+
+    def choose(self, seat: int, choice: Shoot) -> PlanetsState:
+        """See :meth:`HandState.choose`; the hand is then scored (P13, P14)."""
+        return self._scored(self.hand.choose(seat, choice))
+
+    def _scored(self, hand: HandState) -> PlanetsState:
+        # P14: add the hand's points (after the choice), then the exact-100 reset, then P9.
+        added = hand.added()
+        totals = tuple(total + points for total, points in zip(self.totals, added, strict=True))
+        if self.exact100:
+            totals = tuple(0 if total == GAME_LIMIT else total for total in totals)
+        result = HandResult(
+            hand.number, hand.dealer, hand.taken, hand.shooter, hand.choice, added, totals
+        )
+        winners = lowest(totals) if max(totals) > GAME_LIMIT else None
+        return PlanetsState(
+            self.players, self.galaxies, self.exact100, self.first_dealer, totals,
+            (*self.results, result), hand, winners,
+        )  # fmt: skip
+
+    def next_hand(self, dealt: Sequence[int]) -> PlanetsState:
+        """The next hand, ``dealt`` (masks by seat) by the next dealer (P3).
+
+        Raises:
+            IllegalPlay: the hand in progress is not over, or the game is.
+            ValueError: a bad deal.
+        """
+        if self.hand.phase is not _OVER or self.winners is not None:
+            raise IllegalPlay("the hand is not over" if self.winners is None else "game over")
+        check_masks(dealt, self.players, self.galaxies)
+        hand = HandState.start(self.hand.number + 1, self.next_dealer, dealt)
+        return attrs.evolve(self, hand=hand)
+
+
+def lowest(totals: Sequence[int], *, excluding: int | None = None) -> tuple[int, ...]:
+    """The seats with the lowest total (shared wins, RULINGS P9), leaving out ``excluding``
+    (a seat that resigned: P16)."""
+    best = min(total for seat, total in enumerate(totals) if seat != excluding)
+    return tuple(seat for seat, total in enumerate(totals) if total == best and seat != excluding)
+
+
+# Deals and the cut.
+
+
+def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
+    """Check a deal given as masks: ``players`` hands of equal size holding the deck of P2
+    between them, each card once.
+
+    Raises:
+        ValueError: what is wrong (the player count, a hand's size, a card missing, extra or
+            dealt twice).
+    """
+    if len(dealt) != players:
+        raise ValueError(f"a deal has {players} hands, not {len(dealt)}")
+    deck = deck_mask(players, galaxies)
+    size = count(deck) // players
+    union = 0
+    for seat, hand in enumerate(dealt):
+        if count(hand) != size:
+            raise ValueError(f"hand {seat} has {count(hand)} cards, not {size}")
+        twice = union & hand
+        if twice:
+            raise ValueError(f"{cards_of(twice)[0].name} is dealt twice")
+        union |= hand
+    if union != deck:
+        extra = cards_of(union & ~deck)
+        if extra:
+            raise ValueError(f"{extra[0].name} is not in the deck for {players} players")
+        raise ValueError(f"{cards_of(deck & ~union)[0].name} is not dealt")
+
+
+def check_deal(
+    hands: Sequence[Sequence[Card]], players: int, galaxies: bool = False
+) -> tuple[int, ...]:
+    """The masks of a deal given as cards by seat, checked (see :func:`check_masks`).
+
+    Raises:
+        ValueError: a card twice in a hand, or see :func:`check_masks`.
+    """
+    masks = []
+    for seat, hand in enumerate(hands):
+        mask = mask_of(tuple(hand))
+        if count(mask) != len(hand):
+            raise ValueError(f"hand {seat} names a card twice")
+        masks.append(mask)
+    check_masks(masks, players, galaxies)
+    return tuple(masks)
+
+
+def shuffle(rng: random.Random, items: list[Card]) -> None:
+    """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
+    ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
+    in the rare case it falls in the incomplete top of the range), whose digits in the
+    factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
+    one per card: ten times faster with ``random.Random``, and one read of the system's
+    randomness with ``random.SystemRandom``."""
+    size = len(items)
+    orders = math.factorial(size)
+    bits = orders.bit_length() + 64
+    complete = (1 << bits) // orders * orders
+    number = rng.getrandbits(bits)
+    while number >= complete:
+        number = rng.getrandbits(bits)
+    for i in range(size - 1, 0, -1):
+        number, j = divmod(number, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
+    """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
+    the first cards to seat 0, and so on (the dealer's seat does not matter to a random
+    deal)."""
+    deck = list(cards_of(deck_mask(players, galaxies)))
+    shuffle(rng, deck)
+    size = len(deck) // players
+    bits = _BITS.__getitem__
+    # The cards differ: a sum of their bits is their mask.
+    return tuple(sum(map(bits, deck[seat * size : (seat + 1) * size])) for seat in range(players))
+
+
+def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
+    """One card drawn by each seat from the shuffled deck, for the cut (P3)."""
+    return tuple(rng.sample(cards_of(deck_mask(players, galaxies)), players))
+
+
+def cut_dealer(draws: Sequence[Card]) -> int:
+    """The seat that deals first, given the card each seat drew (RULINGS P3): the highest suit
+    (Earth > Jupiter > Mars > Neptune > Saturn > Venus), then the highest rank.
+
+    Raises:
+        ValueError: no draws, or a card drawn twice.
+    """
+    if not draws or len(set(draws)) != len(draws):
+        raise ValueError("the cut needs one different card per seat")
+    # Earth is suit 0 and the highest: compare (-suit, rank).
+    return max(range(len(draws)), key=lambda seat: (-draws[seat].suit, draws[seat].rank))
+
+
+__all__ = [
+    "CARDS",
+    "GAME_LIMIT",
+    "HandResult",
+    "HandSetup",
+    "HandState",
+    "IllegalPlay",
+    "Phase",
+    "PlanetsState",
+    "Tally",
+    "Trick",
+    "check_deal",
+    "check_masks",
+    "cut_dealer",
+    "draw_cut",
+    "lowest",
+    "shuffled_deal",
+]
