@@ -50,11 +50,10 @@ MAX_REQUEST_HEAD: Final = 16384
 #: Seconds given to the WebSocket closing handshake before the stream is closed anyway.
 CLOSE_TIMEOUT: Final = 2.0
 #: Close codes (RFC 6455 section 7.4.1).
-CLOSE_NORMAL, CLOSE_GOING_AWAY, CLOSE_UNSUPPORTED, CLOSE_POLICY, CLOSE_TOO_BIG, CLOSE_TRY_LATER = (
+CLOSE_NORMAL, CLOSE_GOING_AWAY, CLOSE_UNSUPPORTED, CLOSE_TOO_BIG, CLOSE_TRY_LATER = (
     1000,
     1001,
     1003,
-    1008,
     1009,
     1013,
 )
@@ -143,12 +142,15 @@ class WebSocketConnection(Connection):
             raise trio.BrokenResourceError(str(closed)) from None
 
     async def aclose(self) -> None:
-        """Send the close frame (within :data:`CLOSE_TIMEOUT` seconds): 1008 after the
-        outbound queue filled, 1001 at shutdown, else :attr:`close_code`."""
+        """Send the close frame with :attr:`close_code` (within :data:`CLOSE_TIMEOUT`
+        seconds), unless the outbound queue filled: then the caller closes the stream at
+        once."""
         code, reason = self.close_code, self.close_reason
         if self.overflowed:
-            code, reason = CLOSE_POLICY, "outbound queue full"
-        elif self.timed_out:
+            # The peer reads nothing: a close frame would wait behind the unread data. The
+            # stream is closed at once (the peer sees code 1006).
+            return
+        if self.timed_out:
             reason = "idle timeout"
         with trio.move_on_after(CLOSE_TIMEOUT):
             await self.ws.aclose(code, reason or None)
