@@ -116,6 +116,7 @@ async function showTable(game) {
     return;
   }
   current = new Table({ client, game, root: main, toast, mine: snapshot.view && snapshot.view.seat !== null });
+  window.hipparchusTable = current; // for the browser tests
   current.show(snapshot);
   await current.refresh();
 }

@@ -119,7 +119,7 @@ export function planetCard(card, { class: extra = "", ...attrs } = {}) {
   const pip = rankName ? icon(rankName.toLowerCase(), "pip") : el("span", { class: "rank-big", text: rank });
   return el(
     "button",
-    { class: `card pcard psuit-${suit}${points ? " scoring" : ""} ${extra}`.trim(), type: "button", title, "data-card": card, ...attrs },
+    { class: `card pcard psuit-${suit}${points ? " counts" : ""} ${extra}`.trim(), type: "button", title, "data-card": card, ...attrs },
     el("span", { class: "corner" }, el("b", { text: rankName ? rankName[0] : rank }), icon(suit, "corner-icon")),
     el("span", { class: "middle" }, icon(suit, "planet"), pip),
     points ? el("span", { class: "points", text: `${points}` }) : null,

@@ -4,7 +4,7 @@
 // hands revealed and the scoring (H10, H11).
 
 import { HIPPARCHUS_NAMES, cardBack, el, hipparchusCard, icon, HIPPARCHUS_SUITS } from "./cards.js";
-import { Table } from "./table.js";
+import { fill, Table } from "./table.js";
 
 const SUITS = ["S", "M", "E"];
 
@@ -58,12 +58,12 @@ export class HipparchusTable extends Table {
     this.renderHead();
     const view = this.view;
     if (!view) {
-      this.board.replaceChildren(el("p", { class: "waiting", text: `waiting for players: ${this.snapshot.players.map((p, i) => p || `seat ${i} free`).join(", ")}` }));
+      fill(this.board,el("p", { class: "waiting", text: `waiting for players: ${this.snapshot.players.map((p, i) => p || `seat ${i} free`).join(", ")}` }));
       return;
     }
     const me = view.seat;
     // A seat sees the other seat above its own hand; a spectator sees seat 1 above seat 0.
-    this.board.replaceChildren(
+    fill(this.board,
       this.seatPanel(me === null ? 1 : 1 - me, view),
       this.trickPanel(view),
       me === null ? this.seatPanel(0, view) : this.handPanel(view),

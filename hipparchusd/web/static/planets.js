@@ -3,7 +3,7 @@
 // click, the shooting choice, points taken this hand and the totals, and each hand's end.
 
 import { cardBack, el, planetCard, PLANET_NAMES, sortPlanets } from "./cards.js";
-import { Table } from "./table.js";
+import { fill, Table } from "./table.js";
 
 export class PlanetsTable extends Table {
   get kind() {
@@ -27,7 +27,7 @@ export class PlanetsTable extends Table {
     this.renderHead();
     const view = this.view;
     if (!view) {
-      this.board.replaceChildren(el("p", { class: "waiting", text: `waiting for players: ${this.snapshot.players.map((p, i) => p || `seat ${i} free`).join(", ")}` }));
+      fill(this.board,el("p", { class: "waiting", text: `waiting for players: ${this.snapshot.players.map((p, i) => p || `seat ${i} free`).join(", ")}` }));
       return;
     }
     if (this.chosenHand !== view.hand_number || view.phase !== "pass") {
@@ -37,7 +37,7 @@ export class PlanetsTable extends Table {
     const n = view.hand_sizes.length;
     const me = view.seat;
     const order = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
-    this.board.replaceChildren(
+    fill(this.board,
       el("div", { class: "opponents" }, order.map((seat) => this.seatPanel(seat, view))),
       this.trickPanel(view),
       me === null ? null : this.handPanel(view),
@@ -120,7 +120,7 @@ export class PlanetsTable extends Table {
       const names = [...new Set(targets)].map((seat) => this.name(seat)).join(" and ");
       controls.append(
         el("span", { class: "pass-info", text: `to ${names}: ${this.chosen.length} of ${legal.pick} chosen` }),
-        el("button", { type: "button", class: "primary", id: "pass-confirm", disabled: this.chosen.length !== legal.pick, onclick: () => this.play(this.chosen.join(",")), text: "pass these cards" }),
+        el("button", { type: "button", class: "primary", id: "pass-confirm", "data-pick": legal.pick, disabled: this.chosen.length !== legal.pick, onclick: () => this.play(this.chosen.join(",")), text: "pass these cards" }),
         el("button", { type: "button", class: "secondary", onclick: () => { this.chosen = []; this.render(); }, text: "clear" }),
       );
     } else if (view.phase === "choice" && myTurn) {
@@ -149,6 +149,7 @@ export class PlanetsTable extends Table {
   }
 
   toggle(card, count) {
+    if (this.busy) return;
     const index = this.chosen.indexOf(card);
     if (index >= 0) this.chosen.splice(index, 1);
     else if (this.chosen.length < count) this.chosen.push(card);

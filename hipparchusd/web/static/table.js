@@ -16,6 +16,7 @@ export class Table {
     this.refreshing = null;
     this.again = false;
     this.left = false;
+    this.busy = false;
     this.summary = null; // the last round's (hand's) end, shown until dismissed
     this.logBox = el("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.banner = el("p", { class: "banner", id: "banner", role: "alert" });
@@ -114,14 +115,26 @@ export class Table {
     return names[seat] ?? `seat ${seat}`;
   }
 
-  /** Send a move; a refusal shows its reason in the banner. */
+  /** Whether the table shows the latest state and waits for nothing (no move in flight). */
+  get settled() {
+    return !this.busy && !this.refreshing;
+  }
+
+  /** Send a move; a refusal shows its reason in the banner. Until the move is answered and
+   * the table redrawn from the state after it, further clicks are ignored (a second click on
+   * a stale table would send a move the position no longer allows). */
   async play(move) {
+    if (this.busy) return;
+    this.busy = true;
     this.banner.textContent = "";
     this.banner.classList.remove("shown");
     try {
       await this.client.request(`play ${this.game} ${move}`);
+      await this.refresh();
     } catch (error) {
       this.refuse(error);
+    } finally {
+      this.busy = false;
     }
   }
 
@@ -148,7 +161,7 @@ export class Table {
     else if (s.status === "over") turn = "game over";
     else if (this.mine && moving.includes(view.seat)) turn = "your move";
     else turn = `to move: ${moving.map((seat) => this.name(seat)).join(", ") || "—"}`;
-    this.head.replaceChildren(
+    fill(this.head,
       el("a", { href: "#", class: "back", text: "← lobby" }),
       el("h2", {}, `${s.game} `, el("small", { text: s.kind })),
       el("span", { class: "role", text: this.mine ? `you are ${this.name(view.seat)} (seat ${view.seat})` : "spectating" }),
@@ -172,6 +185,11 @@ export class Table {
   }
 }
 
+/** Replace ``node``'s children with ``children``, leaving out null ones. */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 /** A one-line text of an event's data for the log. */
 export function describe(data, names) {
   if (!data) return "";
@@ -180,7 +198,8 @@ export function describe(data, names) {
     if (value === null || value === undefined) continue;
     let text;
     if ((key === "seat" || key === "leader" || key === "winner" || key === "shooter" || key === "dealer") && typeof value === "number") text = names[value] ?? value;
-    else if (Array.isArray(value)) text = value.map((v) => (Array.isArray(v) ? v.join("") : typeof v === "object" && v !== null ? JSON.stringify(v) : v)).join(",");
+    else if (Array.isArray(value) && value.some(Array.isArray)) text = value.map((v) => (Array.isArray(v) ? v.join(",") : v)).join("/");
+    else if (Array.isArray(value)) text = value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : v)).join(",");
     else if (typeof value === "object") text = Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => `${k}:${Array.isArray(v) ? v.join(",") : v}`).join(" ");
     else text = value;
     parts.push(`${key}=${text}`);
