@@ -18,13 +18,13 @@ from hipparchusd.protocol import parse_request
 
 
 def call_names(result: Result) -> list[str]:
-    """The store methods ``result`` asks for, in order (``add_move``, ``finish``...)."""
-    return [call.call for call in result.store_calls]
+    """The store calls ``result``'s commands name, in order (``add_move``, ``finish``...)."""
+    return [command.call for command in result.store_calls]
 
 
 def store_calls(result: Result) -> list[tuple[str, tuple[Any, ...]]]:
-    """The store calls of ``result`` as (method, arguments)."""
-    return [(call.call, attrs.astuple(call, recurse=False)) for call in result.store_calls]
+    """The store commands of ``result`` as (call, arguments in the call's order)."""
+    return [(command.call, attrs.astuple(command, recurse=False)) for command in result.store_calls]
 
 
 def observable(lobby: Lobby) -> Any:

@@ -10,8 +10,7 @@ import random
 import trio
 import trio.testing
 
-# The Sequencer lives in the shell today; its module may move (the lead fixes the import).
-from hipparchusd.server.shell import Sequencer
+from hipparchusd.server.sequencer import Sequencer
 
 
 def test_a_request_on_no_game_takes_no_ticket() -> None:

@@ -18,6 +18,7 @@ from store_helpers import held_writer, open_db, open_sqlite, play_random, stored
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError, StoreUnreachable
+from hipparchusd.store.sqlite import SqliteStore
 from hipparchusd.store.startup import DB_NAME
 
 
@@ -359,3 +360,21 @@ def test_the_writer_runs_the_daemons_code_wherever_it_was_started(tmp_path: Path
     assert done.returncode == 0, done.stderr
     with open_db(tmp_path / "state" / DB_NAME) as conn:
         assert conn.execute("SELECT game_id FROM games").fetchall() == [("g",)]
+
+
+async def test_the_store_lives_in_its_block_and_lets_its_errors_out_as_they_are(
+    state_dir: Path,
+) -> None:
+    """``async with SqliteStore.open(...)``: an error in the block comes out as it is (not in
+    an exception group from the reader's nursery), after the store is closed: the writer has
+    exited and the state directory is free again."""
+    with pytest.raises(KeyError, match="from the block"):
+        async with SqliteStore.open(state_dir) as store:
+            await store.create_game("g", "hipparchus", {}, 1.0)
+            writer = store.writer_pid
+            raise KeyError("from the block")
+    with pytest.raises(ProcessLookupError):  # exited and reaped
+        os.kill(writer, 0)
+    async with SqliteStore.open(state_dir) as again:
+        assert await again.latest_game_id() == "g"
+        await again.aclose()  # closing early is allowed; the block's end then does nothing
