@@ -203,9 +203,10 @@ class Server:
         self,
         listener: trio.abc.Listener[Any],
         nursery: trio.Nursery,
-        handler: Callable[[trio.SocketStream], Awaitable[None]],
+        handler: Callable[[trio.SocketStream], Awaitable[None]] | None = None,
     ) -> None:
-        """Accept connections on ``listener`` and serve each with ``handler`` in ``nursery``, as
+        """Accept connections on ``listener`` and serve each with ``handler`` (by default the
+        protocol over TCP) in ``nursery``, as
         :func:`trio.serve_listeners` does: an error that says the system is out of a resource
         (:data:`ACCEPT_CAPACITY_ERRNOS`, e.g. EMFILE: too many open files) waits
         :data:`ACCEPT_RETRY_DELAY` seconds and tries again, logged once until an accept works
@@ -234,7 +235,7 @@ class Server:
             if failures:
                 log.info("accept works again after %d failures", failures)
                 failures = 0
-            nursery.start_soon(handler, stream)
+            nursery.start_soon(handler or self._run_connection, stream)
 
     def full(self) -> bool:
         """Whether ``max_connections`` connections are open (a new one is to be refused)."""

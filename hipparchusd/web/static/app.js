@@ -80,7 +80,14 @@ function playerName() {
 async function route() {
   clearInterval(lobbyTimer);
   const game = location.hash.replace(/^#\/?/, "");
-  if (current) current.leave();
+  if (current) {
+    current.leave();
+    // A spectator leaving the table stops following the game; a seat keeps following it.
+    if (!current.mine && !seats.get(current.game)) {
+      following.delete(current.game);
+      client.request(`unwatch ${current.game}`).catch(() => {});
+    }
+  }
   current = null;
   if (!game) return showLobby();
   return showTable(game);
@@ -115,7 +122,7 @@ async function showTable(game) {
     main.replaceChildren(el("p", { class: "error", text: `no table for games of kind ${snapshot.kind}` }));
     return;
   }
-  current = new Table({ client, game, root: main, toast, mine: snapshot.view && snapshot.view.seat !== null });
+  current = new Table({ client, game, root: main, toast, seatHint: mine ? mine.seat : null });
   window.hipparchusTable = current; // for the browser tests
   current.show(snapshot);
   await current.refresh();

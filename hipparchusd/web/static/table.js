@@ -5,12 +5,13 @@
 import { el } from "./cards.js";
 
 export class Table {
-  constructor({ client, game, root, toast, mine }) {
+  constructor({ client, game, root, toast, seatHint }) {
     this.client = client;
     this.game = game;
     this.root = root;
     this.toast = toast;
-    this.mine = mine;
+    this.mine = false;
+    this.seatHint = seatHint; // the seat this browser holds, known before the game starts
     this.snapshot = null; // the last `state` answer
     this.legal = null; // the last `legal` answer, or null
     this.refreshing = null;
@@ -164,11 +165,17 @@ export class Table {
     fill(this.head,
       el("a", { href: "#", class: "back", text: "← lobby" }),
       el("h2", {}, `${s.game} `, el("small", { text: s.kind })),
-      el("span", { class: "role", text: this.mine ? `you are ${this.name(view.seat)} (seat ${view.seat})` : "spectating" }),
+      el("span", { class: "role", text: this.roleText() }),
       view && view.fixed_deal ? el("span", { class: "tag", title: "the deal was fixed at creation (seed or deal)", text: "fixed deal" }) : null,
       el("span", { class: `turn${this.mine && moving.includes(view.seat) ? " mine" : ""}`, id: "turn", text: turn }),
       this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small", onclick: () => this.resign(), text: "resign" }) : null,
     );
+  }
+
+  roleText() {
+    const seat = this.mine ? this.view.seat : this.seatHint;
+    if (seat === null || seat === undefined) return "spectating";
+    return `you are ${this.name(seat)} (seat ${seat})`;
   }
 
   showSummary(node) {
