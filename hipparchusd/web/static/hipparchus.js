@@ -197,7 +197,7 @@ export class HipparchusTable extends Table {
                 "tr",
                 { class: round.result.winner === seat ? "winner" : "" },
                 el("th", { text: this.name(seat) }),
-                el("td", { class: "revealed" }, cards(revealed.hands[seat])),
+                el("td", {}, el("span", { class: "revealed" }, cards(revealed.hands[seat]))),
                 ...SUITS.map((_, i) => el("td", { text: `${round.won[seat][i]} / ${round.result.scores[seat][i]}` })),
                 el("td", { class: "total", text: round.result.totals[seat] }),
               ),

@@ -2,7 +2,7 @@
 // for a split pass, then confirm), the tricks with the legal cards highlighted and played by a
 // click, the shooting choice, points taken this hand and the totals, and each hand's end.
 
-import { cardBack, el, planetCard, PLANET_NAMES, sortPlanets } from "./cards.js";
+import { cardBack, el, planetCard, planetPoints, PLANET_NAMES, sortPlanets } from "./cards.js";
 import { fill, Table } from "./table.js";
 
 export class PlanetsTable extends Table {
@@ -17,6 +17,14 @@ export class PlanetsTable extends Table {
   }
 
   remember(event) {
+    // The point cards each seat takes this hand, from the tricks as they come (for the
+    // hand's summary: by then the view is the next hand's).
+    if (event.kind === "hand-started") this.taken = null;
+    if (event.kind === "trick") {
+      this.taken = this.taken || {};
+      const won = (this.taken[event.data.winner] = this.taken[event.data.winner] || []);
+      won.push(...event.data.cards.filter((card) => planetPoints(card)));
+    }
     if (event.kind === "hand-over" || event.kind === "game-over") {
       this.summary = { ...(this.summary || {}), [event.kind]: event.data };
       this.renderSummary();
@@ -169,8 +177,22 @@ export class PlanetsTable extends Table {
         el(
           "table",
           { class: "scoring" },
-          el("thead", {}, el("tr", {}, ["", "points taken", "added", "total"].map((t) => el("th", { text: t })))),
-          el("tbody", {}, Array.from({ length: n }, (_, seat) => el("tr", {}, el("th", { text: this.name(seat) }), el("td", { text: hand.points[seat] }), el("td", { text: hand.added[seat] }), el("td", { class: "total", text: hand.totals[seat] })))),
+          el("thead", {}, el("tr", {}, ["", "point cards taken", "points", "added", "total"].map((t) => el("th", { text: t })))),
+          el(
+            "tbody",
+            {},
+            Array.from({ length: n }, (_, seat) =>
+              el(
+                "tr",
+                {},
+                el("th", { text: this.name(seat) }),
+                el("td", {}, el("span", { class: "revealed" }, sortPlanets((this.taken && this.taken[seat]) || []).map((card) => planetCard(card, { disabled: true, tabindex: "-1" })))),
+                el("td", { text: hand.points[seat] }),
+                el("td", { text: hand.added[seat] }),
+                el("td", { class: "total", text: hand.totals[seat] }),
+              ),
+            ),
+          ),
         ),
       );
     }
