@@ -4,10 +4,14 @@ WebSocket and the page over HTTP), as tests/daemon starts them."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import trio
 from daemon.helpers import StartServer, server_starter
+
+from hipparchusd.server import Server
+from hipparchusd.store.base import GameStore
 
 
 @pytest.fixture
@@ -16,7 +20,7 @@ async def start_server(nursery: trio.Nursery) -> AsyncIterator[StartServer]:
     web listener on port 0 too (``server.web_ports[0]``), stopped at the end."""
     with server_starter(nursery, grace_period=0.2) as start:
 
-        async def start_web(store: object = None, **settings: object) -> object:
-            return await start(store, **{"ws_port": 0, **settings})  # type: ignore[arg-type]
+        async def start_web(store: GameStore | None = None, **settings: Any) -> Server:
+            return await start(store, **{"ws_port": 0, **settings})
 
-        yield start_web  # type: ignore[misc]
+        yield start_web
