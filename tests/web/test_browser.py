@@ -116,6 +116,8 @@ def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[
     game = create(alice, "hipparchus", {"leader": "0", "seed": "2026"})
     alice.wait(lambda: "waiting for players" in alice.text("#turn"))
     name_and_open(bob, daemon.url, "bob")
+    bob.one(f"tr[data-game={game}] button.join")
+    bob.screenshot("web-lobby.png")
     bob.click(f"tr[data-game={game}] button.join")
     bob.wait(lambda: "you are bob (seat 1)" in bob.text(".role"))
     # Neither URL holds a token; each browser keeps its own in localStorage.

@@ -93,6 +93,10 @@ export class Table {
   }
 
   onEvent(event) {
+    // A seat's name is known from its `joined` event on, before the next state arrives.
+    if (event.kind === "joined" && this.snapshot && Array.isArray(this.snapshot.players)) {
+      this.snapshot.players[event.data.seat] = event.data.name;
+    }
     this.log(event);
     this.remember(event);
     this.refresh();
