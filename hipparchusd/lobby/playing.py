@@ -19,9 +19,10 @@ from ..games.base import (
     ServedGame,
     progress,
 )
-from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..records import AddMove, CreateGame, Finish, StoredGame
+from ..wording import counted
 from .base import LobbyBase
 from .messages import Response
 from .results import NeedsStoredGame, Result
@@ -59,7 +60,7 @@ class Playing(LobbyBase):
         kind = self.kinds.get(args[0])
         if kind is None:
             known = ", ".join(self.kinds)
-            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {args[0][:40]!r} ({known})")
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(args[0])} ({known})")
         if self.shutting_down:
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         try:
@@ -67,7 +68,10 @@ class Playing(LobbyBase):
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
-            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"the server holds {counted(self.max_games, 'game')} (max-games)"
+            )
+        self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1
@@ -78,6 +82,7 @@ class Playing(LobbyBase):
 
         def create() -> None:
             self.tables[game_id] = table
+            session.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 
         result.pending = create
@@ -153,7 +158,7 @@ class Playing(LobbyBase):
             after = game.fork()
             text, events = after.play_word(seat, args[1])
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         # A new deal is stored with the move that makes it (GameStore); a store that keeps no
         # snapshots spares every move the scan of its events.
         new_deal = self.snapshots and table.kind.new_deal(events)
@@ -175,7 +180,7 @@ class Playing(LobbyBase):
             after = table.game.fork()
             events = after.resign(seat)
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         result = self._ok(request, {})
         result.games = (table.id,)
         self._moved(table, after, events, result)

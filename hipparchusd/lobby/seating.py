@@ -10,7 +10,7 @@ import re
 import secrets
 
 from ..games.base import Event, progress
-from ..protocol import ErrorCode, ProtocolError, Request
+from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Response, Resumed
@@ -31,7 +31,9 @@ class Seating(LobbyBase):
         table = self._table(args[0])
         for key in options:
             if key != "name":
-                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only name=)")
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {shown(key)} (only name=)"
+                )
         name = options.get("name")
         if name is not None and _NAME.fullmatch(name) is None:
             raise ProtocolError(
@@ -46,7 +48,7 @@ class Seating(LobbyBase):
             ):
                 raise ProtocolError(
                     ErrorCode.SYNTAX,
-                    f"{args[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})",
+                    f"{shown(args[1], 20)} is not a seat of {table.id} (0-{seats - 1})",
                 )
             wanted = int(args[1])
         if table.id in session.seats:
@@ -62,6 +64,7 @@ class Seating(LobbyBase):
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
         else:
             seat = wanted
+        self._check_games_limits(session, table.id)
         name = name or f"player{seat}"
         token = secrets.token_hex(16)
         digest = token_digest(token)
@@ -177,6 +180,7 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
+        self._check_games_limits(session, table.id)
         table.spectators[session] = None
         session.watching.add(table.id)
         return self._state_result(request, table, None)

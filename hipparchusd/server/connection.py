@@ -47,8 +47,16 @@ class Connection(abc.ABC):
         self.overflowed = False
         self.timed_out = False
         self.closing = False
-        #: When the connection last sent something (trio clock), for the idle timeout.
+        #: When the connection's last request line came, or its requests were last all
+        #: answered if that is later (trio clock), for the idle timeout (issue 16 item 6).
         self.last_input = trio.current_time()
+        #: Whether the reader is carrying out requests already received (never idle then).
+        self.busy = False
+        #: When the first byte of a request line still lacking its LF came (trio clock), for
+        #: the request deadline; ``None`` when no partial line is held.
+        self.line_started: float | None = None
+        #: Why the server closed the connection, for the log (``None``: it did not).
+        self.closed_because: str | None = None
         self._dirty = dirty
         self._pending: list[bytes] = []
         self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
@@ -68,6 +76,12 @@ class Connection(abc.ABC):
             Refused: the peer sent what this transport does not carry (the message says
                 what); the connection is to be closed.
         """
+
+    @property
+    def partial_line(self) -> bool:
+        """Whether the start of a request line is held, its end still to come (for the
+        request deadline). By default never: a transport of whole messages holds none."""
+        return False
 
     def send_now(self, data: bytes) -> int:
         """Send what it can of ``data`` (whole protocol lines, LF-terminated) without waiting;
@@ -181,6 +195,11 @@ class TcpConnection(Connection):
         self.stream = stream
         self._fileno = stream.socket.fileno()
         self._splitter = LineSplitter(max_line_bytes)
+
+    @property
+    def partial_line(self) -> bool:
+        """See :meth:`Connection.partial_line`: bytes of a line without its LF yet."""
+        return self._splitter.partial
 
     async def receive_requests(self) -> Iterable[str | LineError] | None:
         """See :meth:`Connection.receive_requests`: the lines completed by the next bytes."""

@@ -10,6 +10,7 @@ one, which outlives the accept loops by the grace period at shutdown.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import logging
@@ -19,11 +20,14 @@ from typing import Any, Final
 
 import trio
 
+from ..addresses import host_of
 from ..lobby import Lobby
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
+from ..store.sqlite import SqliteStore
+from ..wording import counted
 from .connection import Connection, Refused, TcpConnection, peer_name
 from .pipeline import Pipeline
 from .storage import execute
@@ -52,8 +56,13 @@ class Server:
     def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
         self.settings = settings
         self.store = store
-        self.lobby = lobby or Lobby(max_games=settings.max_games, snapshots=store.durable)
+        self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
         self.connections: dict[int, Connection] = {}
+        #: Open connections by peer address (``max_connections_per_address``).
+        self.per_address: collections.Counter[str] = collections.Counter()
+        #: Connections the open-file limit leaves room for (``None``: no fewer than
+        #: ``max_connections``); set by :func:`~hipparchusd.server.run.run_async`.
+        self.file_capacity: int | None = None
         self.ports: list[int] = []
         self.web_ports: list[int] = []
         self.pipeline = Pipeline(self.lobby, store, self.connections)
@@ -76,10 +85,7 @@ class Server:
     def status(self) -> str:
         """A one-line status, e.g. ``3 games, 6 connections``."""
         games, connections = self.games, self.connection_count
-        return (
-            f"{games} game{'' if games == 1 else 's'}, "
-            f"{connections} connection{'' if connections == 1 else 's'}"
-        )
+        return f"{counted(games, 'game')}, {counted(connections, 'connection')}"
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
@@ -89,7 +95,7 @@ class Server:
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
         self.settings = settings
-        self.lobby.max_games = settings.max_games
+        self.lobby.configure(settings)
 
     @property
     def shutting_down(self) -> bool:
@@ -126,13 +132,17 @@ class Server:
                     acceptors.start_soon(self._sweep)
                     task_status.started(self)
                     await self._shutdown.wait()
+                    # Still accepting during the grace period, to answer each newcomer
+                    # '? shutting-down' rather than leave it hanging with no greeting.
+                    grace = self.settings.grace_period
+                    log.info(
+                        "shutting down: %s; connections closed within %g s", self.status(), grace
+                    )
+                    self.pipeline.dispatch(self.lobby.begin_shutdown(grace))
+                    self.pipeline.flush()
+                    with trio.move_on_after(grace):
+                        await self._all_closed.wait()
                     acceptors.cancel_scope.cancel()
-                grace = self.settings.grace_period
-                log.info("shutting down: %s; connections closed within %g s", self.status(), grace)
-                self.pipeline.dispatch(self.lobby.begin_shutdown(grace))
-                self.pipeline.flush()
-                with trio.move_on_after(grace):
-                    await self._all_closed.wait()
                 connections.cancel_scope.cancel()
         finally:
             for listener in (*listeners, *web_listeners):
@@ -144,16 +154,29 @@ class Server:
             self.stopped.set()
 
     async def restore(self) -> None:
-        """Load the games the store kept unfinished; one that cannot be restored is logged and
-        left out (the store keeps it). New games are numbered after every stored one. What a
-        restore decided is stored before anything is served (:meth:`Lobby.restored_commands`).
+        """Load the games the store kept unfinished that have not started, and note the ids
+        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        restored is logged and left out (the store keeps it). New games are numbered after
+        every stored one. What a restore decided is stored before anything is served
+        (:meth:`Lobby.restored_commands`).
 
         Raises:
             OSError: the store failed.
         """
         lobby = self.lobby
-        lobby.count_stored_games(await self.store.latest_game_id())
-        for stored in await self.store.load_unfinished():
+        store = self.store
+        lobby.count_stored_games(await store.latest_game_id())
+        if isinstance(store, SqliteStore):
+            # Started games stay adjourned until a seat resumes one (loaded then, counted
+            # against max-games from then): start-up reads their ids only, however many
+            # there are, and they never count against max-games here (issue 16 item 3).
+            adjourned = await store.adjourned_ids()
+            lobby.adjourn_stored(adjourned)
+            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
+            unfinished = await store.load_unfinished(started=False)
+        else:
+            unfinished = await store.load_unfinished()
+        for stored in unfinished:
             try:
                 table = lobby.restore(stored)
             except ValueError as error:
@@ -163,14 +186,19 @@ class Server:
                 await execute(self.store, command)
 
     async def _sweep(self) -> None:
-        """Every second (or a quarter of the shorter timeout), close the idle connections,
-        drop the abandoned games and adjourn the unfollowed ones (PROTOCOL.md section 7). One
+        """Every second (or a quarter of the shorter timeout), close the idle connections and
+        those past their request deadline, drop the abandoned games and adjourn the unfollowed
+        ones (PROTOCOL.md section 7). One
         sweep for all connections and games keeps the per-request path free of timers. The
         timeouts are read at every sweep, since a reload may change them (0: never). With a
         store that is not durable nothing is adjourned: it could not come back."""
         while True:
             settings = self.settings
-            timeouts = [t for t in (settings.idle_timeout, settings.abandon_timeout) if t > 0]
+            timeouts = [
+                t
+                for t in (settings.idle_timeout, settings.abandon_timeout, settings.request_timeout)
+                if t > 0
+            ]
             if self._adjourn_timeout(settings) > 0:
                 timeouts.append(settings.adjourn_timeout)
             await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
@@ -178,6 +206,8 @@ class Server:
             settings = self.settings
             if settings.idle_timeout > 0:
                 self._close_idle(now, settings.idle_timeout)
+            if settings.request_timeout > 0:
+                self._close_slow_lines(now, settings.request_timeout)
             if settings.abandon_timeout > 0:
                 result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
                 if result.games:
@@ -186,6 +216,29 @@ class Server:
                 now = trio.current_time()
                 busy = self.pipeline.sequencer.busy
                 self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+            self._reload_uncertain()
+
+    def _reload_uncertain(self) -> None:
+        """Unload the games whose store calls the store's dead writer had (their outcome is
+        known to the database only, which is the truth): the next ``resume`` of a seat loads
+        each from the store as it is (issue 16 item 4). A game with a request in progress
+        waits for a later sweep."""
+        store = self.store
+        if not isinstance(store, SqliteStore):
+            return
+        for game_id in store.take_uncertain():
+            table = self.lobby.tables.get(game_id)
+            if table is None:
+                continue
+            if self.pipeline.sequencer.busy(game_id):
+                store.uncertain.add(game_id)  # a later sweep
+                continue
+            self.lobby.adjourn(game_id)
+            log.warning(
+                "game %s unloaded: the store's writer died during one of its calls; a seat's "
+                "resume loads it again as the store has it",
+                game_id,
+            )
 
     def _adjourn_timeout(self, settings: Settings) -> float:
         """The adjourn timeout in force: 0 (never) unless the store is durable."""
@@ -195,8 +248,23 @@ class Server:
         """Close the connections that sent nothing for ``timeout`` seconds and follow no game
         in progress."""
         for conn in list(self.connections.values()):
+            if conn.busy:
+                continue
             if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
                 conn.timed_out = True
+                conn.cancel_scope.cancel()
+
+    def _close_slow_lines(self, now: float, timeout: float) -> None:
+        """Close, with ``? limit``, the connections holding the start of a request line whose
+        first byte came ``timeout`` seconds ago or more: a client that trickles a line out
+        byte by byte must not keep its connection slot for ever (issue 16 item 1)."""
+        for conn in list(self.connections.values()):
+            started = conn.line_started
+            if started is not None and now - started >= timeout and not conn.busy:
+                message = f"request line not completed within {timeout:g} s (request-timeout)"
+                conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
+                conn.flush()
+                conn.closed_because = "request timeout"
                 conn.cancel_scope.cancel()
 
     async def _accept(
@@ -237,18 +305,42 @@ class Server:
                 failures = 0
             nursery.start_soon(handler or self._run_connection, stream)
 
-    def full(self) -> bool:
-        """Whether ``max_connections`` connections are open (a new one is to be refused)."""
-        return len(self.connections) >= self.settings.max_connections
+    def refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+        """Why a new connection from ``address`` is refused, if it is: the server stopping,
+        the connection limit (lowered to what the open-file limit allows), or the
+        per-address limit unless the address is trusted (issue 16 items 1 and 7)."""
+        settings = self.settings
+        if self._shutdown.is_set():
+            return ErrorCode.SHUTTING_DOWN, "the server is stopping"
+        limit = settings.max_connections
+        if self.file_capacity is not None:
+            limit = min(limit, self.file_capacity)
+        if len(self.connections) >= limit:
+            return ErrorCode.LIMIT, "too many connections"
+        if (
+            self.per_address[address] >= settings.max_connections_per_address
+            and address not in settings.trusted
+        ):
+            return ErrorCode.LIMIT, (
+                f"too many connections from your address "
+                f"(max-connections-per-address {settings.max_connections_per_address})"
+            )
+        return None
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
         """Serve one TCP connection (:class:`TcpConnection`), or refuse it with ``? limit``
         when ``max_connections`` are open."""
         peer = peer_name(stream)
+        address = host_of(peer)
         try:
-            if self.full():
-                log.info("connection from %s refused: %d connections", peer, len(self.connections))
-                refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
+            refused = self.refusal(address)
+            if refused is not None:
+                code, message = refused
+                log.info(
+                    "connection from %s refused: %s (%d connections, %d from it)",
+                    peer, message, len(self.connections), self.per_address[address],
+                )  # fmt: skip
+                refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
                 with trio.move_on_after(_FLUSH_TIMEOUT):
                     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                         await stream.send_all(refusal)
@@ -267,8 +359,10 @@ class Server:
         """Serve ``conn``, a session over any transport, until it ends: greet, answer its
         requests, then take it out of the lobby and close its transport (:meth:`Connection.
         aclose`; its stream is the caller's to close). The caller has made its session
-        (``lobby.connect``) and checked :meth:`full`."""
+        (``lobby.connect``) after :meth:`refusal` found no reason to refuse it."""
         session = conn.session
+        address = host_of(peer)
+        self.per_address[address] += 1
         pipeline = self.pipeline
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
@@ -287,6 +381,8 @@ class Server:
                 reason = "outbound queue full"
             elif conn.timed_out:
                 reason = "idle timeout"
+            elif conn.closed_because is not None:
+                reason = conn.closed_because
         except Exception:
             reason = "internal error"
             log.exception("connection %d failed", session.id)
@@ -300,6 +396,9 @@ class Server:
                 with contextlib.suppress(Exception):
                     await conn.aclose()
             del self.connections[session.id]
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
             if not self.connections:
                 self._all_closed.set()
             log.info("connection %d closed (%s)", session.id, reason)
@@ -316,16 +415,27 @@ class Server:
         answer, flush = self.pipeline.answer, self.pipeline.flush
         clock = trio.lowlevel.current_clock()  # trio.current_time(), less two calls
         while True:
+            if conn.busy:
+                # Every request received is answered: the idle time counts from now, not from
+                # when they came (a pipelining client is not idle while they are carried out).
+                conn.busy = False
+                conn.last_input = clock.current_time()
+            if conn.partial_line:
+                if conn.line_started is None:
+                    conn.line_started = clock.current_time()
+            else:
+                conn.line_started = None
             try:
                 items = await conn.receive_requests()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
             except Refused as refusal:
                 return str(refusal)
-            conn.last_input = clock.current_time()
             if items is None:
                 return "closed by peer"
             for number, item in enumerate(items):
+                # Only whole lines count as activity: a byte now and then keeps nothing alive.
+                conn.busy = True
                 if number:
                     # Pipelined requests: let the other connections in between them, or a
                     # packet of thousands would hold everyone else up for its whole length.

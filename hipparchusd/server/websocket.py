@@ -31,6 +31,7 @@ import h11
 import trio
 import trio_websocket
 
+from ..addresses import host_of
 from ..lobby import Session
 from ..protocol import ErrorCode, LineError
 from ..protocol import formatting as fmt
@@ -217,7 +218,7 @@ class WebFront:
     async def _websocket(self, stream: trio.SocketStream, received: bytes, peer: str) -> None:
         """Complete the handshake (trio-websocket reads the request again from ``received``)
         and run the session; refused with ``? limit`` and close code 1013 when
-        ``max_connections`` are open."""
+        the server refuses a new connection (``max_connections``, per address, stopping)."""
         server = self.server
         settings = server.settings
         replay = ReplayStream(stream, received)
@@ -233,14 +234,19 @@ class WebFront:
             if handshake.cancelled_caught:
                 nursery.cancel_scope.cancel()
                 return
-            if server.full():
-                log.info("websocket from %s refused: %d connections", peer, len(server.connections))
-                refusal = fmt.failure(None, fmt.Mode.TEXT, ErrorCode.LIMIT, "too many connections")
+            refused = server.refusal(host_of(peer))
+            if refused is not None:
+                code, message = refused
+                log.info(
+                    "websocket from %s refused: %s (%d connections)",
+                    peer, message, len(server.connections),
+                )  # fmt: skip
+                refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
                 with trio.move_on_after(CLOSE_TIMEOUT):
                     with contextlib.suppress(trio_websocket.ConnectionClosed):
                         for line in message_lines(refusal):
                             await ws.send_message(line)
-                        await ws.aclose(CLOSE_TRY_LATER, "too many connections")
+                        await ws.aclose(CLOSE_TRY_LATER, message)
                 nursery.cancel_scope.cancel()
                 return
             session = server.lobby.connect(peer)

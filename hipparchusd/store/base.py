@@ -104,10 +104,12 @@ class GameStore(Protocol):
         ...
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
-        """The unfinished game one of whose seats has the token digest ``token_hash``, as
-        :meth:`load_unfinished` gives it, or ``None`` when no unfinished game has such a seat
-        (a finished game's seats are never found). The daemon asks when ``resume`` names a
-        token of no loaded game: the game may have been adjourned."""
+        """The game one of whose seats has the token digest ``token_hash``: an unfinished one
+        as :meth:`load_unfinished` gives it, else a finished one still kept as
+        :meth:`load_finished` gives it (``finished`` set); ``None`` when no game has such a
+        seat. The daemon asks when ``resume`` names a token of no loaded game: the game may
+        have been adjourned, or have ended before a restart (its seats then get its final
+        view, as before the restart)."""
         ...
 
     async def latest_game_id(self) -> str | None:

@@ -187,10 +187,15 @@ GameRows = tuple[
 ]
 
 
-def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[GameRows]:
-    """Every unfinished game (``only``: just that one, if unfinished), oldest first, with its
-    seats and the moves after its snapshot."""
+def load_unfinished(
+    conn: sqlite3.Connection, only: str | None = None, started: bool | None = None
+) -> list[GameRows]:
+    """Every unfinished game (``only``: just that one, if unfinished; ``started``: only those
+    with a snapshot, or only those without), oldest first, with its seats and the moves after
+    its snapshot."""
     where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
+    if started is not None:
+        where += " AND g.snapshot IS NOT NULL" if started else " AND g.snapshot IS NULL"
     parameters = {"only": only}
     seats: dict[str, list[tuple[int, str, bytes]]] = {}
     for game_id, seat, name, token_hash in conn.execute(
@@ -216,6 +221,18 @@ def load_unfinished(conn: sqlite3.Connection, only: str | None = None) -> list[G
     ]
 
 
+def adjourned_ids(conn: sqlite3.Connection) -> list[str]:
+    """The ids of the unfinished games that have started (a snapshot), oldest first: the games
+    a restart leaves adjourned until a seat resumes one, read without their rows."""
+    return [
+        game_id
+        for (game_id,) in conn.execute(
+            "SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NOT NULL "
+            "ORDER BY created_at, rowid"
+        )
+    ]
+
+
 def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
     """The rows of the unfinished game with a seat whose token digest is ``token_hash``."""
     row = conn.execute(
@@ -227,6 +244,17 @@ def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | Non
         return None
     found = load_unfinished(conn, row[0])
     return found[0] if found else None
+
+
+def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
+    """The rows of the finished game with a seat whose token digest is ``token_hash``, as
+    :func:`load_finished` gives them (kept as long as the retention rule keeps the game)."""
+    row = conn.execute(
+        "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+        "WHERE s.token_hash = ? AND g.finished_at IS NOT NULL LIMIT 1",
+        (token_hash,),
+    ).fetchone()
+    return None if row is None else load_finished(conn, row[0])
 
 
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
@@ -266,7 +294,9 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         drop_game,
         prune,
         load_unfinished,
+        adjourned_ids,
         find_by_token,
+        find_finished_by_token,
         load_finished,
         latest_game_id,
     )

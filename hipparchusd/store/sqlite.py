@@ -40,6 +40,7 @@ from typing import Any, Final
 import trio
 
 from ..records import StoredGame, StoredSeat
+from ..wording import counted
 from . import schema
 from .base import StoreError, StoreUnreachable
 from .codec import dump, load
@@ -50,6 +51,10 @@ from .startup import DB_NAME, open_database, start_writer
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
+#: Attempts to start a new writer process after the writer died (the OOM killer, ``kill -9``),
+#: and the seconds before the first; each later attempt waits twice as long as the one before.
+RESTART_ATTEMPTS: Final = 5
+RESTART_DELAY: Final = 0.1
 #: Bytes read from the writer at a time (below the allocator's mmap threshold: a larger buffer
 #: costs three system calls per read).
 _RECEIVE_SIZE: Final = 1 << 16
@@ -65,10 +70,12 @@ class _Request:
     later ones when its answer comes), where waking it would break trio's own wait.
     """
 
-    __slots__ = ("answered", "error", "parked", "result", "task")
+    __slots__ = ("answered", "error", "game", "parked", "result", "task")
 
-    def __init__(self, task: trio.lowlevel.Task) -> None:
+    def __init__(self, task: trio.lowlevel.Task, game: str | None = None) -> None:
         self.task = task
+        #: The game the call writes or reads, if it names one (its first argument).
+        self.game = game
         self.answered = False
         self.parked = False
         self.result: Any = None
@@ -99,6 +106,16 @@ class SqliteStore:
     (``requests / transactions`` is the mean group-commit batch). ``writer_pid`` is the writer
     process's id and ``settings`` its connection's ``journal_mode`` and ``synchronous``
     (2: FULL), for tests and monitoring.
+
+    A writer that dies (the OOM killer, ``kill -9``) is replaced: up to
+    :data:`RESTART_ATTEMPTS` new writer processes are started, the first after
+    :data:`RESTART_DELAY` seconds and each later one after twice the wait before it
+    (``restarts`` counts the writers started so). The calls it had fail with
+    :class:`~hipparchusd.store.base.StoreUnreachable` (their outcome is in the database,
+    which is the truth: :meth:`take_uncertain` names their games, for the server to load them
+    again from it), and the calls made meanwhile with a plain ``StoreError`` (never sent).
+    When no writer can be started, ``failed`` is set: the daemon must exit so that its
+    supervisor restarts it.
     """
 
     #: What it keeps outlives the process (see ``GameStore.durable``).
@@ -138,7 +155,14 @@ class SqliteStore:
         self._closed = False
         self._broken: StoreError | None = None
         self._answers_done = trio.Event()
+        self.restarts = 0
+        #: Set when the writer died and no new one could be started (see the class).
+        self.failed = trio.Event()
+        #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
+        self.uncertain: set[str] = set()
         self._released = trio.Event()
+        #: The nursery of :meth:`open`, which owns the reader (and a writer's replacement).
+        self._nursery: trio.Nursery | None = None
 
     @property
     def writer_pid(self) -> int:
@@ -202,19 +226,19 @@ class SqliteStore:
         )
         try:
             async with trio.open_nursery() as nursery:
+                store._nursery = nursery
                 nursery.start_soon(store._receive_answers, name="hipparchusd-store-answers")
                 try:
                     pruned = await store._prune()
                     log.info(
-                        "store %s open (schema version %d, %s; writer pid %d); "
-                        "%d finished games pruned",
+                        "store %s open (schema version %d, %s; writer pid %d); %s pruned",
                         store.path,
                         schema.latest_version(migrations),
-                        f"finished games kept {retention_days:g} days"
+                        f"finished games kept {counted(retention_days, 'day')}"
                         if retention_days
                         else "kept forever",
                         process.pid,
-                        pruned,
+                        counted(pruned, "finished game"),
                     )
                     yield store
                 finally:
@@ -228,13 +252,14 @@ class SqliteStore:
 
     # -- the GameStore interface --------------------------------------------------------------
 
-    async def load_unfinished(self) -> list[StoredGame]:
-        """Every unfinished game, oldest first, with its seats and the moves after its snapshot.
+    async def load_unfinished(self, *, started: bool | None = None) -> list[StoredGame]:
+        """Every unfinished game, oldest first, with its seats and the moves after its snapshot
+        (``started``: only the games that have started, or only those that have not).
 
         Raises:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
-        rows: list[GameRows] = await self._call("load_unfinished", ())
+        rows: list[GameRows] = await self._call("load_unfinished", (None, started))
         return [self._stored_game(game, finished=False) for game in rows]
 
     async def create_game(
@@ -327,15 +352,26 @@ class SqliteStore:
         return None if rows is None else self._stored_game(rows, finished=True)
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
-        """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
-        snapshot and the moves after it, as :meth:`load_unfinished` gives them), or ``None``:
-        no unfinished game has such a seat (finished games are not searched).
+        """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
+        snapshot and the moves after it, as :meth:`load_unfinished` gives them), else a
+        finished one still kept (as :meth:`load_finished` gives it, ``finished`` set), so
+        that its seats can learn its result after a restart (issue 16 item 5); or ``None``.
 
         Raises:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._call("find_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=False)
+        if rows is not None:
+            return self._stored_game(rows, finished=False)
+        rows = await self._call("find_finished_by_token", (token_hash,))
+        return None if rows is None else self._stored_game(rows, finished=True)
+
+    async def adjourned_ids(self) -> list[str]:
+        """The ids of the started, unfinished games, oldest first, without loading them: at
+        start-up the daemon leaves them adjourned until a seat resumes one (issue 16 item 3).
+        """
+        ids: list[str] = await self._call("adjourned_ids", ())
+        return ids
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
@@ -401,7 +437,8 @@ class SqliteStore:
             # Never sent: its outcome is known (nothing), unlike the calls the break caught.
             raise StoreError(str(self._broken) if self._broken else "the store is closed")
         self._last_id += 1
-        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task())
+        game = arguments[0] if arguments and isinstance(arguments[0], str) else None
+        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task(), game)
         self._outgoing.append((self._last_id, operation, arguments))
         if not self._flush_due:
             # The first call of this scheduling round sends the round's calls in one write,
@@ -448,6 +485,7 @@ class SqliteStore:
         Raises nothing but ``Cancelled``: a failure fails the calls instead."""
         frames = FrameReader()
         why = "the store's writer process stopped"
+        died = True  # unless cancelled: then the store is closing, and no writer is replaced
         try:
             while True:
                 await trio.lowlevel.wait_readable(self._sock)
@@ -469,10 +507,67 @@ class SqliteStore:
         except Exception as error:  # a bug: fail every caller rather than leave them asleep
             log.exception("store %s: reading the writer's answers failed", self.path)
             why = f"reading from the store's writer process failed ({error!r})"
+        except BaseException:
+            died = False
+            raise
         finally:
             if self._waiting or not self._closed:
                 self._break(why)
             self._answers_done.set()
+            if died and not self._closed and self._nursery is not None:
+                self._nursery.start_soon(self._restart_writer, name="hipparchusd-store-restart")
+
+    async def _restart_writer(self) -> None:
+        """Replace the dead writer (see the class): reap it, then start a new one, with
+        bounded retries and backoff; set :attr:`failed` if none starts."""
+        old_process, old_sock = self._process, self._sock
+        code = await trio.to_thread.run_sync(old_process.wait)
+        old_sock.close()
+        log.error(
+            "store %s: the writer process %d died (status %d)", self.path, old_process.pid, code
+        )
+        delay = RESTART_DELAY
+        for attempt in range(1, RESTART_ATTEMPTS + 1):
+            await trio.sleep(delay)
+            delay *= 2
+            if self._closed:
+                return
+            try:
+                process, sock, settings = await start_writer(self.path, self._lock_fd)
+            except OSError as error:
+                log.error(
+                    "store %s: starting a new writer failed (attempt %d of %d): %s",
+                    self.path, attempt, RESTART_ATTEMPTS, error,
+                )  # fmt: skip
+                continue
+            if self._closed:  # closed meanwhile: the new writer has nothing to do
+                sock.close()
+                await trio.to_thread.run_sync(process.wait)
+                return
+            self._process, self._sock, self.settings = process, sock, settings
+            self._unsent.clear()
+            self._answers_done = trio.Event()
+            self._broken = None
+            self.restarts += 1
+            log.warning(
+                "store %s: a new writer process %d took over (attempt %d)",
+                self.path, process.pid, attempt,
+            )  # fmt: skip
+            assert self._nursery is not None
+            self._nursery.start_soon(self._receive_answers, name="hipparchusd-store-answers")
+            return
+        log.critical(
+            "store %s: no writer process could be started after %d attempts",
+            self.path,
+            RESTART_ATTEMPTS,
+        )
+        self.failed.set()
+
+    def take_uncertain(self) -> set[str]:
+        """The games whose calls the writer had when it died (their outcome is in the
+        database only), since the last call; the server loads them again from the store."""
+        games, self.uncertain = self.uncertain, set()
+        return games
 
     def _break(self, why: str) -> None:
         """The writer cannot be reached: fail every waiting call with
@@ -481,9 +576,13 @@ class SqliteStore:
         if self._broken is None:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
-            self._broken = StoreUnreachable(f"{why}; restart the daemon")
+            self._broken = StoreUnreachable(
+                f"{why}; a new writer is being started; restart the daemon if none does"
+            )
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
+            if request.game is not None:
+                self.uncertain.add(request.game)
             request.answer(None, self._broken)
             self._slots.release()
 

@@ -3,6 +3,7 @@ what the restore stores back."""
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,18 @@ from hipparchusd.store.sqlite import SqliteStore
 
 
 async def restore(store: SqliteStore) -> Lobby:
-    """A lobby with the store's games restored, as the daemon does at start-up."""
+    """A lobby with the store's games restored: as the daemon does at start-up (games not
+    started), then as a seat's ``resume`` does for each started one, which start-up leaves
+    adjourned (issue 16 item 3), logging one that cannot be restored as the daemon does."""
     server = Server(Settings(port=0), store, Lobby())
     await server.restore()
+    for stored in await store.load_unfinished(started=True):
+        try:
+            await server.pipeline.load(stored)
+        except ValueError as error:
+            logging.getLogger("hipparchusd.server").error(
+                "cannot restore game %s: %s", stored.game_id, error
+            )
     return server.lobby
 
 
