@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
 import h11
@@ -114,6 +114,8 @@ class WebSocketConnection(Connection):
         #: The close frame's code and reason, set when the reason is known.
         self.close_code = CLOSE_NORMAL
         self.close_reason = ""
+        #: Whether the server is stopping (then the close frame says 1001, going away).
+        self.going_away: Callable[[], bool] = lambda: False
 
     async def receive_requests(self) -> Iterable[str | LineError] | None:
         """See :meth:`Connection.receive_requests`: the request line of the next message.
@@ -143,9 +145,9 @@ class WebSocketConnection(Connection):
             raise trio.BrokenResourceError(str(closed)) from None
 
     async def aclose(self) -> None:
-        """Send the close frame with :attr:`close_code` (within :data:`CLOSE_TIMEOUT`
-        seconds), unless the outbound queue filled: then the caller closes the stream at
-        once."""
+        """Send the close frame with :attr:`close_code` (1001 when the server is stopping;
+        within :data:`CLOSE_TIMEOUT` seconds), unless the outbound queue filled: then the
+        caller closes the stream at once."""
         code, reason = self.close_code, self.close_reason
         if self.overflowed:
             # The peer reads nothing: a close frame would wait behind the unread data. The
@@ -153,6 +155,8 @@ class WebSocketConnection(Connection):
             return
         if self.timed_out:
             reason = "idle timeout"
+        elif code == CLOSE_NORMAL and self.going_away():
+            code, reason = CLOSE_GOING_AWAY, "server shutting down"
         with trio.move_on_after(CLOSE_TIMEOUT):
             await self.ws.aclose(code, reason or None)
 
@@ -254,8 +258,7 @@ class WebFront:
                 ws, session, settings.outbound_queue, server.pipeline.dirty,
                 settings.max_line_bytes,
             )  # fmt: skip
-            if server.shutting_down:
-                conn.close_code = CLOSE_GOING_AWAY
+            conn.going_away = lambda: server.shutting_down
             try:
                 await server.run_connection(conn, peer)
             finally:

@@ -275,3 +275,4 @@ async def test_shutdown_notice_reaches_websocket_sessions(
         with pytest.raises(EOFError):
             while True:
                 await client.read_line()
+    assert client.ws.closed is not None and client.ws.closed.code == 1001
