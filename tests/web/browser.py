@@ -6,6 +6,7 @@ packages the browser tests skip, saying which is missing."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -18,7 +19,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 REPO = Path(__file__).resolve().parents[2]
-DOCS = REPO / "docs"
+#: Where the screenshots go: docs/ when ``HIPPARCHUSD_SCREENSHOTS=docs`` (to retake those the
+#: README shows), else that directory, else a temporary one, so that an ordinary test run
+#: leaves the working tree as it was (the pictures differ a little from run to run).
+SCREENSHOTS = (
+    REPO / "docs"
+    if os.environ.get("HIPPARCHUSD_SCREENSHOTS") == "docs"
+    else Path(os.environ.get("HIPPARCHUSD_SCREENSHOTS") or tempfile.gettempdir())
+    / ("" if os.environ.get("HIPPARCHUSD_SCREENSHOTS") else "hipparchusd-screenshots")
+)
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -192,8 +201,8 @@ class Page:
         return json.loads(self.js("return localStorage.getItem('hipparchusd.seats') || '{}'"))
 
     def screenshot(self, name: str) -> Path:
-        DOCS.mkdir(exist_ok=True)
-        path = DOCS / name
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / name
         self.driver.save_screenshot(str(path))
         return path
 
