@@ -69,6 +69,27 @@ def _check_retention(_: Any, __: Any, value: float) -> None:
         raise SettingsError(f"retention_days must be a number of days >= 0, not {value!r}")
 
 
+def _check_ws_port(_: Any, __: Any, value: int | None) -> None:
+    if value is not None:
+        _check_port(_, __, value)
+
+
+def _check_origins(_: Any, __: Any, value: tuple[str, ...]) -> None:
+    for origin in value:
+        scheme, sep, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
+            raise SettingsError(
+                f"ws_origins must be origins like https://example.org or "
+                f"http://localhost:8080 (scheme, host, optional port; no path), not {origin!r}"
+            )
+
+
+def parse_origins(value: str) -> tuple[str, ...]:
+    """The origins of a ``--ws-origins`` (or ``ws-origins``) value: separated by spaces or
+    commas, each lower-cased, without a trailing ``/``."""
+    return tuple(o.rstrip("/").lower() for o in value.replace(",", " ").split())
+
+
 def _check_trusted(_: Any, __: Any, value: tuple[str, ...]) -> None:
     if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
         raise SettingsError("trusted_addresses must be addresses or networks")
@@ -133,6 +154,11 @@ class Settings:
             answers ``? limit``. The engine's own seats wait for a worker instead.
         max_search_ms: the longest search a request may ask for (milliseconds).
         max_search_playouts: the most playouts a request may ask for.
+        ws_host: address the web listener binds (default 127.0.0.1, loopback only).
+        ws_port: port of the web listener: the page over HTTP and the protocol over WebSocket
+            (``/ws``); ``None`` (the default) serves no web listener (0: any free port).
+        ws_origins: origins besides the page's own whose pages may open a WebSocket (e.g.
+            ``https://cards.example.org`` when a reverse proxy serves the page there).
 
     Raises:
         SettingsError: a value out of range, naming the option.
@@ -162,6 +188,9 @@ class Settings:
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
     retention_days: float = attrs.field(default=0, validator=_check_retention)
     grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
+    ws_host: str = attrs.field(default="127.0.0.1", validator=_check_host)
+    ws_port: int | None = attrs.field(default=None, validator=_check_ws_port)
+    ws_origins: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_origins)
     engine_workers: int = attrs.field(default=0, validator=_non_negative_int("engine_workers"))
     max_searches: int = attrs.field(default=16, validator=_positive_int("max_searches"))
     max_search_ms: int = attrs.field(default=10_000, validator=_positive_int("max_search_ms"))
