@@ -267,3 +267,14 @@ def test_listed_determinizations_agree_too(
         twin = _twin(game, seat, information.opponent_cards(rng))
         assert twin.view(seat) == view
     assert information._listed is not None  # these positions have few enough hands to list
+
+
+def test_a_history_search_over_budget_counts_as_no_fit() -> None:
+    """The sampler stays sound when a search is cut short: no witness, no hand."""
+    game, seat = _random_position(60, 9)
+    information = HipparchusInformation(game.view(seat))
+    seen = information.check.seen
+    assert len(seen) >= 2
+    hand = information.opponent_cards(random.Random(1))
+    assert engine.HistoryCheck(seen).history(hand) is not None
+    assert engine.HistoryCheck(seen, budget=1).history(hand) is None

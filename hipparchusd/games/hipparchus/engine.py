@@ -111,6 +111,17 @@ def predecessors(cards: tuple[int, ...], seen: Seen) -> list[tuple[int, ...]]:
     return found
 
 
+class _OutOfBudget(Exception):
+    """A history search took more steps than :data:`HISTORY_BUDGET`."""
+
+
+#: Predecessor steps one history search may take. A hand that fits is found in a few dozen
+#: steps; proving that one does not can take thousands (every way to put the cards back), so
+#: a search over budget counts as no fit: the sampler stays sound (it accepts only hands with
+#: a witness) and a move's time bounded, at the cost of rarely passing over a hand that fits.
+HISTORY_BUDGET = 50
+
+
 class HistoryCheck:
     """Whether an opponent's current hand agrees with the plays the seat saw it make this
     round: some hand it could have been dealt leads, play by legal play, to it.
@@ -118,14 +129,20 @@ class HistoryCheck:
     Remembers the hands already decided, for the whole search.
     """
 
-    def __init__(self, seen: tuple[Seen, ...]) -> None:
+    def __init__(self, seen: tuple[Seen, ...], budget: int = HISTORY_BUDGET) -> None:
         self.seen = seen
+        self.budget = budget
+        self._steps = 0
         self._failed: set[tuple[int, tuple[int, ...]]] = set()
 
     def history(self, cards: tuple[int, ...]) -> list[tuple[int, ...]] | None:
         """A witness: the hands before each seen play, the dealt hand first, then ``cards``;
-        ``None`` when no history fits."""
-        path = self._back(cards, len(self.seen) - 1)
+        ``None`` when no history fits (or none was found within the budget)."""
+        self._steps = 0
+        try:
+            path = self._back(cards, len(self.seen) - 1)
+        except _OutOfBudget:
+            return None
         return None if path is None else [*path, cards]
 
     def _back(self, cards: tuple[int, ...], depth: int) -> list[tuple[int, ...]] | None:
@@ -133,11 +150,16 @@ class HistoryCheck:
             return []
         if (depth, cards) in self._failed:
             return None
+        self._steps += 1
+        if self._steps > self.budget:
+            raise _OutOfBudget
         for before in predecessors(cards, self.seen[depth]):
             path = self._back(before, depth - 1)
             if path is not None:
                 path.append(before)
                 return path
+        # Only a search that ran to its end proves there is no history: an exception out of
+        # the loop above leaves this hand undecided.
         self._failed.add((depth, cards))
         return None
 
