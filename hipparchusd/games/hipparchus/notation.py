@@ -33,7 +33,14 @@ from .model import (
     cards_of,
     play_of,
 )
-from .rules import ROUNDS_TO_WIN, MatchState, RoundState, round_ended, score_round
+from .rules import (
+    ROUNDS_TO_WIN,
+    MatchState,
+    RoundState,
+    cards_word,
+    round_ended,
+    score_round,
+)
 from .validation import InvalidState, validate_match, validate_round
 
 # Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
@@ -172,7 +179,7 @@ def parse_play(text: str, hand: Hand) -> Play:
         index, start = hand.clump_index_at(position)
     except ValueError:
         raise NotationError(
-            f"position {position} is outside your hand of {hand.size} cards", text, at
+            f"position {position} is outside your hand of {cards_word(hand.size)}", text, at
         ) from None
     clump = hand.clumps[index]
     if clump.suit is not suit:
