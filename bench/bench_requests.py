@@ -26,7 +26,7 @@ import time
 import trio
 
 from hipparchusd.protocol import LineSplitter, Mode
-from hipparchusd.server.shell import Connection, Server
+from hipparchusd.server import Connection, Server
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import MemoryStore
 
@@ -42,7 +42,7 @@ class Seat:
         stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
         session = server.lobby.connect("bench")
         session.mode = mode
-        self.conn = Connection(stream, session, 1000, server._dirty)
+        self.conn = Connection(stream, session, 1000, server.pipeline.dirty)
         server.connections[session.id] = self.conn
         self.splitter = LineSplitter(server.settings.max_line_bytes)
         self.peer = theirs
@@ -76,8 +76,8 @@ async def run(matches: int, mode: Mode) -> tuple[float, int, str]:
         requests += 1
         started = time.perf_counter()
         for item in seat.splitter.feed(f"{line}\n".encode()):
-            await server._answer(seat.conn, item)
-            server._flush()
+            await server.pipeline.answer(seat.conn, item)
+            server.pipeline.flush()
         spent += time.perf_counter() - started
 
     for number in range(matches):

@@ -192,21 +192,21 @@ async def echo_server(port: int) -> None:
 
 
 async def transport_server(port: int) -> None:
-    """The daemon's own server (``hipparchusd.server.shell``) with every request line answered
+    """The daemon's own server (``hipparchusd.server``) with every request line answered
     ``= 2E@5`` at once, before any parsing: what its transport costs (reading, framing, the
     outbound queue, the writes, trio's scheduling) without the protocol and the games."""
+    from hipparchusd.server import Connection, Pipeline
     from hipparchusd.server.run import serve
-    from hipparchusd.server.shell import Connection, Server
     from hipparchusd.settings import Settings
     from hipparchusd.store.base import MemoryStore
 
     answer = b"= 2E@5\n\n"
 
-    async def answer_at_once(self: Server, conn: Connection, item: object) -> bool:
+    async def answer_at_once(self: Pipeline, conn: Connection, item: object) -> bool:
         conn.enqueue(answer)
         return False
 
-    Server._answer = answer_at_once  # type: ignore[method-assign]
+    Pipeline.answer = answer_at_once  # type: ignore[method-assign]
     settings = Settings(host="127.0.0.1", port=port, max_connections=10_000)
     await serve(settings, MemoryStore())
 

@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from . import __version__
+from .addresses import parse_networks
 from .config_file import (
     DEFAULT_CONFIG_PATH,
     EX_CONFIG,
@@ -77,10 +78,51 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.max_connections})",
     )
     add(
+        "--max-connections-per-address",
+        type=int,
+        default=d.max_connections_per_address,
+        metavar="CONNECTIONS",
+        help=f"open connections from one peer address at once; one more gets '? limit' and "
+        f"is closed; --trusted-addresses are exempt (default {d.max_connections_per_address})",
+    )
+    add(
+        "--request-timeout",
+        type=float,
+        default=d.request_timeout,
+        metavar="SECONDS",
+        help=f"time to complete a request line once its first byte arrived; past it the "
+        f"connection gets '? limit' and is closed; 0 never (default {d.request_timeout:g})",
+    )
+    add(
         "--max-games",
         type=int,
         default=d.max_games,
         help=f"unfinished games at once; 'new' beyond answers '? limit' (default {d.max_games})",
+    )
+    add(
+        "--max-games-per-connection",
+        type=int,
+        default=d.max_games_per_connection,
+        metavar="GAMES",
+        help=f"games waiting for players one connection may create, join or watch at once; "
+        f"'new', 'join' and 'watch' beyond answer '? limit' (default "
+        f"{d.max_games_per_connection})",
+    )
+    add(
+        "--max-games-per-address",
+        type=int,
+        default=d.max_games_per_address,
+        metavar="GAMES",
+        help=f"the same over all connections from one peer address (default "
+        f"{d.max_games_per_address}); --trusted-addresses are exempt",
+    )
+    add(
+        "--trusted-addresses",
+        type=_networks,
+        default=d.trusted_addresses,
+        metavar="ADDR[,NET...]",
+        help="comma-separated IP addresses or networks (e.g. 127.0.0.1,10.0.0.0/8) exempt "
+        "from the per-address limits; none by default, not even loopback",
     )
     add(
         "--idle-timeout",
@@ -167,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
         if action.dest in SETTINGS_FIELDS:
             action.default = argparse.SUPPRESS
     return parser
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    try:
+        return parse_networks(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def given_options(ns: argparse.Namespace) -> dict[str, Any]:

@@ -31,6 +31,8 @@ from cattrs.errors import (
 from cattrs.fns import identity
 from cattrs.gen import make_dict_structure_fn
 
+from hipparchusd.wording import counted
+
 from .games.base import JSON, Payload
 
 T = TypeVar("T")
@@ -105,7 +107,9 @@ def make_converter() -> cattrs.Converter:
             if not isinstance(value, list | tuple):
                 raise TypeError(f"expected an array, not {type(value).__name__}")
             if not homogeneous and len(value) != len(args):
-                raise ValueError(f"expected an array of {len(args)} items, not {len(value)}")
+                raise ValueError(
+                    f"expected an array of {counted(len(args), 'item')}, not {len(value)}"
+                )
             items: list[Any] = []
             errors: list[Exception] = []
             for index, item in enumerate(value):
@@ -139,7 +143,7 @@ def make_converter() -> cattrs.Converter:
 
                 def unstructure_fixed(value: Any) -> list[Any]:
                     if len(value) != size:
-                        raise ValueError(f"expected {size} items, not {len(value)}")
+                        raise ValueError(f"expected {counted(size, 'item')}, not {len(value)}")
                     return list(value)
 
                 return unstructure_fixed

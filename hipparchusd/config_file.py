@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from .addresses import parse_networks
 from .settings import LOG_LEVELS, Settings
 from .store.statedir import default_state_dir, resolve_state_dir
 
@@ -255,7 +256,12 @@ DAEMON_SCHEMA = Schema(
         Key("port", "port", int),
         Key("max-line-bytes", "max_line_bytes", int, reloadable=True),
         Key("max-connections", "max_connections", int, reloadable=True),
+        Key("max-connections-per-address", "max_connections_per_address", int, reloadable=True),
+        Key("request-timeout", "request_timeout", float, reloadable=True),
         Key("max-games", "max_games", int, reloadable=True),
+        Key("max-games-per-connection", "max_games_per_connection", int, reloadable=True),
+        Key("max-games-per-address", "max_games_per_address", int, reloadable=True),
+        Key("trusted-addresses", "trusted_addresses", str, parse_networks, reloadable=True),
         Key("idle-timeout", "idle_timeout", float, reloadable=True),
         Key("abandon-timeout", "abandon_timeout", float, reloadable=True),
         Key("adjourn-timeout", "adjourn_timeout", float, reloadable=True),

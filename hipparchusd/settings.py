@@ -8,6 +8,8 @@ from typing import Any
 
 import attrs
 
+from .addresses import AddressSet
+
 #: The protocol's default TCP port (PROTOCOL.md).
 DEFAULT_PORT = 7460
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -58,6 +60,15 @@ def _check_retention(_: Any, __: Any, value: float) -> None:
         raise SettingsError(f"retention_days must be a number of days >= 0, not {value!r}")
 
 
+def _check_trusted(_: Any, __: Any, value: tuple[str, ...]) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
+        raise SettingsError("trusted_addresses must be addresses or networks")
+    try:
+        AddressSet.of(value)
+    except ValueError as error:
+        raise SettingsError(f"trusted_addresses: {error}") from None
+
+
 def _check_host(_: Any, __: Any, value: str) -> None:
     if not value or any(c.isspace() for c in value):
         raise SettingsError(f"host must be a host name or address, not {value!r}")
@@ -72,9 +83,26 @@ class Settings:
         port: TCP port (default 7460; 0 picks a free one, logged at start).
         max_line_bytes: longest request line, LF included (bytes; PROTOCOL.md section 1).
         max_connections: open connections at once; the next gets ``? limit`` and is closed.
+        max_connections_per_address: open connections from one peer address at once (the
+            next gets ``? limit`` and is closed), so that one host cannot take every
+            connection slot; ``trusted_addresses`` are exempt.
+        request_timeout: seconds a client has to complete a request line (its LF) once the
+            line's first byte has arrived; past it the connection gets ``? limit`` and is
+            closed (0: no deadline). A partial line never counts as activity for the idle
+            timeout.
         max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
-        idle_timeout: seconds after which a silent connection following no game in progress
-            is closed (0: never).
+        max_games_per_connection: games waiting for players that one connection may hold at
+            once (created, joined or watched); ``new``, ``join`` and ``watch`` beyond answer
+            ``? limit`` naming this limit.
+        max_games_per_address: the same over every connection from one peer address
+            (addresses in ``trusted_addresses`` are exempt).
+        trusted_addresses: IP addresses and networks exempt from the per-address limits
+            (none by default: loopback is not exempt unless listed).
+        idle_timeout: seconds after which a connection following no game in progress is
+            closed when it has sent no complete request line since (0: never); counted from
+            the last request line received, or from when its answers were all carried out if
+            that is later (a client that pipelined many requests is not idle while they are
+            answered).
         abandon_timeout: seconds after which a game still waiting for players, that no
             connection holds a seat in or watches, is dropped, so that games nobody will join
             do not use up ``max_games`` (0: never). Started games are never dropped.
@@ -99,7 +127,18 @@ class Settings:
     port: int = attrs.field(default=DEFAULT_PORT, validator=_check_port)
     max_line_bytes: int = attrs.field(default=4096, validator=_check_line)
     max_connections: int = attrs.field(default=1000, validator=_positive_int("max_connections"))
+    max_connections_per_address: int = attrs.field(
+        default=50, validator=_positive_int("max_connections_per_address")
+    )
+    request_timeout: float = attrs.field(default=30.0, validator=_non_negative("request_timeout"))
     max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
+    max_games_per_connection: int = attrs.field(
+        default=10, validator=_positive_int("max_games_per_connection")
+    )
+    max_games_per_address: int = attrs.field(
+        default=50, validator=_positive_int("max_games_per_address")
+    )
+    trusted_addresses: tuple[str, ...] = attrs.field(default=(), validator=_check_trusted)
     idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
     abandon_timeout: float = attrs.field(default=600.0, validator=_non_negative("abandon_timeout"))
     adjourn_timeout: float = attrs.field(default=3600.0, validator=_non_negative("adjourn_timeout"))
@@ -108,6 +147,11 @@ class Settings:
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
     retention_days: float = attrs.field(default=0, validator=_check_retention)
     grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
+
+    @property
+    def trusted(self) -> AddressSet:
+        """``trusted_addresses`` as an :class:`~hipparchusd.addresses.AddressSet`."""
+        return AddressSet.of(self.trusted_addresses)
 
     @property
     def logging_level(self) -> int:

@@ -1,14 +1,18 @@
 /*
- * bot.c - a Hipparchus bot that plays uniformly random legal moves.
+ * bot.c - a bot that plays uniformly random legal moves in any game the daemon serves.
  *
- *   hipparchus-bot [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N]
- *                  [--verbose]
+ *   hipparchus-bot [--host H] [--port P] [--name NAME] [--seed N] [--verbose]
+ *                  (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
  *
- * --create makes a game ("new hipparchus", with seed=N if --seed is given) and takes a seat in
- * it; --game takes a seat in that game. Once seated it prints "game=<id> seat=<n>"; it plays
- * until the match is over, prints "winner=<n> round_wins=<a>,<b>" and exits 0 (the contract
- * shared by every bot in clients/, see tests/clients/harness.py). --seed also makes its own
- * choices reproducible; --verbose traces the protocol on stderr.
+ * --create makes a game ("new <kind> <options>", hipparchus unless --kind says otherwise;
+ * --seed N adds seed=N unless an --option gives one) and takes a seat in it; --game takes a
+ * seat in that game. Once seated it prints "game=<id> seat=<n>", then follows the generic
+ * contract alone (protocol/PROTOCOL.md): whenever a "to-move" event names its seat it asks
+ * "legal" (a list of moves, or a "pick" of n items) and plays one at random. At "game-over" it
+ * prints the event's fields, "winners=<seats> scores=<per seat> resigned=<seat or ->"
+ * (Hipparchus's scores are the round wins), and exits 0 (the contract shared by every bot in
+ * clients/, see tests/clients/harness.py). --seed also makes its own choices
+ * reproducible; --verbose traces the protocol on stderr.
  * The protocol is handled by hipparchus.c; the decision is choose_move() below.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -27,14 +31,17 @@ struct options {
     const char *game; /* NULL with --create */
     const char *name;
     const char *seed; /* NULL: unseeded */
+    const char *kind;
+    char **new_options; /* the --option values, n_options of them */
+    size_t n_options;
     int create;
     int verbose;
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID)"
-                 " [--name NAME] [--seed N] [--verbose]\n");
+    fprintf(out, "usage: hipparchus-bot [--host HOST] [--port PORT] [--name NAME] [--seed N]"
+                 " [--verbose] (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)\n");
 }
 
 static int parse_args(int argc, char **argv, struct options *opt)
@@ -45,6 +52,14 @@ static int parse_args(int argc, char **argv, struct options *opt)
     opt->game = NULL;
     opt->name = "cbot";
     opt->seed = NULL;
+    opt->kind = NULL;
+    opt->n_options = 0;
+    /* At most one option per argument: argc slots are enough. */
+    opt->new_options = malloc((size_t)argc * sizeof *opt->new_options);
+    if (opt->new_options == NULL) {
+        fprintf(stderr, "out of memory\n");
+        return -1;
+    }
     opt->create = 0;
     opt->verbose = 0;
     for (i = 1; i < argc; i++) {
@@ -59,6 +74,18 @@ static int parse_args(int argc, char **argv, struct options *opt)
             target = &opt->name;
         } else if (strcmp(argv[i], "--seed") == 0) {
             target = &opt->seed;
+        } else if (strcmp(argv[i], "--kind") == 0) {
+            target = &opt->kind;
+        } else if (strcmp(argv[i], "--option") == 0 || strcmp(argv[i], "-o") == 0) {
+            const char *option = i + 1 < argc ? argv[i + 1] : "";
+            const char *equals = strchr(option, '=');
+            if (equals == NULL || equals == option || equals[1] == '\0'
+                || strpbrk(option, " \t\r\n") != NULL) {
+                fprintf(stderr, "--option wants KEY=VALUE, not '%s'\n", option);
+                return -1;
+            }
+            opt->new_options[opt->n_options++] = argv[++i];
+            continue;
         } else if (strcmp(argv[i], "--create") == 0) {
             opt->create = 1;
             continue;
@@ -81,6 +108,13 @@ static int parse_args(int argc, char **argv, struct options *opt)
     if (opt->create == (opt->game != NULL)) {
         fprintf(stderr, "give exactly one of --create and --game\n");
         return -1;
+    }
+    if (opt->game != NULL && (opt->kind != NULL || opt->n_options > 0)) {
+        fprintf(stderr, "--kind and --option go with --create\n");
+        return -1;
+    }
+    if (opt->kind == NULL) {
+        opt->kind = "hipparchus";
     }
     if (opt->seed != NULL) {
         char *end;
@@ -106,10 +140,39 @@ static size_t random_below(size_t n)
     return (size_t)(r % n);
 }
 
-/* The bot's whole strategy: pick one of the legal moves. Make it play well here. */
-static const char *choose_move(char *const *moves, size_t count)
+/* The bot's whole strategy: one of the legal moves, written into move (movelen bytes).
+ * For a list of moves, one of them; for a pick, legal->pick distinct items joined by ','
+ * (a partial Fisher-Yates shuffle of the items, which it reorders). Make it play well here.
+ * Returns 0, or -1 when the move does not fit in movelen. */
+static int choose_move(hp_legal *legal, char *move, size_t movelen)
 {
-    return moves[random_below(count)];
+    size_t i, used = 0;
+
+    if (legal->pick == 0) {
+        const char *word = legal->items[random_below(legal->count)];
+        if (strlen(word) >= movelen) {
+            return -1;
+        }
+        strcpy(move, word);
+        return 0;
+    }
+    move[0] = '\0';
+    for (i = 0; i < legal->pick; i++) {
+        size_t j = i + random_below(legal->count - i), len;
+        char *swap = legal->items[i];
+        legal->items[i] = legal->items[j];
+        legal->items[j] = swap;
+        len = strlen(legal->items[i]);
+        if (used + len + 2 > movelen) {
+            return -1;
+        }
+        if (i > 0) {
+            move[used++] = ',';
+        }
+        memcpy(move + used, legal->items[i], len + 1);
+        used += len;
+    }
+    return 0;
 }
 
 static void die(const char *what, const char *detail)
@@ -127,29 +190,26 @@ static void die_response(const char *request, const hp_response *resp)
 /* Our seat is to move: ask for the legal moves, choose one, play it. */
 static void play_turn(hp_client *c, const char *game)
 {
-    hp_response legal, played;
-    char **moves = NULL, *word, *save = NULL;
-    size_t count = 0, cap = 0;
+    hp_response answer, played;
+    hp_legal legal;
+    char move[1024];
 
-    if (hp_command(c, &legal, "legal %s", game) < 0) {
+    if (hp_command(c, &answer, "legal %s", game) < 0) {
         die("legal", hp_last_error(c));
     }
-    if (!legal.ok) {
-        die_response("legal", &legal);
+    if (!answer.ok) {
+        die_response("legal", &answer);
     }
-    for (word = strtok_r(legal.payload, " \n", &save); word != NULL;
-         word = strtok_r(NULL, " \n", &save)) {
-        if (count == cap) {
-            cap = cap ? cap * 2 : 16;
-            moves = realloc(moves, cap * sizeof *moves);
-            if (moves == NULL) {
-                die("out of memory", NULL);
-            }
+    if (hp_parse_legal(answer.payload, &legal) < 0) {
+        die("legal: an answer this client cannot read", answer.payload);
+    }
+    hp_response_free(&answer);
+    /* No move: the to-move event was stale (in a simultaneous move, others' moves announce the
+     * seats still to move, ours among them until our move lands). */
+    if (hp_legal_can_move(&legal)) {
+        if (choose_move(&legal, move, sizeof move) < 0) {
+            die("legal: a move too long for this bot", NULL);
         }
-        moves[count++] = word;
-    }
-    if (count > 0) { /* none: the turn event was stale, we need not move */
-        const char *move = choose_move(moves, count);
         if (hp_command(c, &played, "play %s %s", game, move) < 0) {
             die("play", hp_last_error(c));
         }
@@ -160,14 +220,19 @@ static void play_turn(hp_client *c, const char *game)
         }
         hp_response_free(&played);
     }
-    free(moves);
-    hp_response_free(&legal);
+    hp_legal_free(&legal);
 }
 
-/* React to one event of any game; returns 1 once our match is over. */
+/* A list value as printed by the bot: "-" (empty) becomes "". */
+static const char *list_text(const char *value)
+{
+    return strcmp(value, "-") == 0 ? "" : value;
+}
+
+/* React to one event of any game; returns 1 once our game is over. */
 static int handle_event(hp_client *c, const char *game, const char *seat, const hp_event *ev)
 {
-    char value[64];
+    char seats[256];
 
     if (strcmp(ev->game, "server") == 0 && strcmp(ev->kind, "shutdown") == 0) {
         die("the server is shutting down", NULL);
@@ -175,30 +240,22 @@ static int handle_event(hp_client *c, const char *game, const char *seat, const 
     if (strcmp(ev->game, game) != 0) {
         return 0; /* another game, or another server event */
     }
-    if (strcmp(ev->kind, "turn") == 0) {
-        if (hp_field(ev->fields, "seat", value, sizeof value) && strcmp(value, seat) == 0) {
+    if (strcmp(ev->kind, "to-move") == 0) {
+        if (hp_field(ev->fields, "seats", seats, sizeof seats) && hp_list_has(seats, seat)) {
             play_turn(c, game);
         }
-    } else if (strcmp(ev->kind, "played") == 0) {
-        if (hp_field(ev->fields, "seat", value, sizeof value) && strcmp(value, seat) != 0) {
-            hp_field(ev->fields, "play", value, sizeof value);
-            printf("opponent played %s\n", value);
+    } else if (strcmp(ev->kind, "game-over") == 0) {
+        char winners[256], scores[256], resigned[32];
+        hp_field(ev->fields, "winners", winners, sizeof winners);
+        hp_field(ev->fields, "scores", scores, sizeof scores);
+        if (!hp_field(ev->fields, "resigned", resigned, sizeof resigned)) {
+            strcpy(resigned, "-");
         }
-    } else if (strcmp(ev->kind, "round-over") == 0) {
-        char number[16], winner[16], totals[32];
-        hp_field(ev->fields, "round_number", number, sizeof number);
-        hp_field(ev->fields, "result.winner", winner, sizeof winner);
-        hp_field(ev->fields, "result.totals", totals, sizeof totals);
-        printf("round %s won by seat %s (scores %s)\n", number, winner, totals);
-    } else if (strcmp(ev->kind, "match-over") == 0) {
-        char wins[32];
-        hp_field(ev->fields, "winner", value, sizeof value);
-        hp_field(ev->fields, "round_wins", wins, sizeof wins);
-        printf("winner=%s round_wins=%s\n", value, wins);
+        printf("winners=%s scores=%s resigned=%s\n", list_text(winners), list_text(scores),
+               resigned);
         fflush(stdout);
         return 1;
     }
-    fflush(stdout);
     return 0;
 }
 
@@ -239,10 +296,24 @@ int main(int argc, char **argv)
     hp_event_free(&ev);
 
     if (opt.create) {
-        /* With a seed the deal is reproducible too (the game is then marked fixed_deal). */
-        if (hp_command(c, &resp, "new hipparchus%s%s", opt.seed ? " seed=" : "",
-                       opt.seed ? opt.seed : "")
-            < 0) {
+        /* "new <kind> <options>", with seed=N from --seed unless an --option gives a seed: with
+         * a seed the deal is reproducible too (the game is then marked fixed_deal). */
+        char request[4096];
+        size_t used, i;
+        int has_seed = 0;
+        used = (size_t)snprintf(request, sizeof request, "new %s", opt.kind);
+        for (i = 0; i < opt.n_options && used < sizeof request; i++) {
+            has_seed |= strncmp(opt.new_options[i], "seed=", 5) == 0;
+            used += (size_t)snprintf(request + used, sizeof request - used, " %s",
+                                     opt.new_options[i]);
+        }
+        if (opt.seed != NULL && !has_seed && used < sizeof request) {
+            used += (size_t)snprintf(request + used, sizeof request - used, " seed=%s", opt.seed);
+        }
+        if (used >= sizeof request) {
+            die("new: the options are too long", NULL);
+        }
+        if (hp_command(c, &resp, "%s", request) < 0) {
             die("new", hp_last_error(c));
         }
         if (!resp.ok) {
@@ -270,7 +341,7 @@ int main(int argc, char **argv)
 
     while (!done) {
         if (hp_next_event(c, &ev) < 0) {
-            die("before the match was over", hp_last_error(c));
+            die("before the game was over", hp_last_error(c));
         }
         done = handle_event(c, game, seat, &ev);
         hp_event_free(&ev);
@@ -280,5 +351,6 @@ int main(int argc, char **argv)
         hp_response_free(&resp);
     }
     hp_close(c);
+    free(opt.new_options);
     return 0;
 }

@@ -467,3 +467,124 @@ int hp_field(const char *text, const char *key, char *out, size_t outlen)
     }
     return 0;
 }
+
+int hp_list_has(const char *list, const char *item)
+{
+    size_t ilen = strlen(item);
+    const char *p = list;
+
+    if (strcmp(list, "-") == 0) {
+        return 0;
+    }
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == ilen && strncmp(p, item, len) == 0) {
+            return 1;
+        }
+        if (p[len] == '\0') {
+            return 0;
+        }
+        p += len + 1;
+    }
+}
+
+/* A whole decimal integer (optional sign) into *out; 0 if text is not one. */
+static int parse_long(const char *text, long *out)
+{
+    char *end;
+    if (*text == '\0') {
+        return 0;
+    }
+    errno = 0;
+    *out = strtol(text, &end, 10);
+    return *end == '\0' && errno == 0;
+}
+
+int hp_parse_legal(const char *payload, hp_legal *legal)
+{
+    char *p, *word;
+    size_t cap = 0, len = strlen(payload);
+
+    memset(legal, 0, sizeof *legal);
+    legal->storage = copy_string(payload, len);
+    if (legal->storage == NULL) {
+        return -1;
+    }
+    for (p = legal->storage; *p != '\0'; p++) {
+        if (*p == '\n' || *p == '\t') {
+            *p = ' '; /* the payload may span lines: every word counts alike */
+        }
+    }
+    p = legal->storage;
+    while ((word = next_word(&p)) != NULL) {
+        if (legal->count == cap) {
+            char **grown;
+            cap = cap ? cap * 2 : 16;
+            grown = realloc(legal->items, cap * sizeof *grown);
+            if (grown == NULL) {
+                hp_legal_free(legal);
+                return -1;
+            }
+            legal->items = grown;
+        }
+        legal->items[legal->count++] = word;
+    }
+    if (legal->count == 0 || strcmp(legal->items[0], "pick") != 0) {
+        return 0;
+    }
+    {
+        long n;
+        const char *to;
+        if (legal->count < 2 || !parse_long(legal->items[1], &n) || n <= 0) {
+            hp_legal_free(legal);
+            return -1;
+        }
+        legal->pick = (size_t)n;
+        /* Drop "pick <n>": the items follow. */
+        memmove(legal->items, legal->items + 2, (legal->count - 2) * sizeof *legal->items);
+        legal->count -= 2;
+        if (legal->count == 0 || strncmp(legal->items[legal->count - 1], "to=", 3) != 0) {
+            return 0;
+        }
+        to = legal->items[--legal->count] + 3;
+        if (strcmp(to, "-") == 0) {
+            to = ""; /* an empty list */
+        }
+        legal->to = malloc((strlen(to) / 2 + 1) * sizeof *legal->to);
+        if (legal->to == NULL) {
+            hp_legal_free(legal);
+            return -1;
+        }
+        while (*to != '\0') {
+            char seat[32];
+            size_t slen = strcspn(to, ",");
+            long value;
+            if (slen == 0 || slen >= sizeof seat) {
+                hp_legal_free(legal);
+                return -1;
+            }
+            memcpy(seat, to, slen);
+            seat[slen] = '\0';
+            if (!parse_long(seat, &value)) {
+                hp_legal_free(legal);
+                return -1;
+            }
+            legal->to[legal->to_count++] = value;
+            to += slen + (to[slen] == ',');
+        }
+    }
+    return 0;
+}
+
+int hp_legal_can_move(const hp_legal *legal)
+{
+    return legal->pick == 0 ? legal->count > 0 : legal->pick <= legal->count;
+}
+
+void hp_legal_free(hp_legal *legal)
+{
+    free(legal->items);
+    free(legal->to);
+    free(legal->storage);
+    memset(legal, 0, sizeof *legal);
+}

@@ -8,7 +8,12 @@
  * hp_next_event() hands them out in order. It knows nothing about what to play.
  *
  * Everything is text mode. Structured payloads are "key=value" words (PROTOCOL.md
- * section 6); hp_field() picks one out.
+ * section 6); hp_field() picks one out, hp_list_has() looks into a list value such as
+ * to-move's "seats=0,2".
+ *
+ * Every game speaks the same contract: "to-move seats=..." names the seats that must move,
+ * "legal <game>" lists their moves or describes a choice (hp_parse_legal()), "play" makes one,
+ * "game-over winners=... scores=..." ends the game.
  */
 #ifndef HIPPARCHUS_H
 #define HIPPARCHUS_H
@@ -57,7 +62,7 @@ typedef struct {
 typedef struct {
     char *game;   /* the game id, or "server" for a server event */
     long seq;     /* the game's event counter; -1 for a server event */
-    char *kind;   /* e.g. "turn", "played", "match-over", "hello" */
+    char *kind;   /* e.g. "to-move", "played", "game-over", "hello" */
     char *fields; /* the rest of the line: key=value words ("" if none) */
     char *storage;
 } hp_event;
@@ -97,6 +102,33 @@ void hp_close(hp_client *c);
  * copy value into out (at most outlen - 1 bytes, NUL-terminated). Returns 1 if found,
  * 0 if not (out is then ""). */
 int hp_field(const char *text, const char *key, char *out, size_t outlen);
+
+/* Whether the flattened list value (PROTOCOL.md section 6: items joined by ',', "-" for an
+ * empty list) holds item, e.g. hp_list_has("0,2", "2") == 1, hp_list_has("-", "0") == 0. */
+int hp_list_has(const char *list, const char *item);
+
+/* A "legal" answer, the same for every game (PROTOCOL.md, "legal"): either a list of move
+ * words (pick == 0; count == 0 when the seat need not move), or a choice
+ * "pick <n> <item>... [to=<seat>,...]" (pick == n > 0): the move is n distinct items joined
+ * by ',' (the i-th chosen item goes to seat to[i]; to_count == 0 when the answer has no to=).
+ * words/items point into storage owned by the struct. */
+typedef struct {
+    size_t pick;
+    char **items; /* the moves (pick == 0) or the items to choose from */
+    size_t count;
+    long *to;
+    size_t to_count;
+    char *storage;
+} hp_legal;
+
+/* Parse a "legal" payload (hp_response.payload). Returns 0, or -1 for a malformed answer
+ * (a bad pick count or seat, or no memory), leaving *legal empty. Free with hp_legal_free(). */
+int hp_parse_legal(const char *payload, hp_legal *legal);
+
+/* Whether the parsed answer offers a move: a move word, or at least pick items. */
+int hp_legal_can_move(const hp_legal *legal);
+
+void hp_legal_free(hp_legal *legal);
 
 /* hp_error for an error code as sent ("illegal-move" -> HP_ERR_ILLEGAL_MOVE). */
 hp_error hp_error_from_code(const char *code);

@@ -23,7 +23,12 @@ import java.util.Optional;
  * hands them out in order. This class knows nothing about what to play.
  *
  * <p>Text mode only. Structured payloads are {@code key=value} words (PROTOCOL.md section 6):
- * {@link Response#field} and {@link Event#field} pick one out.
+ * {@link Response#field} and {@link Event#field} pick one out, {@link #intList} reads a list
+ * value such as {@code to-move}'s {@code seats=0,2}.
+ *
+ * <p>Every game speaks the same contract: {@code to-move seats=...} names the seats that must
+ * move, {@code legal <game>} lists their moves or describes a choice ({@link Legal#parse}),
+ * {@code play} makes one, {@code game-over winners=... scores=...} ends the game.
  */
 public final class HipparchusClient implements AutoCloseable {
 
@@ -79,6 +84,71 @@ public final class HipparchusClient implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * A flattened list of integers (PROTOCOL.md section 6: {@code 0,2}; {@code -} is empty), e.g.
+     * {@code to-move}'s {@code seats}, {@code game-over}'s {@code winners} and {@code scores}.
+     *
+     * @throws ProtocolException an item is not an integer
+     */
+    public static List<Long> intList(String value) throws ProtocolException {
+        List<Long> numbers = new ArrayList<>();
+        if (value.equals("-") || value.isEmpty()) {
+            return numbers;
+        }
+        for (String item : value.split(",", -1)) {
+            try {
+                numbers.add(Long.parseLong(item));
+            } catch (NumberFormatException e) {
+                throw new ProtocolException("not a list of integers: " + value);
+            }
+        }
+        return numbers;
+    }
+
+    /**
+     * A {@code legal} answer, read the same way for every game (PROTOCOL.md, {@code legal}).
+     * Either a list of move words ({@code pick == 0}; empty when the seat need not move now), or
+     * a choice {@code pick <n> <item>... [to=<seat>,...]} ({@code pick == n > 0}): the move is n
+     * distinct items joined by {@code ,}, the i-th chosen item going to seat {@code to.get(i)}
+     * ({@code to} is empty without {@code to=}).
+     *
+     * @param pick how many items to choose, or 0 for a list of moves
+     * @param items the moves, or the items to choose from
+     * @param to the seat each chosen position goes to (may be empty)
+     */
+    public record Legal(int pick, List<String> items, List<Long> to) {
+        /**
+         * Read a {@code legal} response.
+         *
+         * @throws ProtocolException a malformed pick
+         */
+        public static Legal parse(Response response) throws ProtocolException {
+            List<String> words = new ArrayList<>(response.words());
+            if (words.isEmpty() || !words.get(0).equals("pick")) {
+                return new Legal(0, List.copyOf(words), List.of());
+            }
+            int count;
+            try {
+                count = Integer.parseInt(words.get(1));
+            } catch (IndexOutOfBoundsException | NumberFormatException e) {
+                throw new ProtocolException("bad pick answer: " + String.join(" ", words));
+            }
+            if (count <= 0) {
+                throw new ProtocolException("bad pick answer: " + String.join(" ", words));
+            }
+            List<Long> to = List.of();
+            if (words.size() > 2 && words.get(words.size() - 1).startsWith("to=")) {
+                to = intList(words.remove(words.size() - 1).substring(3));
+            }
+            return new Legal(count, List.copyOf(words.subList(2, words.size())), to);
+        }
+
+        /** Whether there is a move to make: a move word, or at least {@code pick} items. */
+        public boolean canMove() {
+            return pick == 0 ? !items.isEmpty() : pick <= items.size();
+        }
+    }
+
     /** A successful response: its payload lines (none for an empty payload). */
     public record Response(List<String> lines) {
         /** The value of {@code key=value} anywhere in the payload. */
@@ -102,7 +172,7 @@ public final class HipparchusClient implements AutoCloseable {
      *
      * @param game the game id, or "server" for a server event
      * @param seq the game's event counter; -1 for a server event
-     * @param kind e.g. "turn", "played", "match-over", "hello"
+     * @param kind e.g. "to-move", "played", "game-over", "hello"
      * @param fields the key=value words after the kind
      */
     public record Event(String game, long seq, String kind, String fields) {

@@ -1,9 +1,17 @@
 // A client for the hipparchusd protocol (protocol/PROTOCOL.md), Node.js standard library only.
 //
 //   const client = await Client.connect('127.0.0.1', 7460); // reads the greeting
-//   const { game } = (await client.request('new', 'hipparchus')).fields();
-//   await client.request('join', game, 'name=alice');
-//   for await (const event of client.events()) { ... }
+//   const { game } = (await client.request('new', 'planets', 'players=4')).fields();
+//   const { seat } = (await client.request('join', game, 'name=alice')).fields();
+//   for await (const event of client.events()) {
+//     if (event.kind === 'to-move' && intList(event.data.seats).includes(Number(seat))) {
+//       const legal = parseLegal(await client.request('legal', game)); // moves, or a pick
+//       if (canMove(legal)) await client.request('play', game, randomMove(legal));
+//     } else if (event.kind === 'game-over') break;
+//   }
+//
+// Every game speaks the same contract: `to-move` names the seats that must move, `legal` lists
+// their moves or describes a choice (parseLegal), `play` makes one, `game-over` ends the game.
 //
 // Every request carries a numeric id; its answer resolves the promise request() returned.
 // Events (`*` lines) are queued in arrival order and handed out by nextEvent()/events().
@@ -54,6 +62,63 @@ export function splitList(value) {
 /** A flattened list of lists ("0,2,1/3,0,0") -> [["0","2","1"], ["3","0","0"]]. */
 export function splitLists(value) {
   return value === '-' ? [] : value.split('/').map(splitList);
+}
+
+/**
+ * A field holding a list of integers (`seats=0,2` of to-move, `winners=` and `scores=` of
+ * game-over) -> [0, 2]; "-" (empty or null) and undefined -> [].
+ */
+export function intList(value) {
+  if (value === undefined || value === null) return [];
+  return splitList(value).map((word) => {
+    if (!/^-?[0-9]+$/.test(word)) throw new ConnectionError(`not an integer list: ${JSON.stringify(value)}`);
+    return Number.parseInt(word, 10);
+  });
+}
+
+/**
+ * A `legal` answer (its Response) read the same way for every game (PROTOCOL.md, `legal`):
+ * either `{ moves: [word, ...] }` (empty when the seat need not move) or, for a choice,
+ * `{ pick: n, items: [item, ...], to: [seat, ...] | null }` (`= pick <n> <item>... [to=...]`),
+ * whose move is n distinct items joined by "," (the i-th chosen item goes to seat to[i]).
+ */
+export function parseLegal(response) {
+  const words = response.words();
+  if (words[0] !== 'pick') return { moves: words };
+  const count = Number.parseInt(words[1], 10);
+  if (!/^[0-9]+$/.test(words[1] ?? '')) {
+    throw new ConnectionError(`bad pick answer ${JSON.stringify(response.lines)}`);
+  }
+  let items = words.slice(2);
+  let to = null;
+  if (items.length > 0 && items[items.length - 1].startsWith('to=')) {
+    to = intList(items[items.length - 1].slice(3));
+    items = items.slice(0, -1);
+  }
+  return { pick: count, items, to };
+}
+
+/** True when a parseLegal() result offers a move (a non-empty list, or a pick with enough items). */
+export function canMove(legal) {
+  if (legal.pick !== undefined) return legal.pick > 0 && legal.pick <= legal.items.length;
+  return legal.moves.length > 0;
+}
+
+/**
+ * A uniformly random legal move word from a parseLegal() result, `random` returning floats in
+ * [0, 1) like Math.random. For a pick: n distinct items in random order (a partial
+ * Fisher-Yates shuffle), joined by ",". Throws a RangeError when there is no move (canMove).
+ */
+export function randomMove(legal, random = Math.random) {
+  if (!canMove(legal)) throw new RangeError('no legal move');
+  const below = (n) => Math.floor(random() * n);
+  if (legal.pick === undefined) return legal.moves[below(legal.moves.length)];
+  const items = [...legal.items];
+  for (let i = 0; i < legal.pick; i++) {
+    const j = i + below(items.length - i);
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items.slice(0, legal.pick).join(',');
 }
 
 /** A successful answer: `lines` is the text payload (possibly empty). */

@@ -4,7 +4,18 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { Client, ServerError, parseFields, splitList, splitLists } from './hipparchus_client.mjs';
+import {
+  Client,
+  Response,
+  ServerError,
+  canMove,
+  intList,
+  parseFields,
+  parseLegal,
+  randomMove,
+  splitList,
+  splitLists,
+} from './hipparchus_client.mjs';
 
 const HELLO = '* server hello name=hipparchusd version=0.1.0 protocol=1\n';
 
@@ -79,4 +90,29 @@ test('text forms of PROTOCOL.md section 6', () => {
   assert.deepEqual(splitList('-'), []);
   assert.deepEqual(splitLists('0,2,1/3,0,0'), [['0', '2', '1'], ['3', '0', '0']]);
   assert.throws(() => parseFields(['noequals']));
+});
+
+test('legal answers of any game: a list of moves, or a pick of n items', () => {
+  const list = parseLegal(new Response(1, ['1S@1 2S@1 1M@3']));
+  assert.deepEqual(list, { moves: ['1S@1', '2S@1', '1M@3'] });
+  assert.equal(canMove(parseLegal(new Response(1, []))), false);
+  const pick = parseLegal(new Response(1, ['pick 3 E1 J3 M7 V1 to=1,2,3']));
+  assert.deepEqual(pick, { pick: 3, items: ['E1', 'J3', 'M7', 'V1'], to: [1, 2, 3] });
+  assert.deepEqual(parseLegal(new Response(1, ['pick 1 self others'])).to, null);
+  // A scripted generator: a partial Fisher-Yates shuffle of the items, its first n joined.
+  const draws = [0.99, 0.0, 0.5];
+  const move = randomMove(pick, () => draws.shift());
+  assert.equal(move, 'V1,J3,E1'); // swaps 0<->3, 1<->1, 2<->3
+  for (let i = 0; i < 50; i++) {
+    const chosen = randomMove(pick).split(',');
+    assert.equal(new Set(chosen).size, 3);
+    assert.ok(chosen.every((card) => pick.items.includes(card)));
+  }
+  assert.equal(randomMove(list, () => 0.4), '2S@1');
+  assert.throws(() => randomMove({ pick: 5, items: ['a'], to: null }), RangeError);
+  assert.deepEqual(intList('0,2'), [0, 2]);
+  assert.deepEqual(intList('-'), []);
+  assert.deepEqual(intList('-23,0'), [-23, 0]);
+  assert.throws(() => intList('a,b'));
+  assert.throws(() => parseLegal(new Response(1, ['pick x a b'])));
 });

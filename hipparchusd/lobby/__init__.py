@@ -2,7 +2,8 @@
 :class:`Lobby` (:mod:`.core`, with its parts :mod:`.seating`, :mod:`.playing` and
 :mod:`.housekeeping` over :mod:`.base`), what its calls return (:mod:`.results`), what it sends
 (:mod:`.messages`), its connections and games (:mod:`.tables`) and the command table
-(:mod:`.commands`). It knows no sockets, no trio and no store."""
+(:mod:`.commands`). It knows no sockets, no trio and no store: what it asks of a store are values
+(:mod:`hipparchusd.records`)."""
 
 from .commands import COMMANDS, CommandSpec
 from .core import Lobby
@@ -18,7 +19,7 @@ from .messages import (
     Resumed,
     Shutdown,
 )
-from .results import Delivery, Result, StoreCall
+from .results import Delivery, NeedsStoredGame, NeedsStoredToken, Result, StoreNeed
 from .tables import Session, Table, token_digest
 
 __all__ = [
@@ -33,12 +34,14 @@ __all__ = [
     "Joined",
     "Left",
     "Lobby",
+    "NeedsStoredGame",
+    "NeedsStoredToken",
     "Response",
     "Result",
     "Resumed",
     "Session",
     "Shutdown",
-    "StoreCall",
+    "StoreNeed",
     "Table",
     "token_digest",
 ]

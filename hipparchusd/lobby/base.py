@@ -8,8 +8,9 @@ import collections
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..addresses import AddressSet
 from ..games.base import JSON, Event, GameKind, ServedGame
-from ..protocol import ErrorCode, ProtocolError, Request
+from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from .messages import LOBBY_EVENTS, EventMessage, Response
 from .results import Delivery, Result
@@ -21,6 +22,11 @@ class LobbyBase:
     their common helpers. Not used on its own."""
 
     max_games: int
+    max_games_per_connection: int
+    max_games_per_address: int
+    trusted: AddressSet
+    #: The open sessions of each peer address (for ``max_games_per_address``).
+    by_address: dict[str, dict[Session, None]]
     snapshots: bool
     kinds: Mapping[str, GameKind]
     finished_kept: int
@@ -38,22 +44,72 @@ class LobbyBase:
     #: Ids of adjourned games, oldest first (a dict for its insertion order).
     _adjourned: dict[str, None]
 
+    def prepare(self, session: Session, request: Request) -> Result:
+        """Check ``request`` and work out its result (:meth:`.core.Lobby.prepare`)."""
+        raise NotImplementedError
+
     @property
     def active_games(self) -> int:
         """Games not finished."""
         return len(self.tables) - len(self._finished)
 
+    def _waiting_games(self, session: Session) -> set[str]:
+        """The games still waiting for players that ``session`` created, holds a seat in or
+        watches (the games its limits count); forgets the created ones no longer waiting."""
+        tables = self.tables
+        for game_id in [g for g in session.created if g not in tables or tables[g].started]:
+            session.created.discard(game_id)
+        held = {g for g in (*session.seats, *session.watching) if g in tables}
+        return {g for g in held if not tables[g].started} | session.created
+
+    def _check_games_limits(self, session: Session, game_id: str | None) -> None:
+        """Refuse with ``limit`` when taking up the waiting game ``game_id`` (``None``: a new
+        game) would put ``session`` or its peer address over its games limit; a game it
+        already counts, or one that has started, is always allowed (issue 16: one client must
+        not hold every place under ``max_games``)."""
+        if game_id is not None:
+            table = self.tables.get(game_id)
+            if table is None or table.started:
+                return
+        mine = self._waiting_games(session)
+        if game_id in mine:
+            return
+        limit = self.max_games_per_connection
+        if len(mine) >= limit:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"this connection holds {limit} games waiting for players "
+                "(max-games-per-connection); leave one or let one start first",
+            )
+        if session.address in self.trusted:
+            return
+        limit = self.max_games_per_address
+        held = set(mine)
+        for other in self.by_address.get(session.address, ()):
+            if other is not session:
+                held |= self._waiting_games(other)
+        if game_id not in held and len(held) >= limit:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"connections from your address hold {limit} games waiting for players "
+                "(max-games-per-address); leave one or let one start first",
+            )
+
     def _table(self, game_id: str) -> Table:
         table = self.tables.get(game_id)
         if table is None:
-            if game_id in self._adjourned:
-                raise ProtocolError(
-                    ErrorCode.UNKNOWN_GAME,
-                    f"game {game_id} is adjourned (nobody followed it); a seat's "
-                    "resume <token> brings it back",
-                )
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {game_id[:40]!r}")
+            raise self._unknown_game(game_id)
         return table
+
+    def _unknown_game(self, game_id: str) -> ProtocolError:
+        """The ``unknown-game`` error for ``game_id``, which no loaded game has."""
+        if game_id in self._adjourned:
+            return ProtocolError(
+                ErrorCode.UNKNOWN_GAME,
+                f"game {game_id} is adjourned (nobody followed it); a seat's "
+                "resume <token> brings it back",
+            )
+        return ProtocolError(ErrorCode.UNKNOWN_GAME, f"no game {shown(game_id)}")
 
     @staticmethod
     def _seat(session: Session, table: Table) -> int:

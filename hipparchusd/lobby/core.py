@@ -2,9 +2,10 @@
 routing of events (PROTOCOL.md sections 4, 5 and 7).
 
 :class:`Lobby` knows no sockets, no trio and no store. Each call returns a :class:`Result`:
-the response to the request, the store calls that must complete before anything is sent
-(:class:`StoreCall`), and the events to send to whom (:class:`Delivery`). The server performs
-the store calls, then sends the response, then the events, in that order.
+the response to the request, the store commands that must complete before anything is sent
+(:data:`~hipparchusd.records.StoreCommand`), and the events to send to whom
+(:class:`Delivery`). The server performs the store commands, then sends the response, then
+the events, in that order.
 
 A request that must be stored (``new``, ``join``, ``play``, ``resign``) is carried out in two
 steps, so that a change the store refuses is never made (a refused command changes nothing):
@@ -31,10 +32,12 @@ import time
 from collections.abc import Callable, Mapping
 
 from .. import __version__
+from ..addresses import NOBODY, AddressSet
 from ..games.base import GameKind
 from ..games.registry import KINDS
-from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
+from ..settings import Settings
 from .commands import COMMANDS, CommandSpec
 from .housekeeping import Housekeeping
 from .messages import PROTOCOL_VERSION, SERVER_NAME, EventMessage, Hello, Response, Shutdown
@@ -61,6 +64,12 @@ class Lobby(Housekeeping, Seating, Playing):
         snapshots: whether results carry the games' records for the store (a new round's deal
             with the move that makes it, the finished match); the server passes its store's
             ``durable``, so that a store that keeps nothing is not handed records to drop.
+        max_games_per_connection: games still waiting for players that one connection may
+            hold at once, counting those it created and those it has joined or watches
+            (``new``, ``join`` and ``watch`` beyond answer ``limit``), so that one client
+            cannot take every place under ``max_games`` by following games nobody else joins.
+        max_games_per_address: the same, over every connection from one peer address.
+        trusted: peer addresses exempt from ``max_games_per_address`` (none unless given).
     """
 
     def __init__(
@@ -72,8 +81,15 @@ class Lobby(Housekeeping, Seating, Playing):
         clock: Callable[[], float] = time.time,
         adjourned_kept: int = 10_000,
         snapshots: bool = True,
+        max_games_per_connection: int = 10,
+        max_games_per_address: int = 50,
+        trusted: AddressSet = NOBODY,
     ) -> None:
         self.max_games = max_games
+        self.max_games_per_connection = max_games_per_connection
+        self.max_games_per_address = max_games_per_address
+        self.trusted = trusted
+        self.by_address: dict[str, dict[Session, None]] = {}
         self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
@@ -91,6 +107,22 @@ class Lobby(Housekeeping, Seating, Playing):
         self._handlers: dict[str, Callable[[Session, Request, list[str], dict[str, str]], Result]]
         self._handlers = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
 
+    @classmethod
+    def for_settings(cls, settings: Settings, *, snapshots: bool = True) -> Lobby:
+        """A lobby with the limits of the daemon's ``settings``."""
+        lobby = cls(snapshots=snapshots)
+        lobby.configure(settings)
+        return lobby
+
+    def configure(self, settings: Settings) -> None:
+        """Take the lobby's limits from ``settings`` (at start and on a reload): the games
+        limits and the trusted addresses. Lowering a limit below what is held refuses new
+        games until the count is under it; nothing held is given up."""
+        self.max_games = settings.max_games
+        self.max_games_per_connection = settings.max_games_per_connection
+        self.max_games_per_address = settings.max_games_per_address
+        self.trusted = settings.trusted
+
     # Connections.
 
     def connect(self, peer: str = "") -> Session:
@@ -98,6 +130,7 @@ class Lobby(Housekeeping, Seating, Playing):
         session = Session(self._next_session, peer)
         self._next_session += 1
         self.sessions[session.id] = session
+        self.by_address.setdefault(session.address, {})[session] = None
         return session
 
     @staticmethod
@@ -122,7 +155,13 @@ class Lobby(Housekeeping, Seating, Playing):
                 table.unattended_since = None
         session.seats.clear()
         session.watching.clear()
+        session.created.clear()
         self.sessions.pop(session.id, None)
+        same = self.by_address.get(session.address)
+        if same is not None:
+            same.pop(session, None)
+            if not same:
+                del self.by_address[session.address]
         result.games = tuple(games)
         return result
 
@@ -185,13 +224,15 @@ class Lobby(Housekeeping, Seating, Playing):
             spec = COMMANDS.get(request.command)
             if spec is None:
                 raise ProtocolError(
-                    ErrorCode.UNKNOWN_COMMAND, f"unknown command {request.command!r}"
+                    ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(request.command)}"
                 )
             args, options = self._split_args(spec, request)
             result = self._handlers[request.command](session, request, args, options)
         except ProtocolError as error:
             error.request_id = request.id
-            log.debug("session %d: %s %s: %s", session.id, request.command, error.code, error)
+            # A game's message may describe the player's hand: logs get only its code.
+            why = "(the game's reason, not logged)" if error.private else error.message
+            log.debug("session %d: %s %s: %s", session.id, request.command, error.code, why)
             return Result(Response.failed(error))
         return result
 
@@ -206,10 +247,18 @@ class Lobby(Housekeeping, Seating, Playing):
             for word in request.args:
                 key, equals, value = word.partition("=")
                 if equals:
-                    if not key or not value:
-                        raise ProtocolError(ErrorCode.SYNTAX, f"{word!r} is not key=value")
+                    if not key:
+                        raise ProtocolError(ErrorCode.SYNTAX, f"{shown(word)} is not key=value")
+                    if not value:
+                        # PROTOCOL.md's error table: an option without a value is a bad
+                        # option, as the games' own check says (GameKind.check_options).
+                        raise ProtocolError(
+                            ErrorCode.BAD_OPTION, f"option {shown(key)} has no value"
+                        )
                     if key in options:
-                        raise ProtocolError(ErrorCode.BAD_OPTION, f"option {key!r} given twice")
+                        raise ProtocolError(
+                            ErrorCode.BAD_OPTION, f"option {shown(key)} given twice"
+                        )
                     options[key] = value
                 else:
                     args.append(word)
@@ -252,7 +301,7 @@ class Lobby(Housekeeping, Seating, Playing):
         names = list(COMMANDS)
         if args:
             if args[0] not in COMMANDS:
-                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {args[0][:40]!r}")
+                raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(args[0])}")
             names = [args[0]]
         usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
         if names != ["new"]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
-from ..store.base import StoredGame
+from ..records import DropGame, Finish, Snapshot, StoreCommand, StoredGame
+from ..wording import counted
 from .base import LobbyBase
-from .results import Result, StoreCall
+from .results import Result
 from .tables import Lifecycle, Table
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -36,15 +37,21 @@ class Housekeeping(LobbyBase):
             raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
         if stored.game_id in self.tables:
             raise ValueError(f"game {stored.game_id} is already loaded")
+        # The games' messages may name cards (a deal option, a record, a hand position), and
+        # this one is logged: it says only which step failed (RULINGS H13, issue 16 item 9).
+        step = "its options are refused"
         try:
             if stored.snapshot is None:
                 game = kind.create(stored.options)
             else:
+                step = "its stored record does not load"
                 game = kind.restore(stored.options, stored.snapshot)
-            for mover, text in stored.moves:
+            for index, (mover, text) in enumerate(stored.moves, 1):
+                step = f"its stored move {index} (seat {mover}) is refused"
                 game.play_word(mover, text)
-        except (BadOption, GameError) as error:
-            raise ValueError(f"game {stored.game_id}: {error}") from None
+        except (BadOption, GameError, ValueError) as error:
+            code = getattr(error, "code", type(error).__name__)
+            raise ValueError(f"game {stored.game_id}: {step} ({code})") from None
         table = Table.new(stored.game_id, kind, game, stored.options, stored.created_at)
         for taken in stored.seats:
             if not 0 <= taken.seat < len(table.seats):
@@ -73,11 +80,26 @@ class Housekeeping(LobbyBase):
         log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
         return table
 
+    @staticmethod
+    def restored_commands(table: Table, stored: StoredGame) -> list[StoreCommand]:
+        """What restoring ``stored`` as ``table`` (:meth:`restore`) decided, for the store to
+        record before anything is served: a game its stored moves ended is finished; a game
+        restored from moves after its snapshot, or started afresh, gets a new snapshot, which
+        keeps any deal made while replaying (dealt from the system's randomness, and seen by
+        nobody yet) for the next restart. Empty when the store holds the game as it is."""
+        if stored.finished:
+            return []  # stored as it ended: finishing it again would restart its retention
+        if table.finished:
+            return [Finish(table.id, table.game.record_data())]
+        if table.started and (stored.moves or stored.snapshot is None):
+            return [Snapshot(table.id, table.game.record_data())]
+        return []
+
     def drop_abandoned(self, now: float, timeout: float) -> Result:
         """Drop the games still waiting for players that nobody has followed (no connection
         holds a seat in one or watches it) for ``timeout`` seconds or more, so that games
         nobody joins do not use up ``max_games`` for good (PROTOCOL.md section 7). A dropped
-        game's id becomes unknown; its result carries a ``drop_game`` store call per game.
+        game's id becomes unknown; its result carries a :class:`DropGame` store command per game.
 
         Called periodically by the server with ``now`` on a monotonic clock (seconds): a game
         is timed from the first call that finds it unfollowed (after a follower leaves, from
@@ -98,7 +120,7 @@ class Housekeeping(LobbyBase):
                 table.enter(Lifecycle.DROPPED)
                 self._forget(table.id)
                 dropped.append(table.id)
-                result.store_calls.append(StoreCall("drop_game", (table.id,)))
+                result.store_calls.append(DropGame(table.id))
                 log.info(
                     "game %s dropped: still waiting for players and followed by nobody for %g s",
                     table.id,
@@ -155,19 +177,39 @@ class Housekeeping(LobbyBase):
         while len(self._adjourned) > self.adjourned_kept:
             del self._adjourned[next(iter(self._adjourned))]
 
+    def adjourn_stored(self, game_ids: Sequence[str]) -> None:
+        """Note the games ``game_ids``, which only the store holds (started games at
+        start-up), as adjourned: commands naming one say so, and a seat's ``resume`` loads it
+        (:meth:`bring_back`). Later ids follow theirs."""
+        for game_id in game_ids:
+            number = game_id[1:]
+            if game_id.startswith("g") and number.isdigit():
+                self._next_game = max(self._next_game, int(number) + 1)
+        # Only the newest are remembered: deleting the oldest one by one from a dict is
+        # quadratic (each next(iter()) walks past the deleted slots).
+        newest = list(game_ids)[-self.adjourned_kept :] if self.adjourned_kept else []
+        for game_id in newest:
+            self._adjourned.pop(game_id, None)
+            self._adjourned[game_id] = None
+        excess = len(self._adjourned) - self.adjourned_kept
+        if excess > 0:
+            self._adjourned = dict.fromkeys(list(self._adjourned)[excess:])
+
     def bring_back(self, stored: StoredGame) -> Table:
         """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
         is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
-        It counts against ``max_games`` again.
+        It counts against ``max_games`` again. A finished game (``stored.finished``, its
+        final record) is loaded whatever the count, as finished games do not count: its seats'
+        ``resume`` then answers its final view, as before a restart.
 
         Raises:
             ProtocolError: ``limit``, ``max_games`` games are loaded (nothing is changed).
             ValueError: as :meth:`restore` (nothing is changed).
         """
-        if self.active_games >= self.max_games:
+        if not stored.finished and self.active_games >= self.max_games:
             raise ProtocolError(
                 ErrorCode.LIMIT,
-                f"the server holds {self.max_games} games: {stored.game_id[:40]} stays "
+                f"the server holds {counted(self.max_games, 'game')}: {stored.game_id[:40]} stays "
                 "adjourned; resume it once a game ends",
             )
         return self.restore(stored)

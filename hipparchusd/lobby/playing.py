@@ -4,6 +4,7 @@ takes the game's place only once the store has recorded the move (:class:`~.resu
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -18,12 +19,13 @@ from ..games.base import (
     ServedGame,
     progress,
 )
-from ..protocol import ErrorCode, Mode, ProtocolError, Request
+from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
-from ..store.base import StoredGame
+from ..records import AddMove, CreateGame, Finish, StoredGame
+from ..wording import counted
 from .base import LobbyBase
 from .messages import Response
-from .results import Result, StoreCall
+from .results import NeedsStoredGame, Result
 from .tables import Lifecycle, Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -58,7 +60,7 @@ class Playing(LobbyBase):
         kind = self.kinds.get(args[0])
         if kind is None:
             known = ", ".join(self.kinds)
-            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {args[0][:40]!r} ({known})")
+            raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(args[0])} ({known})")
         if self.shutting_down:
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         try:
@@ -66,19 +68,21 @@ class Playing(LobbyBase):
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
-            raise ProtocolError(ErrorCode.LIMIT, f"the server holds {self.max_games} games")
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"the server holds {counted(self.max_games, 'game')} (max-games)"
+            )
+        self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
         game_id = f"g{self._next_game}"
         self._next_game += 1
         table = Table.new(game_id, kind, game, options, self.clock())
         result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
-        result.store_calls.append(
-            StoreCall("create_game", (game_id, kind.name, dict(options), table.created_at))
-        )
+        result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
         result.games = (game_id,)
 
         def create() -> None:
             self.tables[game_id] = table
+            session.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 
         result.pending = create
@@ -154,14 +158,14 @@ class Playing(LobbyBase):
             after = game.fork()
             text, events = after.play_word(seat, args[1])
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         # A new deal is stored with the move that makes it (GameStore); a store that keeps no
         # snapshots spares every move the scan of its events.
         new_deal = self.snapshots and table.kind.new_deal(events)
         snapshot = self._snapshot(after) if new_deal else None
         result = Result(
             Response(request.id, {"game": table.id, "move": text}, [text]),
-            [StoreCall("add_move", (table.id, seat, text, snapshot))],
+            [AddMove(table.id, seat, text, snapshot)],
             games=(table.id,),
         )
         self._moved(table, after, events, result)
@@ -176,7 +180,7 @@ class Playing(LobbyBase):
             after = table.game.fork()
             events = after.resign(seat)
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error)) from None
+            raise ProtocolError(_error_code(error), str(error), private=True) from None
         result = self._ok(request, {})
         result.games = (table.id,)
         self._moved(table, after, events, result)
@@ -191,7 +195,7 @@ class Playing(LobbyBase):
         the generic ``to-move`` or ``game-over``."""
         outcome = after.outcome
         if outcome is not None:
-            result.store_calls.append(StoreCall("finish", (table.id, self._snapshot(after))))
+            result.store_calls.append(Finish(table.id, self._snapshot(after)))
 
         def move() -> None:
             table.game = after
@@ -213,7 +217,14 @@ class Playing(LobbyBase):
     def _cmd_record(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        table = self._table(args[0])
+        game_id = args[0]
+        table = self.tables.get(game_id)
+        if table is None:
+            # Refused unless the store still holds the game, finished: the shell asks it.
+            error = self._unknown_game(game_id)
+            error.request_id = request.id
+            answer = functools.partial(self.stored_record, request)
+            return Result(Response.failed(error), needs=NeedsStoredGame(game_id, answer))
         if not table.finished:
             raise ProtocolError(ErrorCode.GAME_NOT_OVER, f"{table.id} is not over")
         data = {

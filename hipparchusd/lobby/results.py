@@ -1,30 +1,44 @@
-"""What a lobby call did, for the server to carry out: store calls first, then the response,
-then the events to their recipients (:class:`Result`)."""
+"""What a lobby call did, for the server to carry out: store commands first, then the
+response, then the events to their recipients (:class:`Result`); or what the answer needs
+from the store first (:data:`StoreNeed`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeAlias
 
 import attrs
 
-from ..store.base import GameStore
+from ..records import StoreCommand, StoredGame
 from .messages import EventMessage, Response
 from .tables import Session
 
 
-@attrs.define(slots=True)
-class StoreCall:
-    """A call to make on the :class:`~hipparchusd.store.base.GameStore`: ``method`` with
-    ``args``. The server awaits it before sending anything of the same result. Treat it as
-    immutable (not frozen: one or more are made per move, see :class:`Delivery`)."""
+@attrs.frozen
+class NeedsStoredGame:
+    """The answer needs the finished game ``game_id``, which only the store holds (finished
+    before a restart, or forgotten by the lobby since): the shell asks the store for it
+    (``GameStore.load_finished``) and, if the store has it, answers with ``answer(game)``
+    instead of the result that carries this."""
 
-    method: str
-    args: tuple[Any, ...]
+    game_id: str
+    answer: Callable[[StoredGame], Result]
 
-    async def apply(self, store: GameStore) -> None:
-        """Await the call on ``store``."""
-        await getattr(store, self.method)(*self.args)
+
+@attrs.frozen
+class NeedsStoredToken:
+    """The answer needs the game with a seat whose token digest is ``token_hash``, which only
+    the store holds (an adjourned game): the shell asks the store for it
+    (``GameStore.find_by_token``), loads it into the lobby again (``Lobby.bring_back``, and
+    stores what the restore decided), then answers with ``retry()``, the request prepared
+    anew, instead of the result that carries this."""
+
+    token_hash: bytes
+    retry: Callable[[], Result]
+
+
+#: What a result may ask the shell to fetch from the store before it is answered.
+StoreNeed: TypeAlias = NeedsStoredGame | NeedsStoredToken
 
 
 @attrs.define(slots=True)
@@ -39,22 +53,28 @@ class Delivery:
 
 @attrs.define
 class Result:
-    """What a call did: the ``response`` (``None`` when there is no request), the store calls
-    to complete first, the events to deliver after the response, the games it touched (the
-    server keeps each game's results in order), and whether to close the connection.
+    """What a call did: the ``response`` (``None`` when there is no request), the store
+    commands to complete first (:mod:`hipparchusd.records`), the events to deliver after the
+    response, the games it touched (the server keeps each game's results in order), and
+    whether to close the connection.
 
     ``pending`` is the change still to make (see :meth:`commit`); the first of ``store_calls``
     records it, the others (a snapshot, a finished game's record) follow it. A result with
     nothing pending made its change at once, as one that cannot be refused (a seat left, a
     connection gone, an abandoned game dropped): its store calls all follow the change.
+
+    ``needs``, when set, asks the shell for a game only the store holds: the shell fetches
+    it and takes the result the need gives back in this one's place (:data:`StoreNeed`); when
+    the store has no such game, this result (a refusal) stands.
     """
 
     response: Response | None = None
-    store_calls: list[StoreCall] = attrs.field(factory=list)
+    store_calls: list[StoreCommand] = attrs.field(factory=list)
     deliveries: list[Delivery] = attrs.field(factory=list)
     games: tuple[str, ...] = ()
     close: bool = False
     pending: Callable[[], None] | None = None
+    needs: StoreNeed | None = None
 
     def commit(self) -> None:
         """Make the pending change (a prepared result, :meth:`Lobby.prepare`): the lobby and

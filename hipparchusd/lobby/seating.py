@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import re
 import secrets
 
 from ..games.base import Event, progress
-from ..protocol import ErrorCode, ProtocolError, Request
-from ..store.base import StoredSeat
+from ..protocol import ErrorCode, ProtocolError, Request, shown
+from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
-from .messages import Disconnected, Joined, Left, Resumed
-from .results import Delivery, Result, StoreCall
+from .messages import Disconnected, Joined, Left, Response, Resumed
+from .results import Delivery, NeedsStoredToken, Result
 from .tables import Lifecycle, Seat, Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
@@ -30,7 +31,9 @@ class Seating(LobbyBase):
         table = self._table(args[0])
         for key in options:
             if key != "name":
-                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only name=)")
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {shown(key)} (only name=)"
+                )
         name = options.get("name")
         if name is not None and _NAME.fullmatch(name) is None:
             raise ProtocolError(
@@ -45,7 +48,7 @@ class Seating(LobbyBase):
             ):
                 raise ProtocolError(
                     ErrorCode.SYNTAX,
-                    f"{args[1][:20]!r} is not a seat of {table.id} (0-{seats - 1})",
+                    f"{shown(args[1], 20)} is not a seat of {table.id} (0-{seats - 1})",
                 )
             wanted = int(args[1])
         if table.id in session.seats:
@@ -61,6 +64,7 @@ class Seating(LobbyBase):
             raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} of {table.id} is taken")
         else:
             seat = wanted
+        self._check_games_limits(session, table.id)
         name = name or f"player{seat}"
         token = secrets.token_hex(16)
         digest = token_digest(token)
@@ -75,7 +79,7 @@ class Seating(LobbyBase):
         start_events = [*started.start(), progress(started)] if started is not None else []
         snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest)
-        result.store_calls.append(StoreCall("add_seat", (table.id, stored_seat, snapshot)))
+        result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
 
         def take_seat() -> None:
             table.seats[seat] = Seat(name, session, digest)
@@ -99,7 +103,11 @@ class Seating(LobbyBase):
         digest = token_digest(args[0])
         entry = self._tokens.get(digest)
         if entry is None:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token")
+            # Refused unless an adjourned game in the store has the token: the shell loads
+            # it, then prepares this request again.
+            error = ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token", request.id)
+            retry = functools.partial(self.prepare, session, request)
+            return Result(Response.failed(error), needs=NeedsStoredToken(digest, retry))
         table, seat = entry
         stored = table.seats[seat].token_digest
         if stored is None or not hmac.compare_digest(stored, digest):
@@ -143,7 +151,7 @@ class Seating(LobbyBase):
             if digest is not None:
                 self._tokens.pop(digest, None)
             table.seats[seat] = Seat()
-            result.store_calls.append(StoreCall("remove_seat", (table.id, seat)))
+            result.store_calls.append(RemoveSeat(table.id, seat))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
@@ -172,6 +180,7 @@ class Seating(LobbyBase):
             raise ProtocolError(
                 ErrorCode.ALREADY_SEATED, f"you hold seat {session.seats[table.id]} in {table.id}"
             )
+        self._check_games_limits(session, table.id)
         table.spectators[session] = None
         session.watching.add(table.id)
         return self._state_result(request, table, None)

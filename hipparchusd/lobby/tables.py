@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import attrs
 
+from ..addresses import host_of
 from ..games.base import GameKind, ServedGame
 from ..protocol import Mode
 
@@ -17,13 +18,20 @@ from ..protocol import Mode
 @attrs.define(eq=False)
 class Session:
     """One connection as the lobby sees it: its output ``mode``, the seat it holds in each game
-    (game id to seat) and the games it watches."""
+    (game id to seat), the games it watches and the games it created (which count against
+    its games limits while they wait for players). ``address`` is the host part of ``peer``,
+    which the per-address limits count by."""
 
     id: int
     peer: str
     mode: Mode = Mode.TEXT
     seats: dict[str, int] = attrs.field(factory=dict)
     watching: set[str] = attrs.field(factory=set)
+    created: set[str] = attrs.field(factory=set)
+    address: str = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.address = host_of(self.peer)
 
 
 class Lifecycle(enum.Enum):

@@ -19,6 +19,8 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..wording import counted
+
 View = dict[str, Any]
 Label = Callable[[int], str]
 
@@ -31,8 +33,8 @@ HAND_SIZE = 14
 
 
 def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards`` (issue 17: never ``1 cards``)."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """``1 card``, ``2 cards`` (issue 17: never ``1 cards``; :func:`hipparchusd.wording.counted`)."""
+    return counted(count, word)
 
 
 def suit_count(count: int, letter: str) -> str:

@@ -3,12 +3,13 @@
 Nothing here knows sockets or trio; the server feeds bytes in and writes bytes out.
 """
 
-from .errors import ErrorCode, ProtocolError
+from .errors import ECHO_LIMIT, ErrorCode, ProtocolError, shown
 from .formatting import Mode, failure, flatten, game_event, lines, server_event, success, words
 from .framing import LineError, LineSplitter
 from .requests import Request, parse_request
 
 __all__ = [
+    "ECHO_LIMIT",
     "ErrorCode",
     "LineError",
     "LineSplitter",
@@ -21,6 +22,7 @@ __all__ = [
     "lines",
     "parse_request",
     "server_event",
+    "shown",
     "success",
     "words",
 ]

@@ -31,10 +31,31 @@ class ErrorCode(enum.StrEnum):
 
 class ProtocolError(Exception):
     """A request refused with ``code``; ``message`` is for people (one line, and it names
-    nothing the requester may not know). ``request_id`` is the request's id, if it had one."""
+    nothing the requester may not know). ``request_id`` is the request's id, if it had one.
+    ``private`` marks a message that may name the requester's own hidden cards (a game's
+    illegal-move explanation): it goes to the requester only and is never logged, not even
+    at debug level (RULINGS H13)."""
 
-    def __init__(self, code: ErrorCode, message: str, request_id: str | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        request_id: str | None = None,
+        *,
+        private: bool = False,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.request_id = request_id
+        self.private = private
+
+
+#: The most characters of a client's word that an error message repeats.
+ECHO_LIMIT = 40
+
+
+def shown(word: str, limit: int = ECHO_LIMIT) -> str:
+    """``word`` quoted for an error message and cut to ``limit`` characters (``...`` marks a
+    cut), so that no error repeats a client's 4,000-digit value whole (issue 16)."""
+    return repr(word) if len(word) <= limit else repr(word[:limit]) + "..."

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from ..wording import counted
 from .errors import ErrorCode
 
 
@@ -64,7 +65,7 @@ class LineSplitter:
                 start = end + 1
                 yield LineError(
                     ErrorCode.LINE_TOO_LONG,
-                    f"request lines are limited to {self.max_line_bytes} bytes",
+                    f"request lines are limited to {counted(self.max_line_bytes, 'byte')}",
                 )
                 continue
             line = self._decode(buffer, start, end)
@@ -77,6 +78,11 @@ class LineSplitter:
             buffer.clear()
         self._scanned = len(buffer)
 
+    @property
+    def partial(self) -> bool:
+        """Whether bytes of a line whose LF has not come yet are held (or being discarded)."""
+        return bool(self._buffer) or self._discarding
+
     def close(self) -> Iterator[str | LineError]:
         """End of stream: yield the last line if it lacked its LF (an overlong one is reported)."""
         buffer = self._buffer
@@ -84,7 +90,7 @@ class LineSplitter:
             self._discarding = False
             yield LineError(
                 ErrorCode.LINE_TOO_LONG,
-                f"request lines are limited to {self.max_line_bytes} bytes",
+                f"request lines are limited to {counted(self.max_line_bytes, 'byte')}",
             )
         elif buffer:
             yield self._decode(buffer, 0, len(buffer))

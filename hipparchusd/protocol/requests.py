@@ -13,7 +13,7 @@ import re
 
 import attrs
 
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, ProtocolError, shown
 
 _WORDS = re.compile(r"[^ \t]+")
 _COMMAND = re.compile(r"[a-z_]+")
@@ -59,12 +59,7 @@ def parse_request(line: str) -> Request | None:
     if _COMMAND.fullmatch(command) is None:
         raise ProtocolError(
             ErrorCode.SYNTAX,
-            f"{_shorten(command)!r} is not a command (commands are lower-case words)",
+            f"{shown(command)} is not a command (commands are lower-case words)",
             request_id,
         )
     return Request(request_id, command, tuple(words[1:]))
-
-
-def _shorten(word: str, limit: int = 40) -> str:
-    """``word``, cut to ``limit`` characters so that an error message stays short."""
-    return word if len(word) <= limit else word[:limit] + "..."

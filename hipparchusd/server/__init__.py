@@ -1,11 +1,21 @@
 """The trio server: :func:`serve` runs a daemon on listeners (its own or systemd's), and
-:func:`run` is the whole process: store, signals, serve."""
+:func:`run` is the whole process: store, signals, serve.
 
+One job per module: :mod:`.lifecycle` (the :class:`Server`: listeners, connections' tasks,
+sweep, shutdown), :mod:`.pipeline` (a request from its line to its answer and events),
+:mod:`.sequencer` (each game's order of requests), :mod:`.connection` (a connection's I/O and
+outbound queue), :mod:`.storage` (the lobby's store commands as store calls) and :mod:`.run`
+(the process: store, signals, systemd)."""
+
+from .connection import Connection
+from .lifecycle import Server
+from .pipeline import Pipeline
 from .run import open_store, run, run_async, serve
-from .shell import Connection, Sequencer, Server
+from .sequencer import Sequencer
 
 __all__ = [
     "Connection",
+    "Pipeline",
     "Sequencer",
     "Server",
     "open_store",

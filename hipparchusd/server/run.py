@@ -7,6 +7,7 @@ stops at once. SIGHUP reloads the configuration (:func:`reload_settings`).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import resource
@@ -21,9 +22,10 @@ from ..config_file import DAEMON_SCHEMA, ConfigError, changes
 from ..logs import set_level
 from ..settings import Settings, SettingsError
 from ..store import statedir
-from ..store.base import GameStore
+from ..store.base import GameStore, StoreError
+from ..store.sqlite import SqliteStore
 from ..systemd.notify import Notifier
-from .shell import Server
+from .lifecycle import Server
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -57,14 +59,17 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def ensure_open_files(max_connections: int) -> None:
+def ensure_open_files(max_connections: int) -> int | None:
     """Make room for ``max_connections`` connections (one file descriptor each) under the
-    open-file limit: raise the soft ``RLIMIT_NOFILE`` up to the hard limit when needed, and log
-    a warning naming the remedy (``LimitNOFILE=``, ``ulimit -n``) when even that is too low."""
+    open-file limit: raise the soft ``RLIMIT_NOFILE`` up to the hard limit when needed. When
+    even that is too low, log one warning naming the remedy (``LimitNOFILE=``, ``ulimit -n``)
+    and return the connections there is room for, which the server then takes as its
+    connection limit: the clients beyond get ``? limit`` instead of hanging unaccepted while
+    ``accept`` fails (issue 16 item 7). ``None`` when there is room for all."""
     needed = max_connections + SPARE_FILES
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft >= needed:
-        return
+        return None
     target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
     if target > soft:
         try:
@@ -72,24 +77,30 @@ def ensure_open_files(max_connections: int) -> None:
             soft = target
         except (OSError, ValueError) as error:
             log.debug("cannot raise the open-file limit: %s", error)
-    if soft < needed:
-        log.warning(
-            "max-connections %d needs about %d open files, but the limit is %d: raise it "
-            "(LimitNOFILE= in the unit, ulimit -n) or lower max-connections",
-            max_connections,
-            needed,
-            soft,
-        )
+    if soft >= needed:
+        return None
+    capacity = max(1, soft - SPARE_FILES)
+    log.warning(
+        "max-connections %d needs about %d open files, but the limit is %d: serving at most "
+        "%d connections (the next get '? limit'); raise the limit (LimitNOFILE= in the unit, "
+        "ulimit -n) or lower max-connections",
+        max_connections,
+        needed,
+        soft,
+        capacity,
+    )
+    return capacity
 
 
-async def open_store(settings: Settings) -> GameStore:
-    """The store ``settings.state_dir`` names: SQLite in that directory, or memory (``None``).
+def open_store(settings: Settings) -> contextlib.AbstractAsyncContextManager[GameStore]:
+    """``async with open_store(settings) as store:``, the store ``settings.state_dir`` names:
+    SQLite in that directory, or memory (``None``); closed when the block ends.
 
     Raises:
         StoreError: the state directory or its database cannot be used (the message says why).
     """
     state_dir = None if settings.state_dir is None else Path(settings.state_dir)
-    return await statedir.open_store(state_dir, retention_days=settings.retention_days)
+    return statedir.open_store(state_dir, retention_days=settings.retention_days)
 
 
 async def serve(
@@ -140,7 +151,7 @@ def reload_settings(server: Server, load: Callable[[], Settings]) -> None:
     found = changes(old, new, DAEMON_SCHEMA)
     effective = found.effective(old, new, DAEMON_SCHEMA)
     set_level(effective.log_level)
-    ensure_open_files(effective.max_connections)
+    server.file_capacity = ensure_open_files(effective.max_connections)
     server.reconfigure(effective)
     for name, (before, after) in found.applied.items():
         log.info("reload: %s: %s -> %s", name, before, after)
@@ -172,47 +183,73 @@ async def run_async(
             starts.
     """
     notifier = notifier or Notifier(None)
-    ensure_open_files(settings.max_connections)
+    file_capacity = ensure_open_files(settings.max_connections)
     if listeners is None:
         listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
     handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
             # Pinging from the start: systemd's watchdog runs while the store loads, too.
-            nursery.start_soon(notifier.run_watchdog)
+            watchdog = trio.CancelScope()
+
+            async def ping() -> None:
+                with watchdog:
+                    await notifier.run_watchdog()
+
+            nursery.start_soon(ping)
             notifier.status("opening the store")
-            store = await open_store(settings)
-            server: Server = await nursery.start(
-                lambda task_status: serve(
-                    settings, store, listeners=listeners, task_status=task_status
+            async with open_store(settings) as store:
+                if isinstance(store, SqliteStore):
+                    nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
+                server: Server = await nursery.start(
+                    lambda task_status: serve(
+                        settings, store, listeners=listeners, task_status=task_status
+                    )
                 )
-            )
-            notifier.ready(server.status())
-            nursery.start_soon(notifier.run_status, server.status)
-            task_status.started(server)
+                server.file_capacity = file_capacity
+                notifier.ready(server.status())
+                nursery.start_soon(notifier.run_status, server.status)
+                task_status.started(server)
 
-            async def on_signals() -> None:
-                async for signum in signals:
-                    name = signal.Signals(signum).name
-                    if signum == signal.SIGHUP and server.shutting_down:
-                        log.info("received SIGHUP while shutting down: ignored")
-                    elif signum == signal.SIGHUP:
-                        log.info("received SIGHUP: reloading the configuration")
-                        notifier.reloading()
-                        if load_settings is not None:
-                            reload_settings(server, load_settings)
-                        notifier.ready(server.status())
-                    elif not server.shutting_down:
-                        log.info("received %s", name)
-                        notifier.stopping(f"shutting down: {server.status()}")
-                        server.shutdown()
-                    else:
-                        log.warning("received %s again: stopping at once", name)
-                        nursery.cancel_scope.cancel()
+                async def on_signals() -> None:
+                    async for signum in signals:
+                        name = signal.Signals(signum).name
+                        if signum == signal.SIGHUP and server.shutting_down:
+                            log.info("received SIGHUP while shutting down: ignored")
+                        elif signum == signal.SIGHUP:
+                            log.info("received SIGHUP: reloading the configuration")
+                            notifier.reloading()
+                            if load_settings is not None:
+                                reload_settings(server, load_settings)
+                            notifier.ready(server.status())
+                        elif not server.shutting_down:
+                            log.info("received %s", name)
+                            notifier.stopping(f"shutting down: {server.status()}")
+                            server.shutdown()
+                        else:
+                            log.warning("received %s again: stopping at once", name)
+                            nursery.cancel_scope.cancel()
 
-            nursery.start_soon(on_signals)
-            await server.stopped.wait()
-            nursery.cancel_scope.cancel()
+                nursery.start_soon(on_signals)
+                await server.stopped.wait()
+                nursery.cancel_scope.cancel()
+
+
+async def _exit_on_store_failure(
+    store: SqliteStore, watchdog: trio.CancelScope, notifier: Notifier
+) -> None:
+    """Once ``store`` has failed for good (its writer died and no new one would start), stop
+    the watchdog pings and end the daemon with an error, so that systemd restarts it (issue
+    16 item 4): a daemon that answers every change with ``? internal`` helps nobody.
+
+    Raises:
+        StoreError: when the store has failed (the daemon's exit status is then 1).
+    """
+    await store.failed.wait()
+    watchdog.cancel()
+    notifier.stopping("the game store failed")
+    log.critical("the game store cannot be written any more: stopping with an error")
+    raise StoreError(f"store {store.path}: its writer process died and could not be restarted")
 
 
 def run(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-import attrs
+from ..records import StoredGame, StoredSeat
 
 
 class StoreError(OSError):
@@ -27,35 +27,6 @@ class StoreUnreachable(StoreError):
     write may have been committed before the writer stopped, and the next daemon to open the
     store then finds it. A call made once the store is known to be broken is never sent, and
     fails with a plain :class:`StoreError`."""
-
-
-@attrs.frozen
-class StoredSeat:
-    """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token
-    (the token itself is never stored)."""
-
-    seat: int
-    name: str
-    token_hash: bytes
-
-
-@attrs.frozen
-class StoredGame:
-    """Everything needed to bring a game back after a restart.
-
-    ``options`` are the creation options as given to ``new`` (key to value text); ``snapshot`` is
-    the latest unstructured game record (deals and moves up to when it was taken); ``moves`` are
-    the (seat, canonical move text) pairs made after that snapshot, in order.
-    """
-
-    game_id: str
-    kind: str
-    options: dict[str, str]
-    created_at: float
-    seats: tuple[StoredSeat, ...]
-    snapshot: Any
-    moves: tuple[tuple[int, str], ...]
-    finished: bool
 
 
 class GameStore(Protocol):
@@ -133,10 +104,12 @@ class GameStore(Protocol):
         ...
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
-        """The unfinished game one of whose seats has the token digest ``token_hash``, as
-        :meth:`load_unfinished` gives it, or ``None`` when no unfinished game has such a seat
-        (a finished game's seats are never found). The daemon asks when ``resume`` names a
-        token of no loaded game: the game may have been adjourned."""
+        """The game one of whose seats has the token digest ``token_hash``: an unfinished one
+        as :meth:`load_unfinished` gives it, else a finished one still kept as
+        :meth:`load_finished` gives it (``finished`` set); ``None`` when no game has such a
+        seat. The daemon asks when ``resume`` names a token of no loaded game: the game may
+        have been adjourned, or have ended before a restart (its seats then get its final
+        view, as before the restart)."""
         ...
 
     async def latest_game_id(self) -> str | None:

@@ -33,7 +33,7 @@ from ..codec import envelope
 from . import schema
 from .base import StoreError
 from .codec import STORE_VERSION, load
-from .sqlite import DB_NAME
+from .startup import DB_NAME
 from .statedir import resolve_state_dir
 
 

@@ -12,56 +12,49 @@ The writer. ``sqlite3`` blocks, so the trio thread never touches the database af
 one child process (:mod:`hipparchusd.store.writer`, which says why a process and not a thread)
 owns the only writing connection and commits what it receives in batches (group commit). Each
 call becomes a request; the calls made in one scheduling round of trio go to the child in one
-write on a Unix socket, and one task of the store's (a trio system task) reads the answers and
-wakes each caller once its batch is committed. Reads (loading games at start-up or for a
+write on a Unix socket, and one task of the store's reads the answers and wakes each caller
+once its batch is committed. That task lives in a nursery of :meth:`SqliteStore.open`, an
+async context manager: the store is used inside ``async with SqliteStore.open(...) as store:``
+and is closed, its reader joined, when the block ends. Reads (loading games at start-up or for a
 ``resume`` or ``record``) go through the same child, so they see every write made before them.
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
 
-Start-up checks (:meth:`SqliteStore.open`) stop with a :class:`~hipparchusd.store.base.StoreError`
-rather than drop or overwrite anything: a state directory that cannot be created or written, a
-second daemon on the same directory, a file that is not a SQLite database, a database that
-fails ``PRAGMA quick_check``, or one whose schema is newer than this program. They run in this
-process, before the child starts.
+Start-up checks (:mod:`.startup`, run by :meth:`SqliteStore.open` in this process before the
+child starts) stop with a :class:`~hipparchusd.store.base.StoreError` rather than drop or
+overwrite anything.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import socket
-import sqlite3
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import trio
 
+from ..records import StoredGame, StoredSeat
+from ..wording import counted
 from . import schema
-from .base import StoredGame, StoredSeat, StoreError, StoreUnreachable
+from .base import StoreError, StoreUnreachable
 from .codec import dump, load
-from .writer import FrameReader, GameRows, encode
+from .frames import FrameReader, encode
+from .sql import GameRows
+from .startup import DB_NAME, open_database, start_writer
 
-#: The database file inside the state directory.
-DB_NAME: Final = "games.sqlite3"
-#: The lock file that keeps a second daemon off the same state directory.
-LOCK_NAME: Final = "lock"
-#: The first bytes of every SQLite 3 database file.
-_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
-#: Seconds to wait for the state directory's lock while its holder may be the writer of a
-#: daemon that was just killed (it exits when it sees its parent gone).
-_LOCK_WAIT: Final = 2.0
-#: Seconds the writer process may take to open the database and say it is ready (it waits up
-#: to 30 s for a SQLite lock another program holds).
-_WRITER_START_TIMEOUT: Final = 45.0
 _DAY: Final = 86400.0
+#: Attempts to start a new writer process after the writer died (the OOM killer, ``kill -9``),
+#: and the seconds before the first; each later attempt waits twice as long as the one before.
+RESTART_ATTEMPTS: Final = 5
+RESTART_DELAY: Final = 0.1
 #: Bytes read from the writer at a time (below the allocator's mmap threshold: a larger buffer
 #: costs three system calls per read).
 _RECEIVE_SIZE: Final = 1 << 16
@@ -77,10 +70,12 @@ class _Request:
     later ones when its answer comes), where waking it would break trio's own wait.
     """
 
-    __slots__ = ("answered", "error", "parked", "result", "task")
+    __slots__ = ("answered", "error", "game", "parked", "result", "task")
 
-    def __init__(self, task: trio.lowlevel.Task) -> None:
+    def __init__(self, task: trio.lowlevel.Task, game: str | None = None) -> None:
         self.task = task
+        #: The game the call writes or reads, if it names one (its first argument).
+        self.game = game
         self.answered = False
         self.parked = False
         self.result: Any = None
@@ -102,7 +97,8 @@ def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
 
 class SqliteStore:
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
-    directory. Make one with :meth:`open`; close it with :meth:`aclose`.
+    directory. Open one with ``async with SqliteStore.open(state_dir) as store:``; it is closed
+    when the block ends, or before by :meth:`aclose`.
 
     It is :attr:`durable`: a game the daemon unloads (adjourns) can come back from it.
 
@@ -110,6 +106,16 @@ class SqliteStore:
     (``requests / transactions`` is the mean group-commit batch). ``writer_pid`` is the writer
     process's id and ``settings`` its connection's ``journal_mode`` and ``synchronous``
     (2: FULL), for tests and monitoring.
+
+    A writer that dies (the OOM killer, ``kill -9``) is replaced: up to
+    :data:`RESTART_ATTEMPTS` new writer processes are started, the first after
+    :data:`RESTART_DELAY` seconds and each later one after twice the wait before it
+    (``restarts`` counts the writers started so). The calls it had fail with
+    :class:`~hipparchusd.store.base.StoreUnreachable` (their outcome is in the database,
+    which is the truth: :meth:`take_uncertain` names their games, for the server to load them
+    again from it), and the calls made meanwhile with a plain ``StoreError`` (never sent).
+    When no writer can be started, ``failed`` is set: the daemon must exit so that its
+    supervisor restarts it.
     """
 
     #: What it keeps outlives the process (see ``GameStore.durable``).
@@ -149,7 +155,14 @@ class SqliteStore:
         self._closed = False
         self._broken: StoreError | None = None
         self._answers_done = trio.Event()
-        trio.lowlevel.spawn_system_task(self._receive_answers, name="hipparchusd-store-answers")
+        self.restarts = 0
+        #: Set when the writer died and no new one could be started (see the class).
+        self.failed = trio.Event()
+        #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
+        self.uncertain: set[str] = set()
+        self._released = trio.Event()
+        #: The nursery of :meth:`open`, which owns the reader (and a writer's replacement).
+        self._nursery: trio.Nursery | None = None
 
     @property
     def writer_pid(self) -> int:
@@ -157,6 +170,7 @@ class SqliteStore:
         return self._process.pid
 
     @classmethod
+    @contextlib.asynccontextmanager
     async def open(
         cls,
         state_dir: Path,
@@ -165,7 +179,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         max_pending: int = 4096,
         migrations: Sequence[schema.Migration] | None = None,
-    ) -> SqliteStore:
+    ) -> AsyncIterator[SqliteStore]:
         """Open (or create) the store in ``state_dir``, creating the directory (mode 0700) if
         needed, and start its writer process.
 
@@ -193,10 +207,10 @@ class SqliteStore:
             raise ValueError(f"retention must be 0 (forever) or more days, not {retention_days}")
         if max_pending < 1:
             raise ValueError(f"max_pending must be at least 1, not {max_pending}")
-        lock_fd = await trio.to_thread.run_sync(_open_database, Path(state_dir), migrations)
+        lock_fd = await trio.to_thread.run_sync(open_database, Path(state_dir), migrations)
         path = Path(state_dir) / DB_NAME
         try:
-            process, sock, settings = await _start_writer(path, lock_fd)
+            process, sock, settings = await start_writer(path, lock_fd)
         except BaseException:
             os.close(lock_fd)
             raise
@@ -211,29 +225,41 @@ class SqliteStore:
             max_pending=max_pending,
         )
         try:
-            pruned = await store._prune()
-        except BaseException:
-            await store.aclose()
+            async with trio.open_nursery() as nursery:
+                store._nursery = nursery
+                nursery.start_soon(store._receive_answers, name="hipparchusd-store-answers")
+                try:
+                    pruned = await store._prune()
+                    log.info(
+                        "store %s open (schema version %d, %s; writer pid %d); %s pruned",
+                        store.path,
+                        schema.latest_version(migrations),
+                        f"finished games kept {counted(retention_days, 'day')}"
+                        if retention_days
+                        else "kept forever",
+                        process.pid,
+                        counted(pruned, "finished game"),
+                    )
+                    yield store
+                finally:
+                    await store.aclose()
+        except BaseExceptionGroup as group:
+            # The reader raises nothing but Cancelled (it fails the store's calls instead): a
+            # group of one came from the block, or from the prune, and goes on as it is.
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
             raise
-        log.info(
-            "store %s open (schema version %d, %s; writer pid %d); %d finished games pruned",
-            store.path,
-            schema.latest_version(migrations),
-            f"finished games kept {retention_days:g} days" if retention_days else "kept forever",
-            process.pid,
-            pruned,
-        )
-        return store
 
     # -- the GameStore interface --------------------------------------------------------------
 
-    async def load_unfinished(self) -> list[StoredGame]:
-        """Every unfinished game, oldest first, with its seats and the moves after its snapshot.
+    async def load_unfinished(self, *, started: bool | None = None) -> list[StoredGame]:
+        """Every unfinished game, oldest first, with its seats and the moves after its snapshot
+        (``started``: only the games that have started, or only those that have not).
 
         Raises:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
-        rows: list[GameRows] = await self._call("load_unfinished", ())
+        rows: list[GameRows] = await self._call("load_unfinished", (None, started))
         return [self._stored_game(game, finished=False) for game in rows]
 
     async def create_game(
@@ -326,15 +352,26 @@ class SqliteStore:
         return None if rows is None else self._stored_game(rows, finished=True)
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
-        """The unfinished game with a seat whose token digest is ``token_hash`` (seats,
-        snapshot and the moves after it, as :meth:`load_unfinished` gives them), or ``None``:
-        no unfinished game has such a seat (finished games are not searched).
+        """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
+        snapshot and the moves after it, as :meth:`load_unfinished` gives them), else a
+        finished one still kept (as :meth:`load_finished` gives it, ``finished`` set), so
+        that its seats can learn its result after a restart (issue 16 item 5); or ``None``.
 
         Raises:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._call("find_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=False)
+        if rows is not None:
+            return self._stored_game(rows, finished=False)
+        rows = await self._call("find_finished_by_token", (token_hash,))
+        return None if rows is None else self._stored_game(rows, finished=True)
+
+    async def adjourned_ids(self) -> list[str]:
+        """The ids of the started, unfinished games, oldest first, without loading them: at
+        start-up the daemon leaves them adjourned until a seat resumes one (issue 16 item 3).
+        """
+        ids: list[str] = await self._call("adjourned_ids", ())
+        return ids
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
@@ -344,20 +381,29 @@ class SqliteStore:
 
     async def aclose(self) -> None:
         """Let every call made so far commit, stop the writer (its closing the database
-        checkpoints the log into the main file) and release the state directory. Idempotent."""
+        checkpoints the log into the main file) and release the state directory; return once
+        that is done, even when cancelled (the directory is released before anyone may open
+        it again). Idempotent: a second call waits for the first one's end."""
         if self._closed:
+            with trio.CancelScope(shield=True):
+                await self._released.wait()
             return
         self._closed = True
-        with trio.CancelScope(shield=True):
-            if self._outgoing:  # a round of calls not sent yet (see _call)
-                await self._send_outgoing()
-            await self._sent.wait()
-            with contextlib.suppress(OSError):  # (the writer may be gone already)
-                self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
-            await self._answers_done.wait()
-            code = await trio.to_thread.run_sync(self._process.wait)
-        self._sock.close()
-        os.close(self._lock_fd)
+        try:
+            with trio.CancelScope(shield=True):
+                if self._outgoing:  # a round of calls not sent yet (see _call)
+                    await self._send_outgoing()
+                await self._sent.wait()
+                with contextlib.suppress(OSError):  # (the writer may be gone already)
+                    self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
+                # The writer commits what it has, answers and exits; the reader reads to the
+                # end of its output (or, cancelled, fails the calls still waiting).
+                await self._answers_done.wait()
+                code = await trio.to_thread.run_sync(self._process.wait)
+        finally:
+            self._sock.close()
+            os.close(self._lock_fd)
+            self._released.set()
         if code:
             log.error("store %s: the writer process exited with status %d", self.path, code)
         log.info(
@@ -366,6 +412,11 @@ class SqliteStore:
             self.transactions,
             self.requests,
         )
+
+    async def wait_closed(self) -> None:
+        """Wait until :meth:`aclose` has released the store (for a task that holds a store
+        open on behalf of others until they close it)."""
+        await self._released.wait()
 
     # -- talking to the writer ----------------------------------------------------------------
 
@@ -386,7 +437,8 @@ class SqliteStore:
             # Never sent: its outcome is known (nothing), unlike the calls the break caught.
             raise StoreError(str(self._broken) if self._broken else "the store is closed")
         self._last_id += 1
-        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task())
+        game = arguments[0] if arguments and isinstance(arguments[0], str) else None
+        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task(), game)
         self._outgoing.append((self._last_id, operation, arguments))
         if not self._flush_due:
             # The first call of this scheduling round sends the round's calls in one write,
@@ -428,10 +480,12 @@ class SqliteStore:
             self._sent.set()
 
     async def _receive_answers(self) -> None:
-        """The store's system task: read the writer's answers and wake their callers, until
-        the writer's output ends (then fail whoever still waits)."""
+        """The store's reader, a task of :meth:`open`'s nursery: read the writer's answers and
+        wake their callers, until the writer's output ends (then fail whoever still waits).
+        Raises nothing but ``Cancelled``: a failure fails the calls instead."""
         frames = FrameReader()
         why = "the store's writer process stopped"
+        died = True  # unless cancelled: then the store is closing, and no writer is replaced
         try:
             while True:
                 await trio.lowlevel.wait_readable(self._sock)
@@ -453,10 +507,67 @@ class SqliteStore:
         except Exception as error:  # a bug: fail every caller rather than leave them asleep
             log.exception("store %s: reading the writer's answers failed", self.path)
             why = f"reading from the store's writer process failed ({error!r})"
+        except BaseException:
+            died = False
+            raise
         finally:
             if self._waiting or not self._closed:
                 self._break(why)
             self._answers_done.set()
+            if died and not self._closed and self._nursery is not None:
+                self._nursery.start_soon(self._restart_writer, name="hipparchusd-store-restart")
+
+    async def _restart_writer(self) -> None:
+        """Replace the dead writer (see the class): reap it, then start a new one, with
+        bounded retries and backoff; set :attr:`failed` if none starts."""
+        old_process, old_sock = self._process, self._sock
+        code = await trio.to_thread.run_sync(old_process.wait)
+        old_sock.close()
+        log.error(
+            "store %s: the writer process %d died (status %d)", self.path, old_process.pid, code
+        )
+        delay = RESTART_DELAY
+        for attempt in range(1, RESTART_ATTEMPTS + 1):
+            await trio.sleep(delay)
+            delay *= 2
+            if self._closed:
+                return
+            try:
+                process, sock, settings = await start_writer(self.path, self._lock_fd)
+            except OSError as error:
+                log.error(
+                    "store %s: starting a new writer failed (attempt %d of %d): %s",
+                    self.path, attempt, RESTART_ATTEMPTS, error,
+                )  # fmt: skip
+                continue
+            if self._closed:  # closed meanwhile: the new writer has nothing to do
+                sock.close()
+                await trio.to_thread.run_sync(process.wait)
+                return
+            self._process, self._sock, self.settings = process, sock, settings
+            self._unsent.clear()
+            self._answers_done = trio.Event()
+            self._broken = None
+            self.restarts += 1
+            log.warning(
+                "store %s: a new writer process %d took over (attempt %d)",
+                self.path, process.pid, attempt,
+            )  # fmt: skip
+            assert self._nursery is not None
+            self._nursery.start_soon(self._receive_answers, name="hipparchusd-store-answers")
+            return
+        log.critical(
+            "store %s: no writer process could be started after %d attempts",
+            self.path,
+            RESTART_ATTEMPTS,
+        )
+        self.failed.set()
+
+    def take_uncertain(self) -> set[str]:
+        """The games whose calls the writer had when it died (their outcome is in the
+        database only), since the last call; the server loads them again from the store."""
+        games, self.uncertain = self.uncertain, set()
+        return games
 
     def _break(self, why: str) -> None:
         """The writer cannot be reached: fail every waiting call with
@@ -465,9 +576,13 @@ class SqliteStore:
         if self._broken is None:
             if not self._closed:
                 log.error("store %s: %s", self.path, why)
-            self._broken = StoreUnreachable(f"{why}; restart the daemon")
+            self._broken = StoreUnreachable(
+                f"{why}; a new writer is being started; restart the daemon if none does"
+            )
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
+            if request.game is not None:
+                self.uncertain.add(request.game)
             request.answer(None, self._broken)
             self._slots.release()
 
@@ -503,226 +618,3 @@ class SqliteStore:
             moves=tuple(moves),
             finished=finished,
         )
-
-
-def _writer_environment() -> dict[str, str]:
-    """The daemon's environment, with the directory this ``hipparchusd`` package was imported
-    from first on ``PYTHONPATH`` (and ``-P`` keeps the working directory off the path): the
-    writer always runs the same code as the daemon, wherever either was started from."""
-    package_root = str(Path(__file__).resolve().parents[2])
-    inherited = os.environ.get("PYTHONPATH")
-    return {
-        **os.environ,
-        "PYTHONPATH": package_root + (os.pathsep + inherited if inherited else ""),
-    }
-
-
-async def _start_writer(
-    path: Path, lock_fd: int
-) -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]:
-    """Start the writer process on the checked database ``path``, handing it a copy of the
-    state directory's lock; the process, our end of its socket (non-blocking) and the settings
-    it reported.
-
-    Started from the trio thread itself (not a worker thread, as ``trio.run_process`` would):
-    nothing about the child may depend on a thread that can end.
-
-    Raises:
-        StoreError: the process could not start or could not open the database.
-    """
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    process: subprocess.Popen[bytes] | None = None
-    try:
-        try:
-            process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "hipparchusd.store.writer",
-                 "--fd", str(theirs.fileno()), str(path)],
-                stdin=subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(), lock_fd),
-                env=_writer_environment(),
-            )  # fmt: skip
-        except OSError as error:
-            raise StoreError(f"cannot start the store's writer process: {error}") from None
-        finally:
-            theirs.close()
-        ours.setblocking(False)
-        frames = FrameReader()
-        messages: list[Any] = []
-        with trio.move_on_after(_WRITER_START_TIMEOUT):
-            while not messages:
-                await trio.lowlevel.wait_readable(ours)
-                data = ours.recv(_RECEIVE_SIZE)
-                if not data:
-                    code = await trio.to_thread.run_sync(process.wait)
-                    raise StoreError(
-                        f"the store's writer process for {path} exited at start ({code})"
-                    )
-                messages = frames.feed(data)
-        if not messages:
-            raise StoreError(
-                f"the store's writer process for {path} did not start within "
-                f"{_WRITER_START_TIMEOUT:g} s"
-            )
-        status, detail = messages[0]
-        if status != "ready":
-            await trio.to_thread.run_sync(process.wait)
-            raise StoreError(str(detail))
-    except BaseException:
-        ours.close()
-        if process is not None and process.returncode is None:
-            # Stopped before the writer was ready (cancelled, say): end it and reap it rather
-            # than leave it holding a copy of the lock, which an open tried again at once
-            # would find held under our own pid. It has been sent nothing to write.
-            process.kill()
-            with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(process.wait)
-        raise
-    return process, ours, detail
-
-
-def _open_database(state_dir: Path, migrations: Sequence[schema.Migration] | None) -> int:
-    """The checks and set-up of :meth:`SqliteStore.open`, off the trio thread; the held
-    lock's file descriptor."""
-    _check_writable(state_dir)
-    lock_fd = _lock(state_dir)
-    try:
-        _connect(state_dir / DB_NAME, migrations).close()
-        _sync_directory(state_dir)
-    except BaseException:
-        os.close(lock_fd)
-        raise
-    return lock_fd
-
-
-def _sync_directory(state_dir: Path) -> None:
-    """Make the directory entries of the files just created durable (SQLite syncs the
-    directory for its log files, not for the database file it creates)."""
-    fd = os.open(state_dir, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _check_writable(state_dir: Path) -> None:
-    try:
-        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError as error:
-        raise StoreError(
-            f"cannot create the state directory {state_dir}: {error.strerror or error}"
-        ) from None
-    probe = state_dir / f".probe-{os.getpid()}"
-    try:
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, b"hipparchusd")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.unlink(probe)
-    except OSError as error:
-        raise StoreError(
-            f"the state directory {state_dir} cannot be written: {error.strerror or error}"
-        ) from None
-
-
-def _lock(state_dir: Path) -> int:
-    """Take the state directory's lock for the life of the process (or until close); write
-    our pid in it for the message a second daemon would see."""
-    path = state_dir / LOCK_NAME
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError as error:
-        raise StoreError(f"cannot open the lock file {path}: {error.strerror or error}") from None
-    deadline = time.monotonic() + _LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except OSError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
-            # A daemon that was killed leaves its writer process to finish its last batch and
-            # exit, the lock with it: wait for that, but not for a daemon that is running.
-            if _running(holder) or time.monotonic() >= deadline:
-                os.close(fd)
-                raise StoreError(
-                    f"the state directory {state_dir} is in use by another hipparchusd "
-                    f"(pid {holder})"
-                ) from None
-            time.sleep(0.02)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return fd
-
-
-def _running(pid: str) -> bool:
-    """Whether process ``pid`` (text from the lock file) exists, as far as we can tell."""
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except (ValueError, OSError):
-        return True  # not a pid, or someone else's process: assume it runs
-    return True
-
-
-def _connect(path: Path, migrations: Sequence[schema.Migration] | None) -> sqlite3.Connection:
-    damaged = "move it aside or restore it from a backup; hipparchusd will not overwrite it"
-    if path.exists() and path.stat().st_size > 0:
-        with path.open("rb") as file:
-            if file.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
-                raise StoreError(f"{path} is not a SQLite database (damaged?); {damaged}")
-    elif not path.exists():
-        # Readable by the daemon's user alone: snapshots hold the hands of games in progress
-        # (RULINGS H13). SQLite gives its log files the database file's mode.
-        try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        except OSError as error:
-            raise StoreError(f"cannot create {path}: {error.strerror or error}") from None
-    try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-    except sqlite3.Error as error:
-        raise StoreError(f"cannot open {path}: {error}") from None
-    try:
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
-        if problems != ["ok"]:
-            raise StoreError(f"{path} is damaged ({'; '.join(problems[:3])}); {damaged}")
-        version = schema.read_version(conn, str(path))
-        schema.check_version(version, str(path), migrations)  # before changing anything
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode != "wal":
-            raise StoreError(f"{path}: cannot use write-ahead logging there (mode {mode})")
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        if 0 < version < schema.latest_version(migrations):
-            _back_up(conn, path, version)
-        schema.migrate(conn, str(path), migrations)
-        try:  # SQLite opens a file it may not write read-only, silently: write now to know
-            conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('last_opened', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (f"{time.time():.0f} pid {os.getpid()}",),
-            )
-        except sqlite3.OperationalError as error:
-            raise StoreError(f"{path} cannot be written ({error})") from None
-    except sqlite3.DatabaseError as error:
-        conn.close()
-        raise StoreError(f"{path} cannot be read ({error}); {damaged}") from None
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _back_up(conn: sqlite3.Connection, path: Path, version: int) -> None:
-    """Copy the database aside before migrating it: ``<name>.v<version>-<unix time>.bak``."""
-    target = path.with_name(f"{path.name}.v{version}-{int(time.time())}.bak")
-    try:
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        raise StoreError(f"a backup {target} already exists; try again in a second") from None
-    copy = sqlite3.connect(target)
-    try:
-        conn.backup(copy)
-    finally:
-        copy.close()

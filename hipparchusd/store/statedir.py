@@ -8,8 +8,9 @@ directory (``$XDG_DATA_HOME/hipparchusd``, by default ``~/.local/share/hipparchu
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import platformdirs
@@ -41,9 +42,13 @@ def resolve_state_dir(value: str | None, environ: Mapping[str, str] | None = Non
     return Path(value).expanduser()
 
 
-async def open_store(state_dir: Path | None, *, retention_days: float = 0) -> GameStore:
-    """The store for ``state_dir``: a :class:`SqliteStore` there, or a :class:`MemoryStore`
-    when it is ``None``.
+@contextlib.asynccontextmanager
+async def open_store(
+    state_dir: Path | None, *, retention_days: float = 0
+) -> AsyncIterator[GameStore]:
+    """``async with open_store(state_dir) as store:``, the store for ``state_dir``: a
+    :class:`SqliteStore` there, or a :class:`MemoryStore` when it is ``None``; closed when the
+    block ends.
 
     Raises:
         StoreError: the state directory or its database is unusable (see
@@ -51,5 +56,11 @@ async def open_store(state_dir: Path | None, *, retention_days: float = 0) -> Ga
         ValueError: a negative ``retention_days``.
     """
     if state_dir is None:
-        return MemoryStore()
-    return await SqliteStore.open(state_dir, retention_days=retention_days)
+        store = MemoryStore()
+        try:
+            yield store
+        finally:
+            await store.aclose()
+        return
+    async with SqliteStore.open(state_dir, retention_days=retention_days) as sqlite_store:
+        yield sqlite_store

@@ -1,115 +1,35 @@
 """The compiled example bots (clients/c, clients/rust, clients/java): each builds without
-warnings and plays whole matches against a live daemon, against the Python bot and against a
-second copy of itself; the winner every bot prints must be the one the server's record gives
-when replayed through the rules (hipparchusd.games.hipparchus.replay).
+warnings (languages.py) and plays whole Hipparchus matches against a second copy of itself; the
+winner every bot prints must be the one the server's record gives when replayed through the
+rules (hipparchusd.games.hipparchus.record.replay). Matches against the other languages, and
+planets at 3-6 seats, are in test_tables.py.
 
-Each language is built once per test session, into a temporary directory, when its toolchain is
-on the machine; when it is not, its tests are skipped with the missing tool named (never
-silently). A failed build is a failure, with the compiler's output.
+Each language is built once per test session (the ``bots`` fixture), into a temporary directory,
+when its toolchain is on the machine; when it is not, its tests are skipped with the missing
+tool named (never silently). A failed build is a failure, with the compiler's output.
 
-A scripted peer (no daemon) also feeds each bot the protocol a byte at a time, with events
-arriving while a request waits and a CRLF line, to check what the live daemon rarely shows:
-partial reads, queued events and the request ids.
+A scripted peer (no daemon) also feeds every bot, compiled or not, the protocol a byte at a
+time, with events arriving while a request waits and a CRLF line, to check what the live daemon
+rarely shows: partial reads, queued events, request ids, stale ``to-move`` events, and both
+forms of ``legal`` (a ``pick`` with targets, a list).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import socket
-import subprocess
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 import pytest
-from harness import CLIENTS, Endpoint, MatchResult, play_match, python_bot, run_bot
+from harness import CLIENTS, Endpoint, MatchResult, play_match, run_bot
+from languages import LANGUAGES, Bots, require, run_build
 
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.record import MatchRecord, replay
 
-BUILD_TIMEOUT = 600.0
-
-C_FLAGS = "-std=c99 -Wall -Wextra -pedantic -Werror -O2"
-"""The C client must build without a warning (issue 4): warnings are errors here and in CI."""
-
-
-@attrs.frozen
-class CompiledBot:
-    """A built bot: its language and the command that runs it (the harness adds arguments)."""
-
-    language: str
-    command: list[str]
-
-
-def _require(language: str, *tools: str) -> None:
-    missing = [tool for tool in tools if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"{language} client not tested: {', '.join(missing)} not found on PATH")
-
-
-def _build(command: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> None:
-    """Run a build command; a non-zero exit fails the test with the build's output."""
-    done = subprocess.run(
-        command,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT,
-    )
-    if done.returncode != 0:
-        pytest.fail(
-            f"build failed: {' '.join(command)} (exit {done.returncode})\n"
-            f"{done.stdout}\n{done.stderr}"
-        )
-
-
-def build_c(out: Path) -> list[str]:
-    """``make`` with warnings as errors, objects and binary in ``out``."""
-    cc = os.environ.get("CC", "cc")
-    _require("C", cc, "make")
-    _build(["make", f"BUILD={out}", f"CC={cc}", f"CFLAGS={C_FLAGS}"], cwd=CLIENTS / "c")
-    return [str(out / "hipparchus-bot")]
-
-
-def build_rust(out: Path) -> list[str]:
-    """``cargo build --offline --locked`` (std only: nothing to download), target in ``out``."""
-    _require("Rust", "cargo")
-    _build(
-        ["cargo", "build", "--offline", "--locked", "--quiet"],
-        cwd=CLIENTS / "rust",
-        env={"CARGO_TARGET_DIR": str(out)},
-    )
-    return [str(out / "debug" / "hipparchus-bot")]
-
-
-def build_java(out: Path) -> list[str]:
-    """Plain ``javac`` with every lint as an error, classes in ``out``."""
-    _require("Java", "javac", "java")
-    sources = sorted(str(path) for path in (CLIENTS / "java").glob("*.java"))
-    _build(["javac", "-Xlint:all", "-Werror", "-d", str(out), *sources], cwd=CLIENTS / "java")
-    return ["java", "-cp", str(out), "RandomBot"]
-
-
-BUILDERS: dict[str, Callable[[Path], list[str]]] = {
-    "c": build_c,
-    "rust": build_rust,
-    "java": build_java,
-}
-
-
-@pytest.fixture(scope="session", params=sorted(BUILDERS))
-def compiled_bot(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> CompiledBot:
-    """Each compiled bot in turn, built once per session (or its tests skipped, with why)."""
-    language: str = request.param
-    command = BUILDERS[language](tmp_path_factory.mktemp(f"build-{language}"))
-    return CompiledBot(language, command)
+COMPILED = ("c", "rust", "java")
 
 
 def check_match(result: MatchResult) -> None:
@@ -132,41 +52,36 @@ def check_match(result: MatchResult) -> None:
     assert result.first.round_wins == result.second.round_wins == final.round_wins, info
 
 
-def test_plays_the_python_bot_as_creator(compiled_bot: CompiledBot, daemon: Endpoint) -> None:
-    """The compiled bot creates the game (``--create``) and the Python bot joins it."""
-    check_match(play_match(daemon, compiled_bot.command, python_bot(), seed=11))
-
-
-def test_plays_the_python_bot_as_joiner(compiled_bot: CompiledBot, daemon: Endpoint) -> None:
-    """The Python bot creates the game and the compiled bot joins it (``--game``)."""
-    check_match(play_match(daemon, python_bot(), compiled_bot.command, seed=23))
-
-
-def test_plays_a_copy_of_itself(compiled_bot: CompiledBot, daemon: Endpoint) -> None:
+@pytest.mark.parametrize("language", COMPILED)
+def test_plays_a_copy_of_itself(bots: Bots, daemon: Endpoint, language: str) -> None:
     """Two copies of the same compiled bot play each other: one creates, one joins."""
-    check_match(play_match(daemon, compiled_bot.command, compiled_bot.command, seed=37))
+    command = bots.command(language)
+    check_match(play_match(daemon, command, command, seed=37))
 
 
-def test_unseeded_self_play_finishes(compiled_bot: CompiledBot, daemon: Endpoint) -> None:
+@pytest.mark.parametrize("language", COMPILED)
+def test_unseeded_self_play_finishes(bots: Bots, daemon: Endpoint, language: str) -> None:
     """Without ``--seed`` (the bot's own randomness, a random deal) a match still completes."""
-    check_match(play_match(daemon, compiled_bot.command, compiled_bot.command))
+    command = bots.command(language)
+    check_match(play_match(daemon, command, command))
 
 
+@pytest.mark.parametrize("language", COMPILED)
 def test_refused_join_exits_nonzero_with_the_code(
-    compiled_bot: CompiledBot, daemon: Endpoint
+    bots: Bots, daemon: Endpoint, language: str
 ) -> None:
     """The contract's error path: joining a game that does not exist exits non-zero, naming
     the protocol's error code on stderr, and prints no seat or result."""
-    run = run_bot(compiled_bot.command, daemon, game="g999999", timeout=30)
+    run = run_bot(bots.command(language), daemon, game="g999999", timeout=30)
     assert run.returncode not in (0, None), run.describe()
     assert "unknown-game" in run.stderr, run.describe()
-    assert run.game_id is None and run.winner is None, run.describe()
+    assert run.game_id is None and run.winner is None and run.outcome is None, run.describe()
 
 
 def test_rust_library_unit_tests(tmp_path: Path) -> None:
-    """The Rust client library's own unit tests (event and payload parsing) pass."""
-    _require("Rust", "cargo")
-    _build(
+    """The Rust client library's own unit tests (event, payload and legal parsing) pass."""
+    require("Rust", "cargo")
+    run_build(
         ["cargo", "test", "--offline", "--locked", "--quiet"],
         cwd=CLIENTS / "rust",
         env={"CARGO_TARGET_DIR": str(tmp_path / "target")},
@@ -231,44 +146,68 @@ class ScriptedPeer:
 
 GREETING = "* server hello name=hipparchusd version=0.1.0 protocol=1\n"
 
+CARDS = "E1|J3|M7|V2"
+
 SCRIPT = [
-    (r"new hipparchus seed=5", "={id} game=g7\n\n"),
+    # --seed 5 adds seed=5 after the --option words.
+    (r"new planets players=3 seed=5", "={id} game=g7\n\n"),
     (
         r"join g7 name=peer",
-        # The join's answer, then the game starts; seat 0 moves first. One line ends in CRLF.
+        # The join's answer, then the game starts; the pass is simultaneous, but seat 0 has
+        # already passed when this seat gets its first to-move. One line ends in CRLF.
         "={id} seat=1 token=0123abcd\n\n"
         "* g7 2 joined seat=1 name=peer\r\n"
-        "* g7 3 round-started round_number=1 leader=0 round_wins=0,0\n"
-        "* g7 3 hand round_number=1 seat=1 hand=SSMEEMSEMMSEES\n"
-        "* g7 4 turn seat=0 lead=-\n"
-        # Events show plays as count and suit, never a hand position (RULINGS H13).
-        "* g7 5 played seat=0 play=2S hand_size=12\n"
-        "* g7 6 turn seat=1 lead=2S\n",
+        "* g7 3 hand-started hand_number=1 dealer=2 pass_name=split pass_count=2 "
+        "hand_sizes=4,4,4\n"
+        "* g7 3 hand hand_number=1 seat=1 hand=E1,J3,M7,V2\n"
+        "* g7 4 passed seat=0\n"
+        "* g7 5 to-move seats=0\n"  # not this seat: nothing to do
+        "* g7 6 to-move seats=1,2\n",
     ),
     (
         r"legal g7",
-        # An event arrives while the request waits: the bot must keep it for later.
-        "* g7 7 disconnected seat=0\n={id} 1M@3 3E@4\n\n",
+        # An event arrives while the request waits: the bot must keep it for later. The answer
+        # is a choice: two distinct cards, the first to seat 2, the second to seat 0.
+        f"* g7 7 disconnected seat=0\n={{id}} pick 2 {CARDS.replace('|', ' ')} to=2,0\n\n",
     ),
     (
-        r"play g7 ((?=1M@3|3E@4)([1-3][SME])@[0-9]+)",
+        rf"play g7 ((?P<first>{CARDS}),(?!(?P=first)$)(?:{CARDS}))",
         "={id} {0}\n\n"
-        "* g7 8 played seat=1 play={1} hand_size=11\n"
-        "* g7 9 turn seat=1 lead=-\n",  # a stale turn: legal will say there is nothing to do
+        "* g7 8 passed seat=1\n"
+        "* g7 9 to-move seats=1,2\n",  # a stale to-move: legal will say there is nothing to do
     ),
     # An empty answer, its id echoed with leading zeros (PROTOCOL.md: ids are echoed as sent).
-    (r"legal g7", "=00{id}\n\n* g7 10 match-over winner=1 round_wins=0,2 resigned=-\n"),
+    (r"legal g7", "=00{id}\n\n* g7 10 passed seat=2\n* g7 11 to-move seats=1\n"),
+    # The list form (here a choice of two words, as planets' shooting choice).
+    (r"legal g7", "={id} self others\n\n"),
+    (
+        r"play g7 (self|others)",
+        # Seat 0 resigned while this one chose: the play loses the race, which is not an error
+        # for the bot (the request changed nothing). The resigning seat ranks last (P16).
+        "* g7 12 game-over winners=1 scores=-23,0,45 resigned=0\n"
+        "?{id} game-over the game is over\n\n",
+    ),
     (r"quit", "={id}\n\n"),
 ]
 
 
-def test_scripted_peer_byte_by_byte(compiled_bot: CompiledBot) -> None:
-    """Against a scripted peer that sends one byte at a time, the bot sends one well-formed
-    request per line with fresh ids, keeps the events that arrive while it waits, skips the
-    seat-0 turn and a stale turn (an empty ``legal``), plays one of the legal moves, and prints
-    the contract's lines."""
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_scripted_peer_byte_by_byte(bots: Bots, language: str) -> None:
+    """Against a scripted peer that sends one byte at a time, the bot creates a game with its
+    --kind and --option words, sends one well-formed request per line with fresh ids, keeps the
+    events that arrive while it waits, skips another seat's to-move and a stale one (an empty
+    ``legal``), answers a ``pick`` with two distinct items joined by ``,`` and a list with one
+    of its words, takes a play refused with ``game-over`` (a resignation won the race) in its
+    stride, and prints the ``game-over`` fields."""
     peer = ScriptedPeer(GREETING, SCRIPT)
-    run = run_bot(compiled_bot.command, peer.endpoint, seed=5, name="peer", timeout=60)
+    run = run_bot(
+        bots.command(language),
+        peer.endpoint,
+        seed=5,
+        name="peer",
+        timeout=60,
+        extra=["--kind", "planets", "--option", "players=3"],
+    )
     peer.thread.join(10)
     peer.listener.close()
     info = f"{run.describe()}\npeer saw: {peer.requests}"
@@ -278,5 +217,6 @@ def test_scripted_peer_byte_by_byte(compiled_bot: CompiledBot) -> None:
     assert len(set(ids)) == len(ids), info
     assert run.returncode == 0, info
     assert (run.game_id, run.seat) == ("g7", 1), info
-    assert (run.winner, run.round_wins) == (1, (0, 2)), info
-    assert "opponent played 2S\n" in run.stdout, info
+    assert run.outcome is not None, info
+    assert (run.outcome.winners, run.outcome.scores) == ((1,), (-23, 0, 45)), info
+    assert run.outcome.resigned == 0, info

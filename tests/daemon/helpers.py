@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -15,10 +16,24 @@ from hipparchusd.games.hipparchus.notation import format_hand
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import GameStore, MemoryStore
+from hipparchusd.store.sqlite import SqliteStore
 
 from .client import Client
 
 StartServer = Callable[..., Awaitable[Server]]
+
+
+async def open_sqlite(nursery: trio.Nursery, state_dir: Path, **options: Any) -> SqliteStore:
+    """``SqliteStore.open(state_dir, **options)``, held open by a task of ``nursery`` until the
+    store is closed (``aclose``, by the test or by the server that owns it)."""
+
+    async def hold(task_status: trio.TaskStatus[SqliteStore]) -> None:
+        async with SqliteStore.open(state_dir, **options) as store:
+            task_status.started(store)
+            await store.wait_closed()
+
+    store: SqliteStore = await nursery.start(hold)
+    return store
 
 
 @contextlib.contextmanager

@@ -10,10 +10,10 @@ import pytest
 import trio
 
 from hipparchusd.cli import parse_settings
-from hipparchusd.lobby import Lobby, Session, StoreCall
+from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import parse_request
+from hipparchusd.records import DropGame, StoredGame, StoredSeat
 from hipparchusd.settings import Settings, SettingsError
-from hipparchusd.store.base import StoredGame, StoredSeat
 
 from .client import Client
 from .conftest import StartServer
@@ -48,7 +48,7 @@ def test_an_unfollowed_waiting_game_is_dropped_once_the_timeout_has_passed() -> 
     assert lobby.active_games == 1
     result = lobby.drop_abandoned(100.0 + TIMEOUT, TIMEOUT)
     assert result.games == ("g1",)
-    assert result.store_calls == [StoreCall("drop_game", ("g1",))]
+    assert result.store_calls == [DropGame("g1")]
     assert result.response is None and result.deliveries == []
     assert lobby.active_games == 0
     assert _code(lobby, a, "state g1") == "unknown-game"

@@ -20,13 +20,15 @@ from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import ErrorCode, ProtocolError, parse_request
+from hipparchusd.records import StoredGame, StoredSeat
 from hipparchusd.server import Server
 from hipparchusd.settings import Settings, SettingsError
-from hipparchusd.store.base import StoredGame, StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 
 from .client import Client
 from .conftest import StartServer
+from .helpers import open_sqlite
 
 TIMEOUT = 3600.0
 SEED = 11
@@ -217,10 +219,13 @@ async def _until_gone(server: Server, game: str) -> None:
 
 
 async def test_a_match_is_adjourned_resumed_and_finished(
-    start_server: StartServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    start_server: StartServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    nursery: trio.Nursery,
 ) -> None:
     caplog.set_level(logging.INFO, logger="hipparchusd.lobby")
-    store = await SqliteStore.open(tmp_path / "state")
+    store = await open_sqlite(nursery, tmp_path / "state")
     server = await start_server(store, max_games=1, adjourn_timeout=0.2)
     port = server.ports[0]
     a, b, game, tokens = await _seated(port)
@@ -277,9 +282,9 @@ async def test_a_match_is_adjourned_resumed_and_finished(
 
 
 async def test_two_seats_resuming_at_once_load_the_game_once(
-    start_server: StartServer, tmp_path: Path
+    start_server: StartServer, tmp_path: Path, nursery: trio.Nursery
 ) -> None:
-    store = await SqliteStore.open(tmp_path / "state")
+    store = await open_sqlite(nursery, tmp_path / "state")
     server = await start_server(store, adjourn_timeout=0.1)
     port = server.ports[0]
     a, b, game, tokens = await _seated(port)
@@ -294,9 +299,9 @@ async def test_two_seats_resuming_at_once_load_the_game_once(
     async def resume(client: Client, seat: int) -> None:
         views[seat] = (await _fields(client, f"resume {tokens[seat]}"))["view"]
 
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(resume, c, 0)
-        nursery.start_soon(resume, d, 1)
+    async with trio.open_nursery() as tasks:
+        tasks.start_soon(resume, c, 0)
+        tasks.start_soon(resume, d, 1)
     assert views == {seat: converter.unstructure(engine.view(seat)) for seat in (0, 1)}
     assert server.games == 1
     table = server.lobby.tables[game]
@@ -318,9 +323,9 @@ def _session_id(server: Server, client: Client) -> int:
 
 
 async def test_a_spectator_or_one_connected_seat_keeps_a_game_loaded(
-    start_server: StartServer, tmp_path: Path
+    start_server: StartServer, tmp_path: Path, nursery: trio.Nursery
 ) -> None:
-    store = await SqliteStore.open(tmp_path / "state")
+    store = await open_sqlite(nursery, tmp_path / "state")
     server = await start_server(store, adjourn_timeout=0.1)
     port = server.ports[0]
     a, b, c, d, w = [await Client.connect(port) for _ in range(5)]
@@ -354,9 +359,9 @@ async def test_with_no_durable_store_nothing_is_adjourned(start_server: StartSer
 
 
 async def test_a_reload_changes_the_timeout_from_the_next_sweep(
-    start_server: StartServer, tmp_path: Path
+    start_server: StartServer, tmp_path: Path, nursery: trio.Nursery
 ) -> None:
-    store = await SqliteStore.open(tmp_path / "state")
+    store = await open_sqlite(nursery, tmp_path / "state")
     server = await start_server(store, adjourn_timeout=0, idle_timeout=0.1)
     a, b, game, _ = await _seated(server.ports[0])
     await a.aclose()
@@ -404,9 +409,9 @@ class FlakyStore:
 
 
 async def test_a_resume_the_store_fails_changes_nothing(
-    start_server: StartServer, tmp_path: Path
+    start_server: StartServer, tmp_path: Path, nursery: trio.Nursery
 ) -> None:
-    store = FlakyStore(await SqliteStore.open(tmp_path / "state"))
+    store = FlakyStore(await open_sqlite(nursery, tmp_path / "state"))
     server = await start_server(store, adjourn_timeout=0.1)
     port = server.ports[0]
     a, b, game, (token, _) = await _seated(port)

@@ -9,7 +9,8 @@ import pytest
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.lobby import Lobby, token_digest
-from hipparchusd.store.base import MemoryStore, StoredGame, StoredSeat
+from hipparchusd.records import StoredGame, StoredSeat
+from hipparchusd.store.base import MemoryStore
 
 from .client import Client
 from .conftest import StartServer

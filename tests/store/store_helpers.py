@@ -18,10 +18,24 @@ import pytest
 import trio
 
 from hipparchusd.games.hipparchus import HipparchusGame
+from hipparchusd.records import StoredSeat
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
-from hipparchusd.store.base import StoredSeat
 from hipparchusd.store.sqlite import SqliteStore
+
+
+async def open_sqlite(nursery: trio.Nursery, state_dir: Path, **options: Any) -> SqliteStore:
+    """``SqliteStore.open(state_dir, **options)``, held open by a task of ``nursery`` until the
+    store is closed (``aclose``, by the test or by a server that owns it): for tests that open
+    and close stores at moments of their choosing. An error opening it is raised here."""
+
+    async def hold(task_status: trio.TaskStatus[SqliteStore]) -> None:
+        async with SqliteStore.open(state_dir, **options) as store:
+            task_status.started(store)
+            await store.wait_closed()
+
+    store: SqliteStore = await nursery.start(hold)
+    return store
 
 
 def stored_seat(seat: int, name: str) -> StoredSeat:
@@ -32,7 +46,7 @@ def stored_seat(seat: int, name: str) -> StoredSeat:
 async def serve_sqlite(state_dir: Path, nursery: trio.Nursery, **settings: Any) -> Server:
     """A daemon on a free port of 127.0.0.1 with a SQLite store in ``state_dir``, started in
     ``nursery``; ``settings`` override :class:`~hipparchusd.settings.Settings` fields."""
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     options = {"port": 0, "grace_period": 0.1, "state_dir": str(state_dir), **settings}
     server: Server = await nursery.start(serve, Settings(**options), store)
     return server

@@ -8,19 +8,20 @@ from pathlib import Path
 
 import pytest
 import trio
-from store_helpers import serve_sqlite, stored_seat
+from store_helpers import open_sqlite, serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import SqliteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
 
 
-async def test_drop_game_forgets_a_waiting_game_and_its_seats(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_drop_game_forgets_a_waiting_game_and_its_seats(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g1", "hipparchus", {"seed": "1"}, 1.0)
         await store.create_game("g2", "hipparchus", {}, 2.0)
@@ -35,7 +36,7 @@ async def test_drop_game_forgets_a_waiting_game_and_its_seats(state_dir: Path) -
         assert await store.latest_game_id() == "g3"
     finally:
         await store.aclose()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         assert [g.game_id for g in await store.load_unfinished()] == ["g1", "g3"]
         assert await store.latest_game_id() == "g3"
@@ -43,10 +44,12 @@ async def test_drop_game_forgets_a_waiting_game_and_its_seats(state_dir: Path) -
         await store.aclose()
 
 
-async def test_drop_game_refuses_started_finished_and_unknown_games(state_dir: Path) -> None:
+async def test_drop_game_refuses_started_finished_and_unknown_games(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     game = HipparchusGame(seed=2)
     game.start()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("started", "hipparchus", {}, 1.0)
         await store.snapshot("started", converter.unstructure(game.record()))
@@ -61,9 +64,11 @@ async def test_drop_game_refuses_started_finished_and_unknown_games(state_dir: P
         await store.aclose()
 
 
-async def test_a_dropped_waiting_game_is_gone_after_a_restart(state_dir: Path) -> None:
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery, abandon_timeout=0.2)
+async def test_a_dropped_waiting_game_is_gone_after_a_restart(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks, abandon_timeout=0.2)
         client = await Client.connect(server.ports[0])
         dropped = (await client.ok("new hipparchus")).fields()["game"]
         kept = (await client.ok("new hipparchus")).fields()["game"]
@@ -72,15 +77,15 @@ async def test_a_dropped_waiting_game_is_gone_after_a_restart(state_dir: Path) -
         await client.fail(f"state {dropped}", "unknown-game")
         await client.aclose()
         server.shutdown()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         (left,) = await store.load_unfinished()
         assert left.game_id == kept
         assert await store.latest_game_id() == kept
     finally:
         await store.aclose()
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery, abandon_timeout=0.2)
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks, abandon_timeout=0.2)
         assert dropped not in server.lobby.tables and kept in server.lobby.tables
         client = await Client.connect(server.ports[0])
         await client.fail(f"watch {dropped}", "unknown-game")

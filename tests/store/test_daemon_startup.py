@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from store_helpers import without_root_privileges
+import trio
+from store_helpers import open_sqlite, without_root_privileges
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _serve(state_dir: Path, *prefix: str) -> subprocess.CompletedProcess[str]:
@@ -35,9 +37,8 @@ def _serve(state_dir: Path, *prefix: str) -> subprocess.CompletedProcess[str]:
 
 
 async def _make_store(state_dir: Path) -> Path:
-    store = await SqliteStore.open(state_dir)
-    await store.create_game("g1", "hipparchus", {}, 1.0)
-    await store.aclose()
+    async with SqliteStore.open(state_dir) as store:
+        await store.create_game("g1", "hipparchus", {}, 1.0)
     return state_dir / DB_NAME
 
 
@@ -75,8 +76,10 @@ def test_a_state_directory_that_cannot_be_written_stops_start_up(state_dir: Path
     )
 
 
-async def test_hipparchusd_export_from_the_command_line(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_hipparchusd_export_from_the_command_line(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g1", "hipparchus", {}, 1.0)
     await store.finish("g1", {"first_leader": 0})
     await store.aclose()

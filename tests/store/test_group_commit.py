@@ -6,10 +6,10 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from store_helpers import held_writer, open_db
+from store_helpers import held_writer, open_db, open_sqlite
 
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
-from hipparchusd.store.writer import insert_moves
+from hipparchusd.store.sql import insert_moves
+from hipparchusd.store.startup import DB_NAME
 
 
 def _committed_moves(state_dir: Path) -> set[tuple[str, int, str]]:
@@ -18,8 +18,10 @@ def _committed_moves(state_dir: Path) -> set[tuple[str, int, str]]:
         return set(conn.execute("SELECT game_id, seat, move FROM moves").fetchall())
 
 
-async def test_calls_waiting_together_commit_in_one_transaction(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_calls_waiting_together_commit_in_one_transaction(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         for game in range(10):
             await store.create_game(f"g{game}", "hipparchus", {}, float(game))
@@ -33,11 +35,11 @@ async def test_calls_waiting_together_commit_in_one_transaction(state_dir: Path)
             assert key in _committed_moves(state_dir)
             returned.append(key)
 
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as tasks:
             with held_writer(store):  # the writer waits while 100 calls gather
                 for game in range(10):
                     for ply in range(10):
-                        nursery.start_soon(move, game, ply)
+                        tasks.start_soon(move, game, ply)
                 await trio.testing.wait_all_tasks_blocked()
                 assert returned == []
         assert store.transactions - before == 1
@@ -47,10 +49,12 @@ async def test_calls_waiting_together_commit_in_one_transaction(state_dir: Path)
         await store.aclose()
 
 
-async def test_free_running_concurrent_moves_are_batched(state_dir: Path) -> None:
+async def test_free_running_concurrent_moves_are_batched(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     """Without holding the writer: many games, each waiting for its move before the next, as
     the daemon does; the commits needed are fewer than the moves."""
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     games, plies = 50, 20
     try:
         for game in range(games):
@@ -61,9 +65,9 @@ async def test_free_running_concurrent_moves_are_batched(state_dir: Path) -> Non
             for ply in range(plies):
                 await store.add_move(f"g{game}", ply % 2, f"m{ply}")
 
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as tasks:
             for game in range(games):
-                nursery.start_soon(play, game)
+                tasks.start_soon(play, game)
         commits = store.transactions - before
         assert commits < games * plies / 2
         assert len(_committed_moves(state_dir)) == games * plies
@@ -74,13 +78,15 @@ async def test_free_running_concurrent_moves_are_batched(state_dir: Path) -> Non
         await store.aclose()
 
 
-async def test_callers_beyond_the_queue_bound_wait_their_turn(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir, max_pending=4)
+async def test_callers_beyond_the_queue_bound_wait_their_turn(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir, max_pending=4)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as tasks:
             for ply in range(40):
-                nursery.start_soon(store.add_move, "g", 0, f"m{ply}")
+                tasks.start_soon(store.add_move, "g", 0, f"m{ply}")
         [loaded] = await store.load_unfinished()
         assert sorted(loaded.moves) == sorted((0, f"m{ply}") for ply in range(40))
         assert store.requests / store.transactions <= 4
@@ -88,8 +94,10 @@ async def test_callers_beyond_the_queue_bound_wait_their_turn(state_dir: Path) -
         await store.aclose()
 
 
-async def test_moves_inserted_together_keep_their_order(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_moves_inserted_together_keep_their_order(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
         await store.create_game("h", "hipparchus", {}, 1.0)

@@ -8,19 +8,20 @@ from pathlib import Path
 
 import pytest
 import trio
-from store_helpers import serve_sqlite, stored_seat
+from store_helpers import open_sqlite, serve_sqlite, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import SqliteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
 
 
-async def test_remove_seat_forgets_one_seat_of_a_waiting_game(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_remove_seat_forgets_one_seat_of_a_waiting_game(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g1", "hipparchus", {}, 1.0)
         await store.add_seat("g1", stored_seat(0, "ann"))
@@ -28,7 +29,7 @@ async def test_remove_seat_forgets_one_seat_of_a_waiting_game(state_dir: Path) -
         await store.remove_seat("g1", 0)
     finally:
         await store.aclose()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         (game,) = await store.load_unfinished()
         assert game.seats == (stored_seat(1, "bob"),)
@@ -40,10 +41,12 @@ async def test_remove_seat_forgets_one_seat_of_a_waiting_game(state_dir: Path) -
         await store.aclose()
 
 
-async def test_remove_seat_refuses_started_unknown_games_and_free_seats(state_dir: Path) -> None:
+async def test_remove_seat_refuses_started_unknown_games_and_free_seats(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     game = HipparchusGame(seed=2)
     game.start()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("started", "hipparchus", {}, 1.0)
         await store.add_seat("started", stored_seat(0, "ann"))
@@ -62,8 +65,8 @@ async def test_remove_seat_refuses_started_unknown_games_and_free_seats(state_di
 
 
 async def test_a_seat_left_before_the_start_stays_free_after_a_restart(state_dir: Path) -> None:
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery)
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks)
         a, b, w = [await Client.connect(server.ports[0]) for _ in range(3)]
         game = (await a.ok("new hipparchus")).fields()["game"]
         await w.ok(f"watch {game}")  # keeps the game followed
@@ -76,8 +79,8 @@ async def test_a_seat_left_before_the_start_stays_free_after_a_restart(state_dir
         for client in (a, w):
             await client.aclose()
         server.shutdown()
-    async with trio.open_nursery() as nursery:
-        server = await serve_sqlite(state_dir, nursery)
+    async with trio.open_nursery() as tasks:
+        server = await serve_sqlite(state_dir, tasks)
         assert server.lobby.tables[game].names == [None, None]
         c = await Client.connect(server.ports[0])
         for token in (token_a, token_b):

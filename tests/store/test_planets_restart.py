@@ -49,19 +49,9 @@ def mid_trick(table: Table) -> bool:
 
 
 async def reconnect(table: Table, port: int) -> None:
-    """After a restart: every seat resumes on a new JSON connection with its token, and a new
-    spectator watches; check what each resumed view shows against the referee."""
+    """After a restart: every seat resumes on a new JSON connection with its token (which
+    loads the game: start-up loads started games lazily), then a new spectator watches; check what each resumed view shows against the referee."""
     referee = table.referee
-    spectator = await Client.connect(port)
-    await spectator.ok("format json")
-    watched = await spectator.ok(f"watch {table.game}")
-    table.spectator = spectator
-    # A spectator sees who has passed, and of the cards only those played this hand.
-    view = watched.json()["view"]
-    assert view["seat"] is None and view["hand"] is None and view["my_pass"] is None, view
-    if referee.in_pass:
-        assert view["passed"] == sorted(referee.passes), view
-    assert set(CARD.findall(watched.text)) <= set(referee.played), watched.text
     for seat, token in enumerate(table.tokens):
         client = await Client.connect(port)
         await client.ok("format json")
@@ -94,6 +84,17 @@ async def reconnect(table: Table, port: int) -> None:
         }
         for card in CARD.findall(reply.text):
             assert card in own or card in referee.played, (seat, card, reply.text)
+    # Started games come back lazily, on a seat's resume (so a spectator watches after it).
+    spectator = await Client.connect(port)
+    await spectator.ok("format json")
+    watched = await spectator.ok(f"watch {table.game}")
+    table.spectator = spectator
+    # A spectator sees who has passed, and of the cards only those played this hand.
+    view = watched.json()["view"]
+    assert view["seat"] is None and view["hand"] is None and view["my_pass"] is None, view
+    if referee.in_pass:
+        assert view["passed"] == sorted(referee.passes), view
+    assert set(CARD.findall(watched.text)) <= set(referee.played), watched.text
 
 
 def _key(card: str) -> tuple[int, int]:

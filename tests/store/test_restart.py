@@ -21,7 +21,7 @@ import trio
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.notation import format_play, parse_hand
-from hipparchusd.store.sqlite import DB_NAME, LOCK_NAME
+from hipparchusd.store.startup import DB_NAME, LOCK_NAME
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client, event_fields
@@ -246,7 +246,8 @@ async def test_fifty_games_interleaved_across_a_kill_all_resume(
     daemon_factory: Callable[..., DaemonProcess], tmp_path: Path
 ) -> None:
     state_dir = tmp_path / "state"
-    daemon = daemon_factory("--state-dir", str(state_dir))
+    # 100 connections from loopback: over the default per-address limit, so trusted here.
+    daemon = daemon_factory("--state-dir", str(state_dir), "--trusted-addresses", "127.0.0.1")
     matches = [
         await new_match(daemon.port, "seed=5" if number % 5 == 0 else "") for number in range(50)
     ]
@@ -282,7 +283,9 @@ async def test_fifty_games_interleaved_across_a_kill_all_resume(
         assert stored[len(match.acked) :] in ([], [in_flight.get(match.game)])
         match.acked = stored
 
-    daemon = daemon_factory("--state-dir", str(state_dir))
+    daemon = daemon_factory(
+        "--state-dir", str(state_dir), "--trusted-addresses", "127.0.0.1"
+    )  # as above
     for match in matches:
         await match.reconnect(daemon.port)
 

@@ -8,12 +8,14 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from store_helpers import play_random
+import trio
+from store_helpers import open_sqlite, play_random
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
-from hipparchusd.store.base import StoredSeat, StoreError
+from hipparchusd.store.base import StoreError
 from hipparchusd.store.export import export_games, export_main, parse_since
 from hipparchusd.store.sqlite import PRUNE_INTERVAL, SqliteStore
 
@@ -47,9 +49,11 @@ async def _finished_ids(state_dir: Path) -> list[str]:
     return [game["game_id"] for game in export_games(state_dir)["data"]]
 
 
-async def test_finished_games_past_retention_are_pruned_at_start_up(state_dir: Path) -> None:
+async def test_finished_games_past_retention_are_pruned_at_start_up(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     clock = Clock(NOV_1)
-    store = await SqliteStore.open(state_dir, retention_days=30, clock=clock)
+    store = await open_sqlite(nursery, state_dir, retention_days=30, clock=clock)
     await store.create_game("unfinished", "hipparchus", {}, clock.now)
     for day in (0, 10, 20):
         clock.now = NOV_1 + day * DAY
@@ -57,26 +61,28 @@ async def test_finished_games_past_retention_are_pruned_at_start_up(state_dir: P
     await store.aclose()
 
     clock.now = NOV_1 + 35 * DAY  # only day 0's game is more than 30 days old
-    store = await SqliteStore.open(state_dir, retention_days=30, clock=clock)
+    store = await open_sqlite(nursery, state_dir, retention_days=30, clock=clock)
     await store.aclose()
     assert await _finished_ids(state_dir) == ["day-10", "day-20"]
 
     clock.now = NOV_1 + 1000 * DAY  # 0 keeps them forever
-    store = await SqliteStore.open(state_dir, retention_days=0, clock=clock)
+    store = await open_sqlite(nursery, state_dir, retention_days=0, clock=clock)
     await store.aclose()
     assert await _finished_ids(state_dir) == ["day-10", "day-20"]
 
-    store = await SqliteStore.open(state_dir, retention_days=30, clock=clock)
+    store = await open_sqlite(nursery, state_dir, retention_days=30, clock=clock)
     [unfinished] = await store.load_unfinished()  # unfinished games are never pruned
     await store.aclose()
     assert unfinished.game_id == "unfinished"
     assert await _finished_ids(state_dir) == []
 
 
-async def test_a_running_store_prunes_when_a_game_finishes_hourly(state_dir: Path) -> None:
+async def test_a_running_store_prunes_when_a_game_finishes_hourly(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     clock = Clock(NOV_1)
     retention = 0.01  # days: 864 seconds, less than the pruning interval
-    store = await SqliteStore.open(state_dir, retention_days=retention, clock=clock)
+    store = await open_sqlite(nursery, state_dir, retention_days=retention, clock=clock)
     try:
         await _finish_game(store, "old", clock.now)
         clock.now = NOV_1 + 1000  # "old" is past retention, but a prune is not due yet
@@ -91,15 +97,17 @@ async def test_a_running_store_prunes_when_a_game_finishes_hourly(state_dir: Pat
         await store.aclose()
 
 
-async def test_negative_retention_is_refused(state_dir: Path) -> None:
+async def test_negative_retention_is_refused(state_dir: Path, nursery: trio.Nursery) -> None:
     with pytest.raises(ValueError, match="retention"):
-        await SqliteStore.open(state_dir, retention_days=-1)
+        await open_sqlite(nursery, state_dir, retention_days=-1)
     assert not state_dir.exists()
 
 
-async def test_export_replays_exactly_through_the_rules(state_dir: Path) -> None:
+async def test_export_replays_exactly_through_the_rules(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     clock = Clock(NOV_1)
-    store = await SqliteStore.open(state_dir, clock=clock)
+    store = await open_sqlite(nursery, state_dir, clock=clock)
     games = {}
     for number, game in enumerate(
         [HipparchusGame(), HipparchusGame(seed=12), HipparchusGame(first_leader=1)]
@@ -150,8 +158,10 @@ async def test_export_replays_exactly_through_the_rules(state_dir: Path) -> None
     assert [item["game_id"] for item in since] == ["g2"]
 
 
-async def test_export_works_while_the_daemon_has_the_store_open(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_export_works_while_the_daemon_has_the_store_open(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
         await store.finish("g", {"r": 1})
@@ -169,11 +179,11 @@ def test_parse_since() -> None:
 
 
 async def test_export_refuses_what_it_cannot_read(
-    state_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    state_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nursery: trio.Nursery
 ) -> None:
     with pytest.raises(StoreError, match="there is no game database"):
         export_games(tmp_path / "empty")
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.aclose()
     # As the next version of the program would see this database: it must migrate it first,
     # and an export only reads.
@@ -188,12 +198,12 @@ async def test_export_refuses_what_it_cannot_read(
 
 
 async def test_the_export_command(
-    state_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    state_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], nursery: trio.Nursery
 ) -> None:
     game = HipparchusGame()
     game.start()
     play_random(game, random.Random(5))
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g1", "hipparchus", {}, NOV_1)
     await store.finish("g1", converter.unstructure(game.record()))
     await store.aclose()

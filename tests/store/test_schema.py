@@ -9,11 +9,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import open_db, stored_seat
+import trio
+from store_helpers import open_db, open_sqlite, stored_seat
 
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _meta(path: Path) -> dict[str, str]:
@@ -22,14 +24,15 @@ def _meta(path: Path) -> dict[str, str]:
 
 
 async def _make_v1_store_with_a_game(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir, migrations=schema.MIGRATIONS[:1])
-    await store.create_game("g", "hipparchus", {"seed": "3"}, 10.0)
-    await store.add_move("g", 0, "1S@1")
-    await store.aclose()
+    async with SqliteStore.open(state_dir, migrations=schema.MIGRATIONS[:1]) as store:
+        await store.create_game("g", "hipparchus", {"seed": "3"}, 10.0)
+        await store.add_move("g", 0, "1S@1")
 
 
-async def test_a_new_database_is_at_the_latest_version(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_new_database_is_at_the_latest_version(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.aclose()
     meta = _meta(state_dir / DB_NAME)
     assert meta["application"] == "hipparchusd"
@@ -38,7 +41,9 @@ async def test_a_new_database_is_at_the_latest_version(state_dir: Path) -> None:
     assert schema.latest_version() == len(schema.MIGRATIONS) == 2
 
 
-async def test_a_newer_schema_is_refused_and_left_alone(state_dir: Path) -> None:
+async def test_a_newer_schema_is_refused_and_left_alone(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     await _make_v1_store_with_a_game(state_dir)
     path = state_dir / DB_NAME
     with open_db(path) as conn:
@@ -47,17 +52,17 @@ async def test_a_newer_schema_is_refused_and_left_alone(state_dir: Path) -> None
     with pytest.raises(
         StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 2\)"
     ):
-        await SqliteStore.open(state_dir)
+        await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
     assert not list(state_dir.glob("*.bak"))
 
 
-async def test_another_programs_database_is_refused(state_dir: Path) -> None:
+async def test_another_programs_database_is_refused(state_dir: Path, nursery: trio.Nursery) -> None:
     state_dir.mkdir()
     with open_db(state_dir / DB_NAME) as conn:
         conn.execute("CREATE TABLE accounts (id INTEGER)")
     with pytest.raises(StoreError, match="is not a hipparchusd database"):
-        await SqliteStore.open(state_dir)
+        await open_sqlite(nursery, state_dir)
 
 
 def _add_game_notes(conn: sqlite3.Connection) -> None:
@@ -69,12 +74,14 @@ def _add_game_notes(conn: sqlite3.Connection) -> None:
     )
 
 
-async def test_an_older_schema_is_backed_up_and_migrated(state_dir: Path) -> None:
+async def test_an_older_schema_is_backed_up_and_migrated(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     await _make_v1_store_with_a_game(state_dir)
     migrations = (*schema.MIGRATIONS, _add_game_notes)
     latest = len(migrations)
 
-    store = await SqliteStore.open(state_dir, migrations=migrations)
+    store = await open_sqlite(nursery, state_dir, migrations=migrations)
     [loaded] = await store.load_unfinished()
     await store.aclose()
 
@@ -93,13 +100,15 @@ async def test_an_older_schema_is_backed_up_and_migrated(state_dir: Path) -> Non
         ]
 
     # Opening again finds nothing to migrate.
-    store = await SqliteStore.open(state_dir, migrations=migrations)
+    store = await open_sqlite(nursery, state_dir, migrations=migrations)
     await store.aclose()
     assert len(list(state_dir.glob("*.bak"))) == 1
 
 
-async def test_a_failed_migration_leaves_the_old_version(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_failed_migration_leaves_the_old_version(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {"seed": "3"}, 10.0)
     await store.add_move("g", 0, "1S@1")
     await store.aclose()
@@ -110,13 +119,13 @@ async def test_a_failed_migration_leaves_the_old_version(state_dir: Path) -> Non
         conn.execute("SELECT no_such_column FROM games")
 
     with pytest.raises(StoreError, match=f"from schema version {latest} to {latest + 1} failed"):
-        await SqliteStore.open(state_dir, migrations=(*schema.MIGRATIONS, broken))
+        await open_sqlite(nursery, state_dir, migrations=(*schema.MIGRATIONS, broken))
     path = state_dir / DB_NAME
     assert _meta(path)["schema_version"] == str(latest)
     with open_db(path) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
     assert "half_done" not in columns
-    store = await SqliteStore.open(state_dir)  # the current program still opens it
+    store = await open_sqlite(nursery, state_dir)  # the current program still opens it
     [loaded] = await store.load_unfinished()
     await store.aclose()
     assert loaded.moves == ((0, "1S@1"),)
@@ -135,12 +144,14 @@ def test_migrating_from_the_empty_database_runs_every_step(tmp_path: Path) -> No
         }
 
 
-async def test_version_2_indexes_seats_by_token_digest(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir, migrations=schema.MIGRATIONS[:1])
+async def test_version_2_indexes_seats_by_token_digest(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir, migrations=schema.MIGRATIONS[:1])
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.add_seat("g", stored_seat(0, "ann"))
     await store.aclose()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         found = await store.find_by_token(stored_seat(0, "ann").token_hash)
         assert found is not None and found.game_id == "g"

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 import trio
-from store_helpers import held_writer, open_db, play_random, stored_seat
+from store_helpers import held_writer, open_db, open_sqlite, play_random, stored_seat
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.store.base import StoreError, StoreUnreachable
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 def _crash_copy(state_dir: Path, into: Path) -> Path:
@@ -31,9 +32,11 @@ def _crash_copy(state_dir: Path, into: Path) -> Path:
     return into
 
 
-async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> None:
+async def test_a_game_round_trips_through_close_and_open(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     game = HipparchusGame(seed=4)
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g1", "hipparchus", {"seed": "4"}, 1000.5)
     await store.add_seat("g1", stored_seat(1, "bob"))
     await store.add_seat("g1", stored_seat(0, "ann"))
@@ -45,7 +48,7 @@ async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> Non
     await store.create_game("g2", "hipparchus", {}, 999.0)  # older, not started
     await store.aclose()
 
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         older, loaded = await store.load_unfinished()
         assert await store.latest_game_id() == "g2"  # created last, though older
@@ -64,8 +67,10 @@ async def test_a_game_round_trips_through_close_and_open(state_dir: Path) -> Non
     assert snapshot.rounds[0].plays == ()
 
 
-async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.snapshot("g", {"n": 0})
     await store.add_move("g", 0, "a")
@@ -82,8 +87,10 @@ async def test_moves_after_the_latest_snapshot_are_the_ones_loaded(state_dir: Pa
     assert rows == [(0, "a"), (1, "b"), (0, "c")]
 
 
-async def test_a_deal_is_stored_with_the_seat_or_move_that_makes_it(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_deal_is_stored_with_the_seat_or_move_that_makes_it(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
         await store.add_seat("g", stored_seat(0, "ann"))
@@ -106,8 +113,10 @@ async def test_a_deal_is_stored_with_the_seat_or_move_that_makes_it(state_dir: P
         await store.aclose()
 
 
-async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_committed_calls_survive_a_crash(
+    state_dir: Path, tmp_path: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {"seed": "1"}, 5.0)
     await store.add_seat("g", stored_seat(0, "ann"))
     await store.snapshot("g", {"deal": 1})
@@ -116,7 +125,7 @@ async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) 
     crashed = _crash_copy(state_dir, tmp_path / "crashed")
     await store.aclose()
 
-    reopened = await SqliteStore.open(crashed)
+    reopened = await open_sqlite(nursery, crashed)
     try:
         [loaded] = await reopened.load_unfinished()
     finally:
@@ -126,8 +135,10 @@ async def test_committed_calls_survive_a_crash(state_dir: Path, tmp_path: Path) 
     assert loaded.moves == tuple((ply % 2, f"m{ply}") for ply in range(30))
 
 
-async def test_the_database_is_in_wal_mode_with_full_sync(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_the_database_is_in_wal_mode_with_full_sync(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
         assert store.settings == {"journal_mode": "wal", "synchronous": 2}  # 2 = FULL
@@ -139,9 +150,11 @@ async def test_the_database_is_in_wal_mode_with_full_sync(state_dir: Path) -> No
     assert state_dir.stat().st_mode & 0o777 == 0o700
 
 
-async def test_the_database_is_private_in_an_open_state_directory(state_dir: Path) -> None:
+async def test_the_database_is_private_in_an_open_state_directory(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
     state_dir.mkdir(mode=0o755)  # as systemd's StateDirectory= makes it by default
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.aclose()
     assert (state_dir / DB_NAME).stat().st_mode & 0o777 == 0o600
@@ -150,10 +163,11 @@ async def test_the_database_is_private_in_an_open_state_directory(state_dir: Pat
 
 async def test_a_finished_game_keeps_its_record_and_leaves_the_unfinished(
     state_dir: Path,
+    nursery: trio.Nursery,
 ) -> None:
     game = HipparchusGame()
     game.start()
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.snapshot("g", converter.unstructure(game.record()))
     for move in play_random(game, random.Random(8)):
@@ -174,8 +188,10 @@ async def test_a_finished_game_keeps_its_record_and_leaves_the_unfinished(
         assert conn.execute("SELECT count(*) FROM moves").fetchone() == (0,)
 
 
-async def test_values_are_stored_in_the_versioned_envelope(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_values_are_stored_in_the_versioned_envelope(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {"seed": "7"}, 1.0)
     await store.snapshot("g", {"a": [1, 2]})
     await store.aclose()
@@ -185,13 +201,15 @@ async def test_values_are_stored_in_the_versioned_envelope(state_dir: Path) -> N
     assert snapshot == '{"version":1,"kind":"snapshot","data":{"a":[1,2]}}'
 
 
-async def test_a_value_from_a_newer_serialization_is_refused_at_load(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_value_from_a_newer_serialization_is_refused_at_load(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.aclose()
     with open_db(state_dir / DB_NAME) as conn:
         conn.execute("""UPDATE games SET options = '{"version":9,"kind":"options","data":{}}'""")
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         with pytest.raises(StoreError, match="schema version 9 is newer than this program"):
             await store.load_unfinished()
@@ -199,8 +217,10 @@ async def test_a_value_from_a_newer_serialization_is_refused_at_load(state_dir: 
         await store.aclose()
 
 
-async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_bad_calls_fail_alone_and_change_nothing(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     await store.add_seat("g", stored_seat(0, "ann"))
     with pytest.raises(StoreError, match="already stored"):
@@ -224,10 +244,10 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
         except StoreError as error:
             results[text] = str(error)
 
-    async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as tasks:
         with held_writer(store):  # so that all three calls form one batch
             for game_id, text in (("g", "a"), ("nope", "b"), ("g", "c")):
-                nursery.start_soon(move, game_id, text)
+                tasks.start_soon(move, game_id, text)
             await trio.testing.wait_all_tasks_blocked()
     assert results == {"a": "ok", "b": "no unfinished game nope is stored", "c": "ok"}
     [loaded] = await store.load_unfinished()
@@ -237,16 +257,18 @@ async def test_bad_calls_fail_alone_and_change_nothing(state_dir: Path) -> None:
     assert sorted(loaded.moves) == [(0, "a"), (0, "c")]  # trio starts tasks in any order
 
 
-async def test_a_closed_store_refuses_calls(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_closed_store_refuses_calls(state_dir: Path, nursery: trio.Nursery) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.aclose()
     await store.aclose()  # idempotent
     with pytest.raises(StoreError, match="closed"):
         await store.create_game("g", "hipparchus", {}, 1.0)
 
 
-async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_cancelled_caller_still_waits_for_its_commit(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     returned = []
 
@@ -256,9 +278,9 @@ async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) ->
             await store.add_move("g", 0, "a")
             returned.append(True)
 
-    async with trio.open_nursery() as nursery:
+    async with trio.open_nursery() as tasks:
         with held_writer(store):
-            nursery.start_soon(cancelled_move)
+            tasks.start_soon(cancelled_move)
             await trio.testing.wait_all_tasks_blocked()
             assert returned == []  # sent, cancelled, and still waiting for the commit
     assert returned == [True]
@@ -269,10 +291,11 @@ async def test_a_cancelled_caller_still_waits_for_its_commit(state_dir: Path) ->
 
 async def test_the_writer_ignores_the_signals_a_terminal_or_systemd_sends(
     state_dir: Path,
+    nursery: trio.Nursery,
 ) -> None:
     """Ctrl-C and `systemctl stop` reach the whole process group: the daemon decides when
     writing ends, so the writer carries on."""
-    store = await SqliteStore.open(state_dir)
+    store = await open_sqlite(nursery, state_dir)
     try:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             os.kill(store.writer_pid, signum)
@@ -283,13 +306,19 @@ async def test_the_writer_ignores_the_signals_a_terminal_or_systemd_sends(
         await store.aclose()
 
 
-async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path) -> None:
-    store = await SqliteStore.open(state_dir)
+async def test_a_dead_writer_fails_every_call_instead_of_hanging(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    store = await open_sqlite(nursery, state_dir)
     await store.create_game("g", "hipparchus", {}, 1.0)
     os.kill(store.writer_pid, signal.SIGKILL)
     with trio.fail_after(10):
-        # Sent to the writer: whether it was committed is unknown to the store.
-        with pytest.raises(StoreUnreachable, match=r"writer process stopped.*; restart the daemon"):
+        # Sent to the writer, or sending failed midway (the kill may land before or after the
+        # send): whether it was committed is unknown to the store either way.
+        with pytest.raises(
+            StoreUnreachable,
+            match=r"store's writer process (stopped|failed).*; restart the daemon",
+        ):
             await store.add_move("g", 0, "1S")
         # Never sent, once the store knows the writer is gone: certainly not committed.
         with pytest.raises(StoreError, match="restart the daemon") as later:
@@ -297,7 +326,7 @@ async def test_a_dead_writer_fails_every_call_instead_of_hanging(state_dir: Path
         assert not isinstance(later.value, StoreUnreachable)
         await store.aclose()
     # Nothing was lost: the committed game is there for the next daemon.
-    reopened = await SqliteStore.open(state_dir)
+    reopened = await open_sqlite(nursery, state_dir)
     try:
         [loaded] = await reopened.load_unfinished()
     finally:
@@ -316,9 +345,8 @@ def test_the_writer_runs_the_daemons_code_wherever_it_was_started(tmp_path: Path
         "import pathlib, sys, trio\n"
         "from hipparchusd.store.sqlite import SqliteStore\n"
         "async def main():\n"
-        "    store = await SqliteStore.open(pathlib.Path(sys.argv[1]))\n"
-        "    await store.create_game('g', 'hipparchus', {}, 1.0)\n"
-        "    await store.aclose()\n"
+        "    async with SqliteStore.open(pathlib.Path(sys.argv[1])) as store:\n"
+        "        await store.create_game('g', 'hipparchus', {}, 1.0)\n"
         "trio.run(main)\n"
     )
     # -P: the daemon itself imports the installed package, not the one in its directory.
@@ -332,3 +360,21 @@ def test_the_writer_runs_the_daemons_code_wherever_it_was_started(tmp_path: Path
     assert done.returncode == 0, done.stderr
     with open_db(tmp_path / "state" / DB_NAME) as conn:
         assert conn.execute("SELECT game_id FROM games").fetchall() == [("g",)]
+
+
+async def test_the_store_lives_in_its_block_and_lets_its_errors_out_as_they_are(
+    state_dir: Path,
+) -> None:
+    """``async with SqliteStore.open(...)``: an error in the block comes out as it is (not in
+    an exception group from the reader's nursery), after the store is closed: the writer has
+    exited and the state directory is free again."""
+    with pytest.raises(KeyError, match="from the block"):
+        async with SqliteStore.open(state_dir) as store:
+            await store.create_game("g", "hipparchus", {}, 1.0)
+            writer = store.writer_pid
+            raise KeyError("from the block")
+    with pytest.raises(ProcessLookupError):  # exited and reaped
+        os.kill(writer, 0)
+    async with SqliteStore.open(state_dir) as again:
+        assert await again.latest_game_id() == "g"
+        await again.aclose()  # closing early is allowed; the block's end then does nothing

@@ -11,18 +11,20 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from store_helpers import without_root_privileges
+import trio
+from store_helpers import open_sqlite, without_root_privileges
 
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 
 
 async def _store_with_games(state_dir: Path, games: int) -> Path:
-    store = await SqliteStore.open(state_dir)
-    for number in range(games):
-        await store.create_game(f"game-{number}", "hipparchus", {"note": "x" * 200}, 1.0)
-        await store.add_move(f"game-{number}", 0, "1S@1")
-    await store.aclose()  # checkpoints the log into the database file
+    async with SqliteStore.open(state_dir) as store:
+        for number in range(games):
+            await store.create_game(f"game-{number}", "hipparchus", {"note": "x" * 200}, 1.0)
+            await store.add_move(f"game-{number}", 0, "1S@1")
+    # Closing checkpointed the log into the database file.
     path = state_dir / DB_NAME
     assert not path.with_name(DB_NAME + "-wal").exists()
     return path
@@ -37,7 +39,8 @@ async def _refused_untouched(state_dir: Path, message: str) -> None:
     leaves every file there as it was."""
     before = _files(state_dir)
     with pytest.raises(StoreError, match=message):
-        await SqliteStore.open(state_dir)
+        async with SqliteStore.open(state_dir):
+            raise AssertionError("opened")
     assert _files(state_dir) == before
 
 
@@ -64,24 +67,28 @@ async def test_a_truncated_database_is_found_at_start_up(state_dir: Path) -> Non
     await _refused_untouched(state_dir, rf"{DB_NAME} (is damaged|cannot be read).*move it aside")
 
 
-async def test_a_state_directory_under_a_regular_file_is_refused(tmp_path: Path) -> None:
+async def test_a_state_directory_under_a_regular_file_is_refused(
+    tmp_path: Path, nursery: trio.Nursery
+) -> None:
     (tmp_path / "file").write_text("not a directory")
     with pytest.raises(StoreError, match=r"cannot create the state directory .*file/state"):
-        await SqliteStore.open(tmp_path / "file" / "state")
+        await open_sqlite(nursery, tmp_path / "file" / "state")
     with pytest.raises(StoreError, match="cannot create the state directory"):
-        await SqliteStore.open(tmp_path / "file")
+        await open_sqlite(nursery, tmp_path / "file")
 
 
-async def test_a_second_daemon_on_the_same_directory_is_refused(state_dir: Path) -> None:
-    first = await SqliteStore.open(state_dir)
+async def test_a_second_daemon_on_the_same_directory_is_refused(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    first = await open_sqlite(nursery, state_dir)
     try:
         with pytest.raises(
             StoreError, match=rf"in use by another hipparchusd \(pid {os.getpid()}\)"
         ):
-            await SqliteStore.open(state_dir)
+            await open_sqlite(nursery, state_dir)
     finally:
         await first.aclose()
-    second = await SqliteStore.open(state_dir)  # released on close
+    second = await open_sqlite(nursery, state_dir)  # released on close
     await second.aclose()
 
 
@@ -98,11 +105,11 @@ _OPEN_SCRIPT = textwrap.dedent(
 
     async def main() -> None:
         try:
-            store = await SqliteStore.open(Path(sys.argv[1]))
+            async with SqliteStore.open(Path(sys.argv[1])):
+                pass
         except StoreError as error:
             print(error)
             sys.exit(3)
-        await store.aclose()
 
 
     trio.run(main)
@@ -133,7 +140,7 @@ def test_a_state_directory_that_cannot_be_written_is_refused(state_dir: Path, mo
 
 def test_a_read_only_database_file_is_refused(state_dir: Path) -> None:
     prefix = without_root_privileges()
-    script = _OPEN_SCRIPT.replace("await store.aclose()", "await store.aclose()\n    print('ok')")
+    script = _OPEN_SCRIPT.replace("pass\n", "print('ok')\n")
     first = subprocess.run(
         [sys.executable, "-c", script, str(state_dir)], capture_output=True, text=True
     )

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from hipparchusd.store.base import MemoryStore
-from hipparchusd.store.sqlite import DB_NAME, SqliteStore
+from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.startup import DB_NAME
 from hipparchusd.store.statedir import default_state_dir, open_store, resolve_state_dir
 
 
@@ -34,13 +35,9 @@ def test_explicit_values() -> None:
 
 
 async def test_open_store_picks_the_backend(tmp_path: Path) -> None:
-    memory = await open_store(None)
-    assert isinstance(memory, MemoryStore)
-    await memory.aclose()
-    disk = await open_store(tmp_path / "state", retention_days=3)
-    try:
+    async with open_store(None) as memory:
+        assert isinstance(memory, MemoryStore)
+    async with open_store(tmp_path / "state", retention_days=3) as disk:
         assert isinstance(disk, SqliteStore)
         assert disk.retention_days == 3
         assert (tmp_path / "state" / DB_NAME).is_file()
-    finally:
-        await disk.aclose()

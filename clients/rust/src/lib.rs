@@ -6,7 +6,12 @@
 //! them out in order. This module knows nothing about what to play.
 //!
 //! Text mode only. Structured payloads are `key=value` words (PROTOCOL.md section 6):
-//! [`Response::field`] and [`Event::field`] pick one out.
+//! [`Response::field`] and [`Event::field`] pick one out, [`int_list`] reads a list value such
+//! as `to-move`'s `seats=0,2`.
+//!
+//! Every game speaks the same contract: `to-move seats=...` names the seats that must move,
+//! `legal <game>` lists their moves or describes a choice ([`Legal::parse`]), `play` makes one,
+//! `game-over winners=... scores=...` ends the game.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -128,6 +133,56 @@ pub fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
         .find_map(|word| word.strip_prefix(key)?.strip_prefix('='))
 }
 
+/// A flattened list of integers (PROTOCOL.md section 6: `0,2`; `-` is empty), e.g. `to-move`'s
+/// `seats`, `game-over`'s `winners` and `scores`. `None` if an item is not an integer.
+pub fn int_list(value: &str) -> Option<Vec<i64>> {
+    if value == "-" || value.is_empty() {
+        return Some(Vec::new());
+    }
+    value.split(',').map(|item| item.parse().ok()).collect()
+}
+
+/// A `legal` answer, read the same way for every game (PROTOCOL.md, `legal`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Legal {
+    /// The legal move words (empty when the seat need not move now).
+    Moves(Vec<String>),
+    /// `pick <count> <item>... [to=<seat>,...]`: the move is `count` distinct items joined by
+    /// `,`; the i-th chosen item goes to seat `to[i]` (`to` is `None` without `to=`).
+    Pick {
+        count: usize,
+        items: Vec<String>,
+        to: Option<Vec<i64>>,
+    },
+}
+
+impl Legal {
+    /// Read a `legal` response. `Err(Error::Protocol)` for a malformed `pick`.
+    pub fn parse(response: &Response) -> Result<Legal, Error> {
+        let mut words: Vec<String> = response.words().map(str::to_string).collect();
+        if words.first().map(String::as_str) != Some("pick") {
+            return Ok(Legal::Moves(words));
+        }
+        let bad = || Error::Protocol(format!("bad pick answer: {}", response.lines.join(" ")));
+        let count = words.get(1).and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+        let mut to = None;
+        if words.len() > 2 && words[words.len() - 1].starts_with("to=") {
+            let last = words.pop().unwrap_or_default();
+            to = Some(int_list(&last[3..]).ok_or_else(bad)?);
+        }
+        let items = words.split_off(2);
+        Ok(Legal::Pick { count, items, to })
+    }
+
+    /// Whether there is a move to make: a move word, or at least `count` items to pick.
+    pub fn can_move(&self) -> bool {
+        match self {
+            Legal::Moves(moves) => !moves.is_empty(),
+            Legal::Pick { count, items, .. } => *count > 0 && *count <= items.len(),
+        }
+    }
+}
+
 /// A successful response: its payload lines (none for an empty payload).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
@@ -153,7 +208,7 @@ pub struct Event {
     pub game: String,
     /// The game's event counter; `None` for a server event.
     pub seq: Option<u64>,
-    /// e.g. `"turn"`, `"played"`, `"match-over"`, `"hello"`.
+    /// e.g. `"to-move"`, `"played"`, `"game-over"`, `"hello"`.
     pub kind: String,
     /// The `key=value` words after the kind.
     pub fields: String,
@@ -349,5 +404,45 @@ mod tests {
             ErrorCode::from_wire("new-code"),
             ErrorCode::Other("new-code".into())
         );
+    }
+
+    #[test]
+    fn reads_legal_answers_of_any_game() {
+        let answer = |line: &str| Response {
+            lines: vec![line.to_string()],
+        };
+        assert_eq!(
+            Legal::parse(&answer("1S@1 2S@1")).unwrap(),
+            Legal::Moves(vec!["1S@1".into(), "2S@1".into()])
+        );
+        assert!(!Legal::parse(&Response { lines: vec![] })
+            .unwrap()
+            .can_move());
+        let pick = Legal::parse(&answer("pick 2 E1 J3 V1 to=1,2")).unwrap();
+        assert_eq!(
+            pick,
+            Legal::Pick {
+                count: 2,
+                items: vec!["E1".into(), "J3".into(), "V1".into()],
+                to: Some(vec![1, 2]),
+            }
+        );
+        assert!(pick.can_move());
+        let choice = Legal::parse(&answer("pick 1 self others")).unwrap();
+        assert!(matches!(
+            choice,
+            Legal::Pick {
+                count: 1,
+                to: None,
+                ..
+            }
+        ));
+        assert!(!Legal::parse(&answer("pick 3 a b")).unwrap().can_move());
+        assert!(Legal::parse(&answer("pick x a b")).is_err());
+        assert!(Legal::parse(&answer("pick 1 a to=1,x")).is_err());
+        assert_eq!(int_list("0,2"), Some(vec![0, 2]));
+        assert_eq!(int_list("-23,0"), Some(vec![-23, 0]));
+        assert_eq!(int_list("-"), Some(vec![]));
+        assert_eq!(int_list("a"), None);
     }
 }

@@ -1,21 +1,26 @@
-//! A Hipparchus bot that plays uniformly random legal moves.
+//! A bot that plays uniformly random legal moves in any game the daemon serves.
 //!
 //! ```text
-//! hipparchus-bot [--host H] [--port P] (--create | --game ID) [--name NAME] [--seed N] [--verbose]
+//! hipparchus-bot [--host H] [--port P] [--name NAME] [--seed N] [--verbose]
+//!                (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)
 //! ```
 //!
-//! `--create` makes a game (`new hipparchus`, with `seed=N` if `--seed` is given) and takes a
-//! seat in it; `--game` takes a seat in that game. Once seated it prints `game=<id> seat=<n>`; it
-//! plays until the match is over, prints `winner=<n> round_wins=<a>,<b>` and exits 0 (the
-//! contract shared by every bot in clients/, see tests/clients/harness.py). `--seed` also makes
-//! its own choices reproducible; `--verbose` traces the protocol on stderr. The protocol is
-//! handled by the library (src/lib.rs); the decision is `choose_move` below.
+//! `--create` makes a game (`new <kind> <options>`, `hipparchus` unless `--kind` says otherwise;
+//! `--seed N` adds `seed=N` unless an `--option` gives one) and takes a seat in it; `--game`
+//! takes a seat in that game. Once seated it prints `game=<id> seat=<n>`, then follows the
+//! generic contract alone (PROTOCOL.md): whenever a `to-move` event names its seat it asks
+//! `legal` (a list of moves, or a `pick` of n items) and plays one at random. At `game-over` it
+//! prints the event's fields, `winners=<seats> scores=<per seat> resigned=<seat or ->`
+//! (Hipparchus's scores are the round wins), and exits 0 (the contract shared by every bot in
+//! clients/, see tests/clients/harness.py). `--seed` also makes its own choices
+//! reproducible; `--verbose` traces the protocol on stderr. The protocol is handled by the
+//! library (src/lib.rs); the decision is `choose_move` below.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::process::ExitCode;
 
-use hipparchus_client::{Client, Error, ErrorCode, Event};
+use hipparchus_client::{int_list, Client, Error, ErrorCode, Event, Legal};
 
 struct Options {
     host: String,
@@ -23,11 +28,13 @@ struct Options {
     game: Option<String>, // None with --create
     name: String,
     seed: Option<i64>,
+    kind: String,
+    options: Vec<String>, // KEY=VALUE options of `new`
     verbose: bool,
 }
 
-const USAGE: &str = "usage: hipparchus-bot [--host HOST] [--port PORT] (--create | --game ID) \
-                     [--name NAME] [--seed N] [--verbose]";
+const USAGE: &str = "usage: hipparchus-bot [--host HOST] [--port PORT] [--name NAME] [--seed N] \
+                     [--verbose] (--create [--kind KIND] [--option KEY=VALUE ...] | --game ID)";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut opt = Options {
@@ -36,6 +43,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
         game: None,
         name: "rustbot".into(),
         seed: None,
+        kind: String::new(),
+        options: Vec::new(),
         verbose: false,
     };
     let mut create = false;
@@ -47,6 +56,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             "--game" => opt.game = Some(value()?),
             "--name" => opt.name = value()?,
             "--seed" => opt.seed = Some(value()?.parse().map_err(|_| "--seed needs an integer")?),
+            "--kind" => opt.kind = value()?,
+            "--option" | "-o" => {
+                let option = value()?;
+                let valid = matches!(option.split_once('='), Some((k, v)) if !k.is_empty() && !v.is_empty())
+                    && !option.contains(char::is_whitespace);
+                if !valid {
+                    return Err(format!("--option wants KEY=VALUE, not '{option}'"));
+                }
+                opt.options.push(option);
+            }
             "--create" => create = true,
             "--verbose" => opt.verbose = true,
             _ => return Err(format!("unknown argument: {arg}")),
@@ -54,6 +73,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     }
     if create == opt.game.is_some() {
         return Err("give exactly one of --create and --game".into());
+    }
+    if opt.game.is_some() && !(opt.kind.is_empty() && opt.options.is_empty()) {
+        return Err("--kind and --option go with --create".into());
+    }
+    if opt.kind.is_empty() {
+        opt.kind = "hipparchus".into();
     }
     Ok(opt)
 }
@@ -97,19 +122,32 @@ impl Rng {
     }
 }
 
-/// The bot's whole strategy: pick one of the legal moves. Make it play well here.
-fn choose_move<'a>(moves: &[&'a str], rng: &mut Rng) -> &'a str {
-    moves[rng.below(moves.len())]
+/// The bot's whole strategy: one of the legal moves at random. For a list, one of its words;
+/// for a pick, `count` distinct items (a partial Fisher-Yates shuffle) joined by `,`. Make it
+/// play well here. `legal` must offer a move ([`Legal::can_move`]).
+fn choose_move(legal: &Legal, rng: &mut Rng) -> String {
+    match legal {
+        Legal::Moves(moves) => moves[rng.below(moves.len())].clone(),
+        Legal::Pick { count, items, .. } => {
+            let mut items = items.clone();
+            for i in 0..*count {
+                let j = i + rng.below(items.len() - i);
+                items.swap(i, j);
+            }
+            items[..*count].join(",")
+        }
+    }
 }
 
 /// Our seat is to move: ask for the legal moves, choose one, play it.
 fn play_turn(client: &mut Client, game: &str, rng: &mut Rng) -> Result<(), Error> {
-    let legal = client.command(&format!("legal {game}"))?;
-    let moves: Vec<&str> = legal.words().collect();
-    if moves.is_empty() {
-        return Ok(()); // the turn event was stale: we need not move
+    let legal = Legal::parse(&client.command(&format!("legal {game}"))?)?;
+    if !legal.can_move() {
+        // The to-move event was stale (in a simultaneous move, others' moves announce the
+        // seats still to move, ours among them until our move lands): we need not move.
+        return Ok(());
     }
-    let choice = choose_move(&moves, rng);
+    let choice = choose_move(&legal, rng);
     match client.command(&format!("play {game} {choice}")) {
         // Losing a race with the end of the game is not an error.
         Err(Error::Server {
@@ -120,11 +158,25 @@ fn play_turn(client: &mut Client, game: &str, rng: &mut Rng) -> Result<(), Error
     }
 }
 
-/// React to one event of any game; `Ok(true)` once our match is over.
+/// A list field of an event as integers (a malformed one is a protocol error).
+fn list_field(event: &Event, key: &str) -> Result<Vec<i64>, Error> {
+    int_list(event.field(key).unwrap_or("-"))
+        .ok_or_else(|| Error::Protocol(format!("bad {key} in {} {}", event.kind, event.fields)))
+}
+
+fn joined(values: &[i64]) -> String {
+    values
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// React to one event of any game; `Ok(true)` once our game is over.
 fn handle_event(
     client: &mut Client,
     game: &str,
-    seat: &str,
+    seat: i64,
     event: &Event,
     rng: &mut Rng,
 ) -> Result<bool, Error> {
@@ -134,22 +186,16 @@ fn handle_event(
     if event.game != game {
         return Ok(false); // another game, or another server event
     }
-    let field = |key| event.field(key).unwrap_or("?");
-    let ours = event.field("seat") == Some(seat);
     match event.kind.as_str() {
-        "turn" if ours => play_turn(client, game, rng)?,
-        "played" if !ours => println!("opponent played {}", field("play")),
-        "round-over" => println!(
-            "round {} won by seat {} (scores {})",
-            field("round_number"),
-            field("result.winner"),
-            field("result.totals")
-        ),
-        "match-over" => {
+        "to-move" if list_field(event, "seats")?.contains(&seat) => play_turn(client, game, rng)?,
+        "game-over" => {
+            let winners = list_field(event, "winners")?;
+            let scores = list_field(event, "scores")?;
+            let resigned = event.field("resigned").unwrap_or("-");
             println!(
-                "winner={} round_wins={}",
-                field("winner"),
-                field("round_wins")
+                "winners={} scores={} resigned={resigned}",
+                joined(&winners),
+                joined(&scores)
             );
             return Ok(true);
         }
@@ -171,12 +217,16 @@ fn run(opt: &Options) -> Result<(), Error> {
     let game = match &opt.game {
         Some(game) => game.clone(),
         None => {
-            // With a seed the deal is reproducible too (the game is then marked fixed_deal).
-            let options = opt
-                .seed
-                .map(|seed| format!(" seed={seed}"))
-                .unwrap_or_default();
-            let created = client.command(&format!("new hipparchus{options}"))?;
+            // `new <kind> <options>`, with seed=N from --seed unless an --option gives a seed:
+            // with a seed the deal is reproducible too (the game is then marked fixed_deal).
+            let mut words = vec!["new".to_string(), opt.kind.clone()];
+            words.extend(opt.options.iter().cloned());
+            if let Some(seed) = opt.seed {
+                if !opt.options.iter().any(|option| option.starts_with("seed=")) {
+                    words.push(format!("seed={seed}"));
+                }
+            }
+            let created = client.command(&words.join(" "))?;
             let game = created
                 .field("game")
                 .ok_or(Error::Protocol("new: no game=".into()))?;
@@ -184,16 +234,16 @@ fn run(opt: &Options) -> Result<(), Error> {
         }
     };
     let joined = client.command(&format!("join {game} name={}", opt.name))?;
-    let seat = joined
+    let seat: i64 = joined
         .field("seat")
-        .ok_or(Error::Protocol("join: no seat=".into()))?
-        .to_string();
+        .and_then(|seat| seat.parse().ok())
+        .ok_or(Error::Protocol("join: no seat=".into()))?;
     println!("game={game} seat={seat}");
 
     let mut rng = Rng::new(opt.seed);
     loop {
         let event = client.next_event()?;
-        if handle_event(&mut client, &game, &seat, &event, &mut rng)? {
+        if handle_event(&mut client, &game, seat, &event, &mut rng)? {
             break;
         }
     }

@@ -16,6 +16,8 @@ from functools import cached_property
 
 import attrs
 
+from hipparchusd.wording import counted
+
 #: Cards of each suit in the deck (seed 000, "Components").
 CARDS_PER_SUIT = 10
 #: Cards dealt to each seat at the start of a round.
@@ -257,7 +259,7 @@ class Hand:
         previous: Suit | None = None
         for clump in self.clumps:
             if clump.size < 1:
-                raise ValueError(f"clump of {clump.size} cards")
+                raise ValueError(f"clump of {counted(clump.size, 'card')}")
             if clump.suit is previous:
                 raise ValueError("two neighbouring clumps of the same suit")
             previous = clump.suit
@@ -360,7 +362,7 @@ class Hand:
                     break
                 return index, start
             start += c.size
-        raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+        raise ValueError(f"position {position} is outside a hand of {counted(self.size, 'card')}")
 
     def without(self, play: Play) -> Hand:
         """The hand after ``play`` leaves it; neighbours of one suit merge (RULINGS H3).
@@ -370,7 +372,9 @@ class Hand:
         clumps = self.clumps
         position = play.position
         if position < 1:
-            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+            raise ValueError(
+                f"position {position} is outside a hand of {counted(self.size, 'card')}"
+            )
         index = 0
         end = 1  # one past the last position of the clumps before ``index``
         for c in clumps:
@@ -379,7 +383,9 @@ class Hand:
                 break
             index += 1
         else:
-            raise ValueError(f"position {position} is outside a hand of {self.size} cards")
+            raise ValueError(
+                f"position {position} is outside a hand of {counted(self.size, 'card')}"
+            )
         clump = clumps[index]
         rest = clump.size - play.count
         if rest:
@@ -451,11 +457,17 @@ class Deal:
         for seat, hand in enumerate(self.hands):
             hand.validated()
             if hand.size != HAND_SIZE:
-                raise ValueError(f"seat {seat} is dealt {hand.size} cards, not {HAND_SIZE}")
+                raise ValueError(
+                    f"seat {seat} is dealt {counted(hand.size, 'card')}, not {HAND_SIZE}"
+                )
         if len(self.face_down) != FACE_DOWN_SIZE:
-            raise ValueError(f"{len(self.face_down)} face-down cards, not {FACE_DOWN_SIZE}")
+            raise ValueError(
+                f"{counted(len(self.face_down), 'face-down card')}, not {FACE_DOWN_SIZE}"
+            )
         for suit in SUITS:
             total = sum(h.counts[suit] for h in self.hands) + self.face_down.count(suit)
             if total != CARDS_PER_SUIT:
-                raise ValueError(f"{total} cards of {suit.name.title()}, not {CARDS_PER_SUIT}")
+                raise ValueError(
+                    f"{counted(total, 'card')} of {suit.name.title()}, not {CARDS_PER_SUIT}"
+                )
         return self

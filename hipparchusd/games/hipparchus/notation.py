@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ...wording import counted
 from .model import (
     FACE_DOWN_SIZE,
     HAND_SIZE,
@@ -37,7 +38,6 @@ from .rules import (
     ROUNDS_TO_WIN,
     MatchState,
     RoundState,
-    cards_word,
     round_ended,
     score_round,
 )
@@ -179,7 +179,7 @@ def parse_play(text: str, hand: Hand) -> Play:
         index, start = hand.clump_index_at(position)
     except ValueError:
         raise NotationError(
-            f"position {position} is outside your hand of {cards_word(hand.size)}", text, at
+            f"position {position} is outside your hand of {counted(hand.size, 'card')}", text, at
         ) from None
     clump = hand.clumps[index]
     if clump.suit is not suit:
@@ -244,7 +244,9 @@ def parse_deal(text: str) -> Deal:
         except NotationError as error:
             raise NotationError(error.reason, text, offset + error.position) from None
         if hand.size != size:
-            raise NotationError(f"{name} has {len(part)} cards, not {size}", text, offset)
+            raise NotationError(
+                f"{name} has {counted(len(part), 'card')}, not {size}", text, offset
+            )
         hands.append(hand)
         offset += len(part) + 1
     deal = Deal((hands[0], hands[1]), hands[2].cards)

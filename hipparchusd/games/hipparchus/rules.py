@@ -12,6 +12,7 @@ from operator import is_
 
 import attrs
 
+from ...wording import counted
 from .model import (
     MAX_PLAY,
     NO_CARDS,
@@ -34,11 +35,6 @@ def suit_name(suit: Suit, count: int = 1) -> str:
     ``suit_name(MOON, 2)`` after the count."""
     name = suit.name.title()
     return name if count == 1 else name + "s"
-
-
-def cards_word(count: int) -> str:
-    """``1 card``, ``2 cards``: a count of cards in words."""
-    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 class IllegalPlay(ValueError):
@@ -216,7 +212,7 @@ class RoundState:
         try:
             index, _ = hand.clump_index_at(play.position)
         except ValueError:
-            return f"position {play.position} is outside your hand of {cards_word(hand.size)}"
+            return f"position {play.position} is outside your hand of {counted(hand.size, 'card')}"
         clump = hand.clumps[index]
         if clump.suit is not play.suit:
             return (

@@ -14,6 +14,7 @@ from typing import Any, cast
 import attrs
 
 from ...codec import InvalidState as InvalidState  # raised here; re-exported
+from ...wording import counted
 from .model import (
     CARDS_PER_SUIT,
     FACE_DOWN_SIZE,
@@ -63,7 +64,7 @@ def _tuple(value: object, field: str, length: int | None = None) -> tuple[Any, .
     if not isinstance(value, tuple):
         raise InvalidState(field, f"expected a tuple, not {type(value).__name__}")
     if length is not None and len(value) != length:
-        raise InvalidState(field, f"expected {length} items, not {len(value)}")
+        raise InvalidState(field, f"expected {counted(length, 'item')}, not {len(value)}")
     return value
 
 
@@ -103,11 +104,11 @@ def validate_hand(hand: object, field: str, max_size: int = HAND_SIZE) -> Hand:
         previous = suit
         total += size
     if total > max_size:
-        raise InvalidState(field, f"{total} cards, more than {max_size}")
+        raise InvalidState(field, f"{counted(total, 'card')}, more than {max_size}")
     for suit in SUITS:
         if hand.counts[suit] > CARDS_PER_SUIT:
             raise InvalidState(
-                field, f"{hand.counts[suit]} cards of {suit.name.title()}: there are 10"
+                field, f"{counted(hand.counts[suit], 'card')} of {suit.name.title()}: there are 10"
             )
     return hand
 
@@ -245,8 +246,8 @@ def validate_round(state: object, field: str = "round") -> RoundState:
         if total != CARDS_PER_SUIT:
             raise InvalidState(
                 field,
-                f"{total} cards of {suit.name.title()} in hands, face down, won, set aside "
-                f"and the lead; there are {CARDS_PER_SUIT}",
+                f"{counted(total, 'card')} of {suit.name.title()} in hands, face down, won, "
+                f"set aside and the lead; there are {CARDS_PER_SUIT}",
             )
 
     follower = 1 - leader
@@ -349,7 +350,9 @@ def _validate_tricks(state: RoundState, tricks: tuple[Any, ...], field: str) -> 
     for seat in range(SEATS):
         expected = HAND_SIZE - played[seat] - (in_progress if seat == state.leader else 0)
         if state.hands[seat].size != expected:
-            raise InvalidState(field, f"leave seat {seat} {expected} cards, not its hand's count")
+            raise InvalidState(
+                field, f"leave seat {seat} {counted(expected, 'card')}, not its hand's count"
+            )
 
 
 def validate_match(state: object, field: str = "") -> MatchState:
@@ -410,7 +413,7 @@ def validate_view(view: object, field: str = "") -> Any:
         hand = validate_hand(view.hand, f"{prefix}hand")
         if hand.size != sizes[seat]:
             raise InvalidState(
-                f"{prefix}hand", f"{hand.size} cards, but hand_sizes says {sizes[seat]}"
+                f"{prefix}hand", f"{counted(hand.size, 'card')}, but hand_sizes says {sizes[seat]}"
             )
     won = _tuple(view.won, f"{prefix}won", SEATS)
     for index in range(SEATS):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
 
 from ...codec import Codec
+from ...wording import counted
 from ..base import (
     EVERYONE,
     JSON,
@@ -203,7 +204,9 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
     def _replay_hand(self, hand: HandRecord) -> None:
         state = self._state
         if len(hand.passes) != self._players:
-            raise IllegalMove(f"{len(hand.passes)} passes for {self._players} seats")
+            raise IllegalMove(
+                f"{counted(len(hand.passes), 'pass', 'passes')} for {self._players} seats"
+            )
         if state.hand.kind.count:
             for seat, chosen in enumerate(hand.passes):
                 if chosen is not None:

@@ -9,8 +9,7 @@ from ...codec import InvalidState
 from ..base import JSON, BadOption, Event, GameKind, Option, integer_option
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
-from .model import mask_of
-from .notation import NotationError, parse_deal
+from .notation import parse_deal
 from .rules import check_deal
 from .views import HandStarted
 
@@ -107,5 +106,3 @@ PLANETS = GameKind(
     new_deal=new_deal,
     codec=CODEC,
 )
-
-__all__ = ["OPTIONS", "PLANETS", "NotationError", "create", "mask_of", "new_deal", "restore"]

@@ -138,9 +138,9 @@ SEVEN_POINT_MASK = sum(1 << card for card in CARDS if POINTS[card] == 7)
 #: Points in a whole hand (RULINGS P7).
 HAND_POINTS = 23
 
-# SUIT_CARDS[suit][bits]: the cards of ``suit`` whose ranks are the set bits of ``bits``
-# (10 bits), sorted: a mask becomes cards by at most six look-ups.
-_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+#: ``SUIT_CARDS[suit][bits]``: the cards of ``suit`` whose ranks are the set bits of ``bits``
+#: (10 bits), sorted: a mask becomes cards by six look-ups.
+SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     tuple(
         tuple(CARDS[10 * suit + rank] for rank in range(10) if bits >> rank & 1)
         for bits in range(1024)
@@ -149,7 +149,7 @@ _SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 )
 
 
-_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = _SUIT_CARDS
+_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = SUIT_CARDS
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
@@ -168,7 +168,7 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     """The cards of ``suit`` in ``mask``, sorted."""
-    return _SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]
+    return SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:

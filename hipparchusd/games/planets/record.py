@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from ...wording import counted
 from .model import Card, Shoot, cards_of
 from .rules import HandState, IllegalPlay, Phase, PlanetsState, check_deal, cut_dealer
 
@@ -86,7 +87,9 @@ def replay(record: PlanetsRecord) -> PlanetsState:
 
 def _replay_hand(state: PlanetsState, hand: HandRecord) -> PlanetsState:
     if len(hand.passes) != state.players:
-        raise IllegalPlay(f"{len(hand.passes)} passes for {state.players} seats")
+        raise IllegalPlay(
+            f"{counted(len(hand.passes), 'pass', 'passes')} for {state.players} seats"
+        )
     if state.hand.kind.count:
         for seat, chosen in enumerate(hand.passes):
             if chosen is not None:

@@ -22,12 +22,14 @@ from collections.abc import Sequence
 
 import attrs
 
+from ...wording import counted
 from .model import (
     CARDS,
     HAND_POINTS,
     JUPITER_MASK,
     ONE_POINT_MASK,
     SEVEN_POINT_MASK,
+    SUIT_CARDS,
     SUIT_MASKS,
     SUIT_NAMES,
     Card,
@@ -38,7 +40,6 @@ from .model import (
     deck_mask,
     mask_of,
     pass_kind,
-    suit_cards,
 )
 
 #: Totals above this end the game (RULINGS P9).
@@ -262,7 +263,8 @@ class HandState:
         hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
         if trick:
             # The common case, following suit, is one table look-up.
-            return suit_cards(hand, trick[0] // 10) or cards_of(hand)
+            suit = trick[0] // 10
+            return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
         if not tally.tricks:
             return _V1_ONLY
         if tally.broken:
@@ -339,7 +341,7 @@ class HandState:
             raise IllegalPlay("you have already passed this hand")
         wanted = setup.kind.count
         if len(cards) != wanted:
-            raise IllegalPlay(f"pass exactly {wanted} cards")
+            raise IllegalPlay(f"pass exactly {counted(wanted, 'card')}")
         hand = setup.dealt[seat]
         seen = 0
         for card in cards:
@@ -416,9 +418,11 @@ class HandState:
         hands = tuple(changed)
         if len(trick) < players:
             return HandState(setup, tally, hands, trick)
-        # The trick is complete: the highest card of the led suit wins it (P1, P5).
-        cards = sum(map(_BITS.__getitem__, trick))  # the cards differ: a sum is their union
-        # The highest card of the led suit is its highest bit; Galaxy above Sun (P1, P5).
+        # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
+        # union); the highest card of the led suit, which wins it (P5), is then the highest bit
+        # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
+        # Sun and seven per Mars 7 or Neptune 7 (P7).
+        cards = sum(map(_BITS.__getitem__, trick))
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
         winner = (leader + trick.index(best)) % players
         points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
@@ -601,13 +605,13 @@ def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
             dealt twice).
     """
     if len(dealt) != players:
-        raise ValueError(f"a deal has {players} hands, not {len(dealt)}")
+        raise ValueError(f"a deal has {counted(players, 'hand')}, not {len(dealt)}")
     deck = deck_mask(players, galaxies)
     size = count(deck) // players
     union = 0
     for seat, hand in enumerate(dealt):
         if count(hand) != size:
-            raise ValueError(f"hand {seat} has {count(hand)} cards, not {size}")
+            raise ValueError(f"hand {seat} has {counted(count(hand), 'card')}, not {size}")
         twice = union & hand
         if twice:
             raise ValueError(f"{cards_of(twice)[0].name} is dealt twice")

@@ -81,16 +81,29 @@ def test_p3_a_game_without_dealer_draws_the_cut_and_records_it() -> None:
     assert draw_cut(random.Random(1), 3) != draw_cut(random.Random(2), 3)
 
 
+CYCLES = {
+    3: ("left", "right", "split"),
+    4: ("left", "right", "across", "split"),
+    5: ("left", "right", "left2", "right2", "none"),
+    6: ("left", "left2", "across", "right2", "right", "none"),
+}
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_p3_the_deal_rotates_left_each_hand(players: int) -> None:
+def test_p3_p15_the_deal_rotates_left_and_the_pass_follows_the_hand_number(players: int) -> None:
     played = game(players, dealer=players - 1, seed=3)
     rng = random.Random(players)
     dealers = [played.view(None).dealer]
+    passes = [played.view(None).pass_name]
     while len(dealers) < players + 2:
         play_hand(played, rng)
         assert played.outcome is None
         dealers.append(played.view(None).dealer)
+        passes.append(played.view(None).pass_name)
     assert dealers == [(players - 1 + hand) % players for hand in range(players + 2)]
+    # P15: the pass cycle runs by hand number, whoever deals.
+    cycle = CYCLES[players]
+    assert passes == [cycle[hand % len(cycle)] for hand in range(players + 2)]
 
 
 def test_p15_seeded_deals_are_reproducible_and_differ_by_hand() -> None:

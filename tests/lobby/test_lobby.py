@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+
+from daemon.helpers import DEAL, HAND0, HAND1
 
 from hipparchusd.games.hipparchus.codec import converter
-from hipparchusd.lobby import Lobby, Result, Session, StoreCall
+from hipparchusd.lobby import Lobby, Result, Session
 from hipparchusd.protocol import Mode, parse_request
-from hipparchusd.store.base import StoredSeat
-
-from .helpers import DEAL, HAND0, HAND1
+from hipparchusd.records import AddMove, AddSeat, CreateGame, StoredSeat
 
 
 def run(lobby: Lobby, session: Session, line: str) -> Result:
@@ -33,13 +34,13 @@ def test_new_join_and_start_ask_the_store_in_order() -> None:
     a, b = lobby.connect("a"), lobby.connect("b")
     created = ok(lobby, a, f"new hipparchus leader=0 deal={DEAL}")
     assert created.store_calls == [
-        StoreCall("create_game", ("g1", "hipparchus", {"leader": "0", "deal": DEAL}, 1234.5))
+        CreateGame("g1", "hipparchus", {"leader": "0", "deal": DEAL}, 1234.5)
     ]
     assert created.games == ("g1",)
     joined = ok(lobby, a, "join g1 name=alice")
     (call,) = joined.store_calls
-    assert call.method == "add_seat" and call.args[0] == "g1"
-    seat = call.args[1]
+    assert isinstance(call, AddSeat) and call.game_id == "g1"
+    seat = call.seat
     assert isinstance(seat, StoredSeat) and seat.seat == 0 and seat.name == "alice"
     assert len(seat.token_hash) == 32  # a SHA-256 digest, never the token
     assert joined.response is not None
@@ -48,8 +49,8 @@ def test_new_join_and_start_ask_the_store_in_order() -> None:
     started = ok(lobby, b, "join g1 name=bob")
     # The seat that starts the game is stored with the deal, in one call.
     (call,) = started.store_calls
-    assert call.method == "add_seat" and call.args[1].seat == 1
-    snapshot = call.args[2]
+    assert isinstance(call, AddSeat) and call.seat.seat == 1
+    snapshot: Any = call.snapshot
     assert list(snapshot["rounds"][0]["deal"]["hands"]) == [HAND0, HAND1]
     assert list(snapshot["rounds"][0]["plays"]) == []
     # Seat 0 gets its hand, seat 1 its own; nobody else's.
@@ -75,15 +76,16 @@ def test_every_play_is_stored_and_each_round_snapshotted_and_the_end_finished() 
         round_number = game.view(None).round_number
         result = ok(lobby, who, f"play g1 {move}")
         first = result.store_calls[0]
-        assert first.method == "add_move" and first.args[:3] == ("g1", seat, move)
+        assert isinstance(first, AddMove)
+        assert (first.game_id, first.seat, first.move) == ("g1", seat, move)
         # A move that deals a new round carries the snapshot with its deal.
-        snapshot = first.args[3]
+        snapshot = first.snapshot
         if table.game.outcome is None and table.game.view(None).round_number > round_number:
             deals += 1
             assert snapshot == converter.unstructure(table.game.record())
         else:
             assert snapshot is None
-        methods += [c.method for c in result.store_calls[1:]]
+        methods += [c.call for c in result.store_calls[1:]]
     rounds = len(game.record().rounds)
     assert deals == rounds - 1
     assert methods == ["finish"]
@@ -149,7 +151,7 @@ def test_a_prepared_move_changes_nothing_until_committed() -> None:
     request = parse_request("play g1 1S@1")
     assert request is not None
     prepared = lobby.prepare(a, request)
-    assert prepared.store_calls == [StoreCall("add_move", ("g1", 0, "1S@1", None))]
+    assert prepared.store_calls == [AddMove("g1", 0, "1S@1", None)]
     assert prepared.deliveries == []
     assert (table.seq, table.game.record(), table.game.view(0)) == before
     prepared.commit()

@@ -1,4 +1,5 @@
-"""The sans-I/O protocol core: line splitting, request parsing, flattening, formatting."""
+"""Writing responses and events in text and JSON, and the flattening of JSON into text
+(hipparchusd.protocol.formatting, PROTOCOL.md sections 3, 4 and 6)."""
 
 from __future__ import annotations
 
@@ -6,98 +7,17 @@ import json
 import random
 from typing import Any
 
-import pytest
-
 from hipparchusd.protocol import (
     ErrorCode,
-    LineError,
-    LineSplitter,
     Mode,
-    ProtocolError,
-    Request,
     failure,
     flatten,
     game_event,
     lines,
-    parse_request,
     server_event,
     success,
     words,
 )
-
-
-def feed_all(splitter: LineSplitter, *chunks: bytes) -> list[str | LineError]:
-    out: list[str | LineError] = []
-    for chunk in chunks:
-        out.extend(splitter.feed(chunk))
-    return out
-
-
-def test_lines_split_on_lf_and_drop_one_cr() -> None:
-    splitter = LineSplitter(64)
-    assert feed_all(splitter, b"abc\r\nde", b"f\n\ng\r\r\n") == ["abc", "def", "", "g\r"]
-
-
-def test_a_line_arriving_byte_by_byte() -> None:
-    splitter = LineSplitter(64)
-    chunks = [bytes([b]) for b in b"play g1 2E@5\n"]
-    assert feed_all(splitter, *chunks) == ["play g1 2E@5"]
-
-
-def test_the_limit_counts_the_lf() -> None:
-    splitter = LineSplitter(8)
-    assert feed_all(splitter, b"1234567\n") == ["1234567"]
-    (error,) = feed_all(splitter, b"12345678\n")
-    assert isinstance(error, LineError) and error.code is ErrorCode.LINE_TOO_LONG
-    # CR counts too: 7 bytes, CR, LF is 9 bytes.
-    (error,) = feed_all(splitter, b"1234567\r\n")
-    assert isinstance(error, LineError) and error.code is ErrorCode.LINE_TOO_LONG
-
-
-def test_an_overlong_line_is_discarded_up_to_its_lf_and_reported_once() -> None:
-    splitter = LineSplitter(16)
-    out = feed_all(splitter, b"x" * 10, b"y" * 100, b"z" * 5000, b"tail\nnext\n")
-    assert len(out) == 2
-    assert isinstance(out[0], LineError) and out[0].code is ErrorCode.LINE_TOO_LONG
-    assert out[1] == "next"
-    assert len(splitter._buffer) < 16  # memory stays bounded
-
-
-def test_invalid_utf8_is_a_syntax_error_and_the_next_line_is_fine() -> None:
-    splitter = LineSplitter(64)
-    out = feed_all(splitter, b"name \xff\xfe\nversion\n")
-    assert isinstance(out[0], LineError) and out[0].code is ErrorCode.SYNTAX
-    assert out[1] == "version"
-    assert feed_all(splitter, "état\n".encode()) == ["état"]
-
-
-def test_close_yields_an_unterminated_last_line() -> None:
-    splitter = LineSplitter(64)
-    assert feed_all(splitter, b"version") == []
-    assert list(splitter.close()) == ["version"]
-    assert list(splitter.close()) == []
-
-
-def test_parse_request_with_and_without_id() -> None:
-    assert parse_request("play g1 2E@5") == Request(None, "play", ("g1", "2E@5"))
-    assert parse_request("12 \t play  g1\t2E@5 ") == Request("12", "play", ("g1", "2E@5"))
-    assert parse_request("007 name") == Request("007", "name", ())
-
-
-@pytest.mark.parametrize("line", ["", "   ", "\t \t", "# a comment", "  #x y"])
-def test_blank_lines_and_comments_are_no_request(line: str) -> None:
-    assert parse_request(line) is None
-
-
-@pytest.mark.parametrize(
-    ("line", "request_id"),
-    [("1234567890 name", None), ("12", "12"), ("3 PLAY g1", "3"), ("!!", None), ("é", None)],
-)
-def test_bad_requests_are_syntax_errors(line: str, request_id: str | None) -> None:
-    with pytest.raises(ProtocolError) as caught:
-        parse_request(line)
-    assert caught.value.code is ErrorCode.SYNTAX
-    assert caught.value.request_id == request_id
 
 
 def test_flatten_follows_section_6() -> None:
@@ -216,3 +136,31 @@ def test_events() -> None:
         "kind": "shutdown",
         "data": {"grace": 5},
     }
+
+
+def test_json_lines_read_back_as_the_data_and_text_lines_are_its_flattening() -> None:
+    """Round trips on random payloads: a JSON-mode line is one line that parses back to the
+    data; the text-mode line is the header and the section-6 flattening of the same data."""
+    rng = random.Random(11)
+    for _ in range(500):
+        data = {f"f{n}": _random_json(rng, 0) for n in range(rng.randrange(0, 4))}
+        seq = rng.randrange(1, 10_000)
+        raw = game_event(Mode.JSON, "g7", seq, "played", data)
+        assert raw.endswith(b"\n") and raw.count(b"\n") == 1 and raw.startswith(b"* ")
+        assert json.loads(raw[2:]) == {"game": "g7", "seq": seq, "kind": "played", "data": data}
+        text = game_event(Mode.TEXT, "g7", seq, "played", data)
+        fields = " ".join(f"{k}={v}" for k, v in flatten(data))
+        assert text == f"* g7 {seq} played{' ' if fields else ''}{fields}\n".encode()
+        response = success("9", Mode.JSON, data, lines(data))
+        assert response.startswith(b"=9 ") and response.endswith(b"\n\n")
+        assert json.loads(response[3:]) == data
+        # Text: "=9", then the payload lines (the first after a space), then the empty line.
+        payload = lines(data)
+        expected = "=9" + (" " + "\n".join(payload) if payload else "") + "\n\n"
+        assert success("9", Mode.TEXT, data, payload) == expected.encode()
+
+
+def test_non_ascii_text_is_sent_as_utf8_in_both_modes() -> None:
+    data = {"name": "Zoë"}
+    assert game_event(Mode.TEXT, "g1", 1, "joined", data) == "* g1 1 joined name=Zoë\n".encode()
+    assert "Zoë".encode() in game_event(Mode.JSON, "g1", 1, "joined", data)

@@ -1,0 +1,136 @@
+"""What the lobby and a game store say to each other, in neither's terms: a game as a store
+keeps it (:class:`StoredGame`, :class:`StoredSeat`) and the changes the lobby asks the store to
+record (:data:`StoreCommand`: :class:`CreateGame`, :class:`AddSeat`, :class:`RemoveSeat`,
+:class:`AddMove`, :class:`Snapshot`, :class:`Finish`, :class:`DropGame`).
+
+The lobby makes these values and imports no store; the server's shell interprets each command
+as one call of :class:`~hipparchusd.store.base.GameStore` (:mod:`hipparchusd.server.storage`).
+Snapshots and records cross as unstructured JSON (a game's codec made them), so neither side
+needs a game's classes. Every value here is frozen: a command is made once per change, read by
+the shell, and compared in tests.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, TypeAlias
+
+import attrs
+
+from .games.base import JSON
+
+
+@attrs.frozen
+class StoredSeat:
+    """A taken seat: its number, the player's name, and the SHA-256 digest of its resume token
+    (the token itself is never stored)."""
+
+    seat: int
+    name: str
+    token_hash: bytes
+
+
+@attrs.frozen
+class StoredGame:
+    """Everything needed to bring a game back after a restart.
+
+    ``options`` are the creation options as given to ``new`` (key to value text); ``snapshot`` is
+    the latest unstructured game record (deals and moves up to when it was taken; for a
+    finished game, its final record); ``moves`` are the (seat, canonical move text) pairs made
+    after that snapshot, in order.
+    """
+
+    game_id: str
+    kind: str
+    options: dict[str, str]
+    created_at: float
+    seats: tuple[StoredSeat, ...]
+    snapshot: JSON
+    moves: tuple[tuple[int, str], ...]
+    finished: bool
+
+
+# The commands. Each names the store call it stands for (``call``, for logs); the shell makes
+# that call with the fields in order (``GameStore`` says what each call records and when it
+# fails).
+
+
+@attrs.frozen
+class CreateGame:
+    """``GameStore.create_game``: record the new game ``game_id`` of ``kind`` with its
+    creation ``options``, made at ``created_at`` (seconds since the epoch)."""
+
+    call: ClassVar[str] = "create_game"
+
+    game_id: str
+    kind: str
+    options: dict[str, str]
+    created_at: float
+
+
+@attrs.frozen
+class AddSeat:
+    """``GameStore.add_seat``: record ``seat`` of ``game_id``; with ``snapshot`` (the seat
+    that starts the game), the started game's first snapshot with it."""
+
+    call: ClassVar[str] = "add_seat"
+
+    game_id: str
+    seat: StoredSeat
+    snapshot: JSON = None
+
+
+@attrs.frozen
+class RemoveSeat:
+    """``GameStore.remove_seat``: forget ``seat`` of ``game_id``, freed before the start."""
+
+    call: ClassVar[str] = "remove_seat"
+
+    game_id: str
+    seat: int
+
+
+@attrs.frozen
+class AddMove:
+    """``GameStore.add_move``: record ``seat``'s ``move`` (canonical text) in ``game_id``;
+    with ``snapshot`` (a move that deals a new round), the snapshot after it with it."""
+
+    call: ClassVar[str] = "add_move"
+
+    game_id: str
+    seat: int
+    move: str
+    snapshot: JSON = None
+
+
+@attrs.frozen
+class Snapshot:
+    """``GameStore.snapshot``: replace the snapshot of ``game_id`` (it covers every move
+    recorded so far)."""
+
+    call: ClassVar[str] = "snapshot"
+
+    game_id: str
+    snapshot: JSON
+
+
+@attrs.frozen
+class Finish:
+    """``GameStore.finish``: ``game_id`` is over; keep its final ``record``."""
+
+    call: ClassVar[str] = "finish"
+
+    game_id: str
+    record: JSON
+
+
+@attrs.frozen
+class DropGame:
+    """``GameStore.drop_game``: forget ``game_id``, which never started."""
+
+    call: ClassVar[str] = "drop_game"
+
+    game_id: str
+
+
+#: A change for the store to record.
+StoreCommand: TypeAlias = CreateGame | AddSeat | RemoveSeat | AddMove | Snapshot | Finish | DropGame

@@ -1,0 +1,416 @@
+"""The server's lifecycle (:class:`Server`): restoring the stored games, the listeners and
+the accept loop, one task per connection reading its requests, the periodic sweep of idle
+connections and unfollowed games, and the graceful shutdown.
+
+What a request does is the :class:`~.pipeline.Pipeline`'s (with the lobby's result); how bytes
+reach a connection is the :class:`~.connection.Connection`'s. Every task belongs to a nursery
+of :meth:`Server.serve`: the accept loops and the sweep to one, the connections to an outer
+one, which outlives the accept loops by the grace period at shutdown.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import errno
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any, Final
+
+import trio
+
+from ..addresses import host_of
+from ..lobby import Lobby
+from ..protocol import ErrorCode, LineSplitter
+from ..protocol import formatting as fmt
+from ..settings import Settings
+from ..store.base import GameStore
+from ..store.sqlite import SqliteStore
+from ..wording import counted
+from .connection import Connection, peer_name
+from .pipeline import Pipeline
+from .storage import execute
+
+log = logging.getLogger("hipparchusd.server")
+
+#: Seconds a closing connection may take to flush what it was sent (e.g. the ``quit`` answer).
+_FLUSH_TIMEOUT = 5.0
+
+#: The errors of ``accept`` that say the system is out of a resource (as
+#: :func:`trio.serve_listeners`): the accept loop waits and tries again. Any other is raised.
+ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+#: Seconds to wait before accepting again after one of those errors.
+ACCEPT_RETRY_DELAY: Final = 0.1
+
+
+class Server:
+    """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
+
+    ``ports`` are the bound TCP ports once listening; :attr:`games` and :attr:`connections`
+    count what is open now (e.g. for systemd's ``STATUS=``).
+    """
+
+    def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
+        self.connections: dict[int, Connection] = {}
+        #: Open connections by peer address (``max_connections_per_address``).
+        self.per_address: collections.Counter[str] = collections.Counter()
+        #: Connections the open-file limit leaves room for (``None``: no fewer than
+        #: ``max_connections``); set by :func:`~hipparchusd.server.run.run_async`.
+        self.file_capacity: int | None = None
+        self.ports: list[int] = []
+        self.pipeline = Pipeline(self.lobby, store, self.connections)
+        self._shutdown = trio.Event()
+        self._all_closed = trio.Event()
+        self._all_closed.set()
+        #: Set once :meth:`serve` has returned (connections and store closed).
+        self.stopped = trio.Event()
+
+    @property
+    def games(self) -> int:
+        """Games not finished."""
+        return self.lobby.active_games
+
+    @property
+    def connection_count(self) -> int:
+        """Open client connections."""
+        return len(self.connections)
+
+    def status(self) -> str:
+        """A one-line status, e.g. ``3 games, 6 connections``."""
+        games, connections = self.games, self.connection_count
+        return f"{counted(games, 'game')}, {counted(connections, 'connection')}"
+
+    def reconfigure(self, settings: Settings) -> None:
+        """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
+        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout`` and
+        ``grace_period`` apply at once (the timeouts from the next sweep); ``max_line_bytes``
+        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        current count closes nothing; it refuses new ones until the count is under it. The
+        caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
+        self.settings = settings
+        self.lobby.configure(settings)
+
+    @property
+    def shutting_down(self) -> bool:
+        """Whether :meth:`shutdown` has been called."""
+        return self._shutdown.is_set()
+
+    def shutdown(self) -> None:
+        """Begin the graceful shutdown (safe to call more than once, from trio's thread)."""
+        self._shutdown.set()
+
+    async def serve(
+        self,
+        listeners: Sequence[trio.abc.Listener[Any]],
+        *,
+        task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Accept connections on ``listeners`` until :meth:`shutdown`, then send the shutdown
+        notice, let connections finish for ``grace_period`` seconds, close them and the store.
+        ``task_status.started`` is called with this server once it accepts connections."""
+        try:
+            await self.restore()
+            async with trio.open_nursery() as connections:
+                async with trio.open_nursery() as acceptors:
+                    for listener in listeners:
+                        acceptors.start_soon(self._accept, listener, connections)
+                    acceptors.start_soon(self._sweep)
+                    task_status.started(self)
+                    await self._shutdown.wait()
+                    # Still accepting during the grace period, to answer each newcomer
+                    # '? shutting-down' rather than leave it hanging with no greeting.
+                    grace = self.settings.grace_period
+                    log.info(
+                        "shutting down: %s; connections closed within %g s", self.status(), grace
+                    )
+                    self.pipeline.dispatch(self.lobby.begin_shutdown(grace))
+                    self.pipeline.flush()
+                    with trio.move_on_after(grace):
+                        await self._all_closed.wait()
+                    acceptors.cancel_scope.cancel()
+                connections.cancel_scope.cancel()
+        finally:
+            for listener in listeners:
+                with trio.CancelScope(shield=True):
+                    await listener.aclose()
+            with trio.CancelScope(shield=True):
+                await self.store.aclose()
+            log.info("stopped")
+            self.stopped.set()
+
+    async def restore(self) -> None:
+        """Load the games the store kept unfinished that have not started, and note the ids
+        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        restored is logged and left out (the store keeps it). New games are numbered after
+        every stored one. What a restore decided is stored before anything is served
+        (:meth:`Lobby.restored_commands`).
+
+        Raises:
+            OSError: the store failed.
+        """
+        lobby = self.lobby
+        store = self.store
+        lobby.count_stored_games(await store.latest_game_id())
+        if isinstance(store, SqliteStore):
+            # Started games stay adjourned until a seat resumes one (loaded then, counted
+            # against max-games from then): start-up reads their ids only, however many
+            # there are, and they never count against max-games here (issue 16 item 3).
+            adjourned = await store.adjourned_ids()
+            lobby.adjourn_stored(adjourned)
+            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
+            unfinished = await store.load_unfinished(started=False)
+        else:
+            unfinished = await store.load_unfinished()
+        for stored in unfinished:
+            try:
+                table = lobby.restore(stored)
+            except ValueError as error:
+                log.error("cannot restore game %s: %s", stored.game_id, error)
+                continue
+            for command in lobby.restored_commands(table, stored):
+                await execute(self.store, command)
+
+    async def _sweep(self) -> None:
+        """Every second (or a quarter of the shorter timeout), close the idle connections and
+        those past their request deadline, drop the abandoned games and adjourn the unfollowed
+        ones (PROTOCOL.md section 7). One
+        sweep for all connections and games keeps the per-request path free of timers. The
+        timeouts are read at every sweep, since a reload may change them (0: never). With a
+        store that is not durable nothing is adjourned: it could not come back."""
+        while True:
+            settings = self.settings
+            timeouts = [
+                t
+                for t in (settings.idle_timeout, settings.abandon_timeout, settings.request_timeout)
+                if t > 0
+            ]
+            if self._adjourn_timeout(settings) > 0:
+                timeouts.append(settings.adjourn_timeout)
+            await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
+            now = trio.current_time()
+            settings = self.settings
+            if settings.idle_timeout > 0:
+                self._close_idle(now, settings.idle_timeout)
+            if settings.request_timeout > 0:
+                self._close_slow_lines(now, settings.request_timeout)
+            if settings.abandon_timeout > 0:
+                result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
+                if result.games:
+                    await self.pipeline.carry_out(result, None)
+            if self._adjourn_timeout(settings) > 0:
+                now = trio.current_time()
+                busy = self.pipeline.sequencer.busy
+                self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+            self._reload_uncertain()
+
+    def _reload_uncertain(self) -> None:
+        """Unload the games whose store calls the store's dead writer had (their outcome is
+        known to the database only, which is the truth): the next ``resume`` of a seat loads
+        each from the store as it is (issue 16 item 4). A game with a request in progress
+        waits for a later sweep."""
+        store = self.store
+        if not isinstance(store, SqliteStore):
+            return
+        for game_id in store.take_uncertain():
+            table = self.lobby.tables.get(game_id)
+            if table is None:
+                continue
+            if self.pipeline.sequencer.busy(game_id):
+                store.uncertain.add(game_id)  # a later sweep
+                continue
+            self.lobby.adjourn(game_id)
+            log.warning(
+                "game %s unloaded: the store's writer died during one of its calls; a seat's "
+                "resume loads it again as the store has it",
+                game_id,
+            )
+
+    def _adjourn_timeout(self, settings: Settings) -> float:
+        """The adjourn timeout in force: 0 (never) unless the store is durable."""
+        return settings.adjourn_timeout if self.store.durable else 0.0
+
+    def _close_idle(self, now: float, timeout: float) -> None:
+        """Close the connections that sent nothing for ``timeout`` seconds and follow no game
+        in progress."""
+        for conn in list(self.connections.values()):
+            if conn.busy:
+                continue
+            if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+                conn.timed_out = True
+                conn.cancel_scope.cancel()
+
+    def _close_slow_lines(self, now: float, timeout: float) -> None:
+        """Close, with ``? limit``, the connections holding the start of a request line whose
+        first byte came ``timeout`` seconds ago or more: a client that trickles a line out
+        byte by byte must not keep its connection slot for ever (issue 16 item 1)."""
+        for conn in list(self.connections.values()):
+            started = conn.line_started
+            if started is not None and now - started >= timeout and not conn.busy:
+                message = f"request line not completed within {timeout:g} s (request-timeout)"
+                conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
+                conn.flush()
+                conn.closed_because = "request timeout"
+                conn.cancel_scope.cancel()
+
+    async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
+        """Accept connections on ``listener`` and serve each in ``nursery``, as
+        :func:`trio.serve_listeners` does: an error that says the system is out of a resource
+        (:data:`ACCEPT_CAPACITY_ERRNOS`, e.g. EMFILE: too many open files) waits
+        :data:`ACCEPT_RETRY_DELAY` seconds and tries again, logged once until an accept works
+        again; any other error is raised (the server stops rather than spin).
+
+        Raises:
+            OSError: ``accept`` failed for another reason.
+        """
+        failures = 0
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as error:
+                if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                    raise
+                if not failures:
+                    log.error(
+                        "accept failed: %s (%s); retrying every %g s",
+                        errno.errorcode[error.errno],
+                        os.strerror(error.errno),
+                        ACCEPT_RETRY_DELAY,
+                    )
+                failures += 1
+                await trio.sleep(ACCEPT_RETRY_DELAY)
+                continue
+            if failures:
+                log.info("accept works again after %d failures", failures)
+                failures = 0
+            nursery.start_soon(self._run_connection, stream)
+
+    def _refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+        """Why a new connection from ``address`` is refused, if it is: the server stopping,
+        the connection limit (lowered to what the open-file limit allows), or the
+        per-address limit unless the address is trusted (issue 16 items 1 and 7)."""
+        settings = self.settings
+        if self._shutdown.is_set():
+            return ErrorCode.SHUTTING_DOWN, "the server is stopping"
+        limit = settings.max_connections
+        if self.file_capacity is not None:
+            limit = min(limit, self.file_capacity)
+        if len(self.connections) >= limit:
+            return ErrorCode.LIMIT, "too many connections"
+        if (
+            self.per_address[address] >= settings.max_connections_per_address
+            and address not in settings.trusted
+        ):
+            return ErrorCode.LIMIT, (
+                f"too many connections from your address "
+                f"(max-connections-per-address {settings.max_connections_per_address})"
+            )
+        return None
+
+    async def _run_connection(self, stream: trio.SocketStream) -> None:
+        peer = peer_name(stream)
+        address = host_of(peer)
+        refused = self._refusal(address)
+        if refused is not None:
+            code, message = refused
+            log.info(
+                "connection from %s refused: %s (%d connections, %d from it)",
+                peer, message, len(self.connections), self.per_address[address],
+            )  # fmt: skip
+            refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
+            with trio.move_on_after(_FLUSH_TIMEOUT):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await stream.send_all(refusal)
+            await trio.aclose_forcefully(stream)
+            return
+        self.per_address[address] += 1
+        session = self.lobby.connect(peer)
+        pipeline = self.pipeline
+        conn = Connection(stream, session, self.settings.outbound_queue, pipeline.dirty)
+        self.connections[session.id] = conn
+        self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
+        log.info("connection %d opened from %s", session.id, peer)
+        reason = "closed by peer"
+        try:
+            with conn.cancel_scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(conn.write_backlog)
+                    conn.enqueue(self.lobby.greeting().encode(session.mode))
+                    pipeline.flush()
+                    reason = await self._read(conn)
+                    await self._finish(conn)
+                    nursery.cancel_scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
+            if conn.overflowed:
+                reason = "outbound queue full"
+            elif conn.timed_out:
+                reason = "idle timeout"
+            elif conn.closed_because is not None:
+                reason = conn.closed_because
+        except Exception:
+            reason = "internal error"
+            log.exception("connection %d failed", session.id)
+        finally:
+            with trio.CancelScope(shield=True) as scope:
+                scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
+                try:
+                    await self._finish(conn)
+                except Exception:
+                    log.exception("connection %d: leaving its games failed", session.id)
+            del self.connections[session.id]
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
+            if not self.connections:
+                self._all_closed.set()
+            await trio.aclose_forcefully(stream)
+            log.info("connection %d closed (%s)", session.id, reason)
+
+    async def _finish(self, conn: Connection) -> None:
+        """Take the connection out of the lobby (``disconnected`` events) and stop its writer
+        once what is queued is sent."""
+        await self.pipeline.leave(conn.session)
+        conn.close()
+
+    async def _read(self, conn: Connection) -> str:
+        """Read and answer requests until the peer closes or sends ``quit``. Returns why it
+        stopped."""
+        splitter = LineSplitter(self.settings.max_line_bytes)
+        answer, flush = self.pipeline.answer, self.pipeline.flush
+        clock = trio.lowlevel.current_clock()  # trio.current_time(), less two calls
+        while True:
+            if conn.busy:
+                # Every request received is answered: the idle time counts from now, not from
+                # when they came (a pipelining client is not idle while they are carried out).
+                conn.busy = False
+                conn.last_input = clock.current_time()
+            if splitter.partial:
+                if conn.line_started is None:
+                    conn.line_started = clock.current_time()
+            else:
+                conn.line_started = None
+            try:
+                data = await conn.receive()
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return "connection lost"
+            if not data:
+                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
+                # a connection dropped mid-line must not carry out, say, a truncated move.
+                if any(True for _ in splitter.close()):
+                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+                return "closed by peer"
+            for number, item in enumerate(splitter.feed(data)):
+                # Only whole lines count as activity: a byte now and then keeps nothing alive.
+                conn.busy = True
+                if number:
+                    # Pipelined requests: let the other connections in between them, or a
+                    # packet of thousands would hold everyone else up for its whole length.
+                    await trio.lowlevel.checkpoint()
+                close = await answer(conn, item)
+                flush()
+                if close:
+                    return "quit"
+                if conn.backed_up:
+                    await conn.wait_drained()

@@ -1,0 +1,334 @@
+"""From a request line to the bytes queued for every connection concerned
+(:class:`Pipeline`): parse, take the request's place in its games' order (:class:`Sequencer`),
+let the lobby prepare it, fetch from the store what the result needs (:data:`StoreNeed`), await
+its store commands, commit it, queue the response, then the events.
+
+A ``play`` is answered only once it is durable (a store that keeps nothing is not called), and
+the result's change is committed only once the store has recorded it. The pipeline knows no
+command: what a request does, and what it asks of the store, is the lobby's result.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+
+from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
+from ..protocol import ErrorCode, LineError, ProtocolError, Request, parse_request
+from ..protocol import formatting as fmt
+from ..records import StoreCommand, StoredGame
+from ..store.base import GameStore, StoreUnreachable
+from .connection import Connection
+from .sequencer import Sequencer
+from .storage import describe, execute
+
+log = logging.getLogger("hipparchusd.server")
+
+#: The ``internal`` messages for a change the store refused, and for one it stopped answering
+#: about (:class:`~hipparchusd.store.base.StoreUnreachable`). This server has not made the
+#: change in either case; in the second, the store may have kept it, and a restart then brings
+#: it back (PROTOCOL.md section 3).
+STORE_FAILED = "the game store failed; nothing was changed"
+STORE_UNREACHABLE = (
+    "the game store stopped answering; nothing was changed here, but the store may have kept "
+    "the change, and a restart would bring it back"
+)
+
+
+class Pipeline:
+    """Carries out the requests and the lobby's other results (a connection gone, games
+    dropped) of one server, in each game's order.
+
+    Args:
+        lobby: the games and connections.
+        store: where changes are recorded; one that is not ``durable`` is not called for
+            them (it would keep nothing), though it is still asked for stored games.
+        connections: the open connections by session id, which events are queued for.
+    """
+
+    def __init__(self, lobby: Lobby, store: GameStore, connections: dict[int, Connection]) -> None:
+        self.lobby = lobby
+        self.store = store
+        self.connections = connections
+        self.sequencer = Sequencer()
+        #: The connections with something queued since the last :meth:`flush`.
+        self.dirty: list[Connection] = []
+
+    # -- requests ---------------------------------------------------------------------------
+
+    async def answer(self, conn: Connection, item: str | LineError) -> bool:
+        """Answer one line from ``conn``; True if the connection must close after the
+        answer. What it queues waits for the caller's :meth:`flush`."""
+        session = conn.session
+        if isinstance(item, LineError):
+            log.debug("connection %d: %s: %s", session.id, item.code, item.message)
+            conn.enqueue(fmt.failure(None, session.mode, item.code, item.message))
+            return False
+        try:
+            request = parse_request(item)
+        except ProtocolError as error:
+            log.debug("connection %d: %s: %s", session.id, error.code, error.message)
+            conn.enqueue(fmt.failure(error.request_id, session.mode, error.code, error.message))
+            return False
+        if request is None:
+            return False
+        try:
+            lobby = self.lobby
+            games = lobby.games_of(session, request)
+            if not any(map(self.sequencer.busy, games)):
+                # No earlier request on these games is still in progress: nothing to wait for.
+                result = lobby.prepare(session, request)
+                if result.needs is not None or self._commands(result):
+                    result = await self._complete_holding(result, games, conn, request)
+                else:
+                    # It awaits nothing, so no other task runs before its events are queued:
+                    # it needs no place in the games' order.
+                    result.commit()
+                    self._deliver(result, conn)
+            else:
+                prepare = functools.partial(lobby.prepare, session, request)
+                result = await self.sequenced(games, prepare, conn, request)
+        except Exception:
+            log.exception("connection %d: %s failed", session.id, request.command)
+            message = f"{request.command} failed; see the server log"
+            conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
+            return False
+        return result.close
+
+    async def sequenced(
+        self,
+        games: Sequence[str],
+        prepare: Callable[[], Result],
+        conn: Connection | None,
+        request: Request | None = None,
+    ) -> Result:
+        """Wait for the earlier requests on ``games``, then ``prepare`` a result and carry it
+        out (for ``conn``, if it answers ``request``) before the next request on them starts.
+        A game the result creates or brings back is held too, for the requests that name it
+        next."""
+        sequencer = self.sequencer
+        waits, done = sequencer.ticket(games)
+        try:
+            for ticket in waits:
+                await ticket.wait()
+            return await self._complete(prepare(), games, conn, request)
+        finally:
+            sequencer.release(games, done)
+
+    async def _complete_holding(
+        self, result: Result, games: Sequence[str], conn: Connection, request: Request
+    ) -> Result:
+        """Complete ``result``, which awaits the store and was prepared just now with no
+        request in progress on ``games`` (and no checkpoint since): it takes its place in the
+        order of ``games`` and of any game it creates, as :meth:`sequenced` would have before
+        preparing it. Nobody can have taken one since the check."""
+        held = (*games, *(g for g in result.games if g not in games))
+        waits, done = self.sequencer.ticket(held)
+        assert not waits, "a request was sequenced between the check and the ticket"
+        try:
+            return await self._complete(result, held, conn, request)
+        finally:
+            self.sequencer.release(held, done)
+
+    async def _complete(
+        self,
+        result: Result,
+        games: Sequence[str],
+        conn: Connection | None,
+        request: Request | None,
+    ) -> Result:
+        """Fetch what ``result`` needs from the store, if anything (the result then becomes
+        the one the need gives back), and carry it out, holding ``games`` and the games it
+        touches besides; the result carried out."""
+        if result.needs is not None and request is not None:
+            result = await self._fulfil(result, request)
+        # Most results touch exactly the games they were sequenced on: no list to make.
+        touched = result.games
+        created = [] if touched == games else [g for g in touched if g not in games]
+        if not created:
+            await self.carry_out(result, conn)
+            return result
+        waits, created_done = self.sequencer.ticket(created)
+        try:
+            for ticket in waits:
+                await ticket.wait()
+            await self.carry_out(result, conn)
+        finally:
+            self.sequencer.release(created, created_done)
+        return result
+
+    # -- what results need from the store ---------------------------------------------------
+
+    async def _fulfil(self, result: Result, request: Request) -> Result:
+        """The result to carry out in place of ``result``, which needs a game only the store
+        holds: the one its need gives back once the store has the game, else ``result``."""
+        match result.needs:
+            case NeedsStoredGame(game_id, answer):
+                try:
+                    stored = await self.store.load_finished(game_id)
+                except OSError as error:
+                    log.error("store load_finished failed: %s", error)
+                    return result
+                return result if stored is None else answer(stored)
+            case NeedsStoredToken(token_hash, retry):
+                return await self._bring_back(result, request, token_hash, retry)
+            case None:
+                return result
+
+    async def _bring_back(
+        self, result: Result, request: Request, token_hash: bytes, retry: Callable[[], Result]
+    ) -> Result:
+        """``retry()`` once the game the store keeps with a seat whose token digest is
+        ``token_hash`` (an adjourned one) is loaded again (:meth:`Lobby.bring_back`), or
+        ``result`` when the store has no such game. Refused with ``limit`` when ``max_games``
+        are loaded, or ``internal`` when the game cannot be restored; nothing changes then.
+
+        While the game is loaded and what its restore decided is stored, it is held in the
+        :class:`Sequencer` (no other request on it, and no sweep, comes in between); a
+        concurrent request for the same game waits, then finds it loaded.
+        """
+        stored = await self._find_by_token(token_hash)
+        if stored is None:
+            return result
+        game_id = stored.game_id
+        waits, done = self.sequencer.ticket((game_id,))
+        try:
+            if waits:
+                for ticket in waits:
+                    await ticket.wait()
+                # Another request had the game meanwhile: what the store holds may differ.
+                stored = await self._find_by_token(token_hash)
+                if stored is None or stored.game_id != game_id:
+                    return result
+            if game_id not in self.lobby.tables:
+                try:
+                    await self.load(stored)
+                except ProtocolError as error:
+                    error.request_id = request.id
+                    return Result(Response.failed(error))
+                except ValueError as error:
+                    log.error("cannot restore game %s: %s", game_id, error)
+                    message = "the game cannot be restored; see the server log"
+                    failure = ProtocolError(ErrorCode.INTERNAL, message, request.id)
+                    return Result(Response.failed(failure))
+                except OSError as error:
+                    log.error("store failed restoring game %s: %r", game_id, error)
+                    self.lobby.adjourn(game_id)
+                    failure = ProtocolError(ErrorCode.INTERNAL, STORE_FAILED, request.id)
+                    return Result(Response.failed(failure))
+            return retry()
+        finally:
+            self.sequencer.release((game_id,), done)
+
+    async def load(self, stored: StoredGame) -> None:
+        """Load the adjourned game ``stored`` into the lobby again and store what its restore
+        decided (:meth:`Lobby.restored_commands`).
+
+        Raises:
+            ProtocolError: ``limit``, the lobby holds ``max_games`` games (nothing changed).
+            ValueError: the game cannot be restored (nothing changed).
+            OSError: the store failed; the game is loaded.
+        """
+        table = self.lobby.bring_back(stored)
+        for command in self.lobby.restored_commands(table, stored):
+            await execute(self.store, command)
+
+    async def _find_by_token(self, token_hash: bytes) -> StoredGame | None:
+        """``GameStore.find_by_token``; ``None`` (logged) when the store fails."""
+        try:
+            return await self.store.find_by_token(token_hash)
+        except OSError as error:
+            log.error("store find_by_token failed: %s", error)
+            return None
+
+    # -- carrying out -----------------------------------------------------------------------
+
+    async def carry_out(self, result: Result, conn: Connection | None) -> None:
+        """Await ``result``'s first store command, which records its change, then commit the
+        change, await the other store commands, and queue the response for ``conn`` and the
+        events for their recipients. If the first command fails, nothing changes: ``conn``
+        gets ``internal`` and nobody gets an event. A result with no change pending made it
+        already (:class:`~hipparchusd.lobby.Result`): each of its commands that fails is
+        logged, and the response and events go out all the same.
+
+        A store call must be atomic under cancellation (recorded in full, or not at all and
+        ``Cancelled`` raised), as the stores are: so a change the store recorded is always
+        committed (no checkpoint between the call's return and the commit), and once committed
+        its response and events are always queued, even if a later store call is cancelled.
+        """
+        commands = self._commands(result)
+        try:
+            if commands and result.pending is not None:
+                first, commands = commands[0], commands[1:]
+                try:
+                    await execute(self.store, first)
+                except Exception as error:
+                    log.error("store %s failed: %r", describe(first), error, exc_info=error)
+                    if conn is not None and result.response is not None:
+                        conn.enqueue(
+                            fmt.failure(
+                                result.response.request_id,
+                                conn.session.mode,
+                                ErrorCode.INTERNAL,
+                                STORE_UNREACHABLE
+                                if isinstance(error, StoreUnreachable)
+                                else STORE_FAILED,
+                            )
+                        )
+                    return
+            result.commit()
+            try:
+                for command in commands:
+                    try:
+                        await execute(self.store, command)
+                    except Exception as error:
+                        # The change is made (and recorded, if it was pending): after a
+                        # failed snapshot the store replays the moves after the earlier one.
+                        log.error("store %s failed: %r", describe(command), error, exc_info=error)
+            finally:
+                self._deliver(result, conn)
+        finally:
+            self.flush()
+
+    def _commands(self, result: Result) -> list[StoreCommand]:
+        """The store commands to carry out for ``result``: none for a store that is not
+        durable, which would keep nothing of them."""
+        return result.store_calls if self.store.durable else []
+
+    def _deliver(self, result: Result, conn: Connection | None) -> None:
+        """Queue the response of a carried-out ``result`` for ``conn`` and its events for their
+        recipients (:meth:`flush` sends them)."""
+        if conn is not None and result.response is not None:
+            conn.enqueue(result.response.encode(conn.session.mode))
+        if result.deliveries:
+            try:
+                self.dispatch(result)
+            except Exception:
+                log.exception("delivering events failed")
+
+    def dispatch(self, result: Result) -> None:
+        """Queue the events of ``result`` for their recipients' connections."""
+        connections = self.connections
+        for delivery in result.deliveries:
+            message = delivery.message
+            for session in delivery.sessions:
+                target = connections.get(session.id)
+                if target is not None:
+                    target.enqueue(message.encode(session.mode))
+
+    def flush(self) -> None:
+        """Send what the last result queued, one write per connection."""
+        dirty = self.dirty
+        for conn in dirty:
+            conn.flush()
+        dirty.clear()
+
+    # -- connections ------------------------------------------------------------------------
+
+    async def leave(self, session: Session) -> None:
+        """Take ``session`` out of the lobby (``left`` or ``disconnected`` events), in the
+        order of the games it follows."""
+        if session.id in self.lobby.sessions:
+            games = self.lobby.session_games(session)
+            await self.sequenced(games, functools.partial(self.lobby.disconnect, session), None)

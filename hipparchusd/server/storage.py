@@ -1,0 +1,51 @@
+"""The store commands the lobby emits (:mod:`hipparchusd.records`), carried out on a
+:class:`~hipparchusd.store.base.GameStore`: one command, one store call (:func:`execute`)."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from ..records import (
+    AddMove,
+    AddSeat,
+    CreateGame,
+    DropGame,
+    Finish,
+    RemoveSeat,
+    Snapshot,
+    StoreCommand,
+)
+from ..store.base import GameStore
+
+
+async def execute(store: GameStore, command: StoreCommand) -> None:
+    """Make the store call ``command`` stands for, on ``store``.
+
+    Raises:
+        OSError: as the store call (usually a :class:`~hipparchusd.store.base.StoreError`;
+            a :class:`~hipparchusd.store.base.StoreUnreachable` when the outcome is unknown).
+    """
+    # Moves first: they are nearly every command.
+    match command:
+        case AddMove(game_id, seat, move, snapshot):
+            await store.add_move(game_id, seat, move, snapshot)
+        case AddSeat(game_id, seat, snapshot):
+            await store.add_seat(game_id, seat, snapshot)
+        case CreateGame(game_id, kind, options, created_at):
+            await store.create_game(game_id, kind, options, created_at)
+        case Finish(game_id, record):
+            await store.finish(game_id, record)
+        case Snapshot(game_id, snapshot):
+            await store.snapshot(game_id, snapshot)
+        case RemoveSeat(game_id, seat):
+            await store.remove_seat(game_id, seat)
+        case DropGame(game_id):
+            await store.drop_game(game_id)
+        case _:
+            assert_never(command)
+
+
+def describe(command: StoreCommand) -> str:
+    """The store call ``command`` stands for, for logs: ``add_move g3``. Names the game only
+    (a seat's token digest or a snapshot's hands stay out of the log, RULINGS H13)."""
+    return f"{command.call} {command.game_id}"

@@ -1,0 +1,364 @@
+"""The SQL of the SQLite store: one function per operation the writer process runs
+(:data:`OPERATIONS`), and :func:`run_batch`, which applies a batch of requests in one
+transaction (group commit). Runs in the writer process only; standard library only.
+
+Every operation checks what can refuse it before its first write, or writes with a single
+statement (which SQLite undoes by itself when it fails), so an operation that fails (raising
+:class:`Refused`, say for an unknown game) has written nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable
+from typing import Any, Final
+
+
+class Refused(Exception):
+    """An operation cannot be done as asked (e.g. no such game); it wrote nothing. The parent
+    raises its message as a :class:`~hipparchusd.store.base.StoreError`."""
+
+
+def set_snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> bool:
+    """Make ``text`` the snapshot of the unfinished game ``game_id``, covering every move
+    recorded so far; False when no such game is stored."""
+    cursor = conn.execute(
+        "UPDATE games SET snapshot = ?1, snapshot_move_id = "
+        "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
+        "WHERE game_id = ?2 AND finished_at IS NULL",
+        (text, game_id),
+    )
+    return cursor.rowcount == 1
+
+
+def create_game(
+    conn: sqlite3.Connection, game_id: str, kind: str, options: str, created_at: float
+) -> None:
+    """Insert game ``game_id`` (``options`` as enveloped JSON text) and make it the latest id."""
+    try:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, kind, options, created_at),
+        )
+    except sqlite3.IntegrityError:
+        raise Refused(f"game {game_id} is already stored") from None
+    # Kept apart from the games table: the newest game may be dropped (drop_game) or pruned,
+    # and its id must still not be given out again after a restart.
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('latest_game_id', ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (game_id,),
+    )
+
+
+def add_seat(
+    conn: sqlite3.Connection,
+    game_id: str,
+    seat: int,
+    name: str,
+    token_hash: bytes,
+    snapshot: str | None,
+) -> None:
+    """Insert or replace a seat of an unfinished game; with ``snapshot``, store it too."""
+    cursor = conn.execute(
+        "INSERT INTO seats (game_id, seat, name, token_hash) "
+        "SELECT game_id, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL "
+        "ON CONFLICT (game_id, seat) DO UPDATE "
+        "SET name = excluded.name, token_hash = excluded.token_hash",
+        (seat, name, token_hash, game_id),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} is stored")
+    if snapshot is not None:
+        set_snapshot(conn, game_id, snapshot)
+
+
+def remove_seat(conn: sqlite3.Connection, game_id: str, seat: int) -> None:
+    """Delete ``seat`` of the unfinished game ``game_id`` that has not started."""
+    cursor = conn.execute(
+        "DELETE FROM seats WHERE game_id = ? AND seat = ? AND game_id IN "
+        "(SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NULL)",
+        (game_id, seat),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no seat {seat} of an unstarted game {game_id} is stored")
+
+
+def snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> None:
+    """Replace the snapshot of the unfinished game ``game_id``."""
+    if not set_snapshot(conn, game_id, text):
+        raise Refused(f"no unfinished game {game_id} is stored")
+
+
+def add_move(
+    conn: sqlite3.Connection, game_id: str, seat: int, move: str, snapshot: str | None
+) -> None:
+    """Insert one move of an unfinished game; with ``snapshot``, store it after the move."""
+    cursor = conn.execute(
+        "INSERT INTO moves (game_id, seat, move) "
+        "SELECT game_id, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
+        (seat, move, game_id),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} is stored")
+    if snapshot is not None:
+        set_snapshot(conn, game_id, snapshot)
+
+
+def insert_moves(conn: sqlite3.Connection, moves: list[tuple[str, int, str]]) -> list[str | None]:
+    """Insert the ``(game id, seat, move)`` rows with one statement, in order; the error of
+    each (``None``, or why it was left out: its game is not stored unfinished).
+
+    Statements, not rows, set a batch's cost: this is the usual batch under load.
+    """
+    values = ", ".join(["(?, ?, ?, ?)"] * len(moves))
+    parameters = [item for index, move in enumerate(moves) for item in (*move, index)]
+    cursor = conn.execute(
+        "INSERT INTO moves (game_id, seat, move) "
+        f"SELECT v.column1, v.column2, v.column3 FROM (VALUES {values}) AS v "
+        "JOIN games AS g ON g.game_id = v.column1 AND g.finished_at IS NULL "
+        "ORDER BY v.column4",
+        parameters,
+    )
+    if cursor.rowcount == len(moves):
+        return [None] * len(moves)
+    games = sorted({game_id for game_id, _, _ in moves})
+    live = {
+        row[0]
+        for row in conn.execute(
+            "SELECT game_id FROM games WHERE finished_at IS NULL "
+            f"AND game_id IN ({', '.join('?' * len(games))})",
+            games,
+        )
+    }
+    return [
+        None if game_id in live else f"no unfinished game {game_id} is stored"
+        for game_id, _, _ in moves
+    ]
+
+
+def finish(
+    conn: sqlite3.Connection,
+    game_id: str,
+    record: str,
+    finished_at: float,
+    prune_before: float | None,
+) -> None:
+    """Mark the game finished with its record, drop its moves and snapshot; with
+    ``prune_before``, also delete finished games older than that (seconds since the epoch)."""
+    cursor = conn.execute(
+        "UPDATE games SET finished_at = ?, record = ?, snapshot = NULL "
+        "WHERE game_id = ? AND finished_at IS NULL",
+        (finished_at, record, game_id),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} is stored")
+    conn.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+    if prune_before is not None:
+        prune(conn, prune_before)
+
+
+def drop_game(conn: sqlite3.Connection, game_id: str) -> None:
+    """Delete the unfinished game ``game_id`` that never started, with its seats."""
+    cursor = conn.execute(
+        "DELETE FROM games WHERE game_id = ? AND finished_at IS NULL AND snapshot IS NULL",
+        (game_id,),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unstarted game {game_id} is stored")
+
+
+def prune(conn: sqlite3.Connection, before: float) -> int:
+    """Delete finished games finished before ``before``; how many."""
+    cursor = conn.execute(
+        "DELETE FROM games WHERE finished_at IS NOT NULL AND finished_at < ?", (before,)
+    )
+    return cursor.rowcount
+
+
+#: One game's rows: (game id, kind, options text, created_at, snapshot text or None; for a
+#: finished game, its record text), its seats as (seat, name, token digest) and its moves
+#: after the snapshot as (seat, move) in order (none for a finished game).
+GameRows = tuple[
+    tuple[str, str, str, float, str | None],
+    list[tuple[int, str, bytes]],
+    list[tuple[int, str]],
+]
+
+
+def load_unfinished(
+    conn: sqlite3.Connection, only: str | None = None, started: bool | None = None
+) -> list[GameRows]:
+    """Every unfinished game (``only``: just that one, if unfinished; ``started``: only those
+    with a snapshot, or only those without), oldest first, with its seats and the moves after
+    its snapshot."""
+    where = "g.finished_at IS NULL" + ("" if only is None else " AND g.game_id = :only")
+    if started is not None:
+        where += " AND g.snapshot IS NOT NULL" if started else " AND g.snapshot IS NULL"
+    parameters = {"only": only}
+    seats: dict[str, list[tuple[int, str, bytes]]] = {}
+    for game_id, seat, name, token_hash in conn.execute(
+        "SELECT s.game_id, s.seat, s.name, s.token_hash FROM seats AS s "
+        f"JOIN games AS g USING (game_id) WHERE {where} ORDER BY s.seat",
+        parameters,
+    ):
+        seats.setdefault(game_id, []).append((seat, name, bytes(token_hash)))
+    moves: dict[str, list[tuple[int, str]]] = {}
+    for game_id, seat, move in conn.execute(
+        "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
+        f"WHERE {where} AND m.id > g.snapshot_move_id ORDER BY m.id",
+        parameters,
+    ):
+        moves.setdefault(game_id, []).append((seat, move))
+    return [
+        (row, seats.get(row[0], []), moves.get(row[0], []))
+        for row in conn.execute(
+            "SELECT game_id, kind, options, created_at, snapshot FROM games AS g "
+            f"WHERE {where} ORDER BY created_at, rowid",
+            parameters,
+        )
+    ]
+
+
+def adjourned_ids(conn: sqlite3.Connection) -> list[str]:
+    """The ids of the unfinished games that have started (a snapshot), oldest first: the games
+    a restart leaves adjourned until a seat resumes one, read without their rows."""
+    return [
+        game_id
+        for (game_id,) in conn.execute(
+            "SELECT game_id FROM games WHERE finished_at IS NULL AND snapshot IS NOT NULL "
+            "ORDER BY created_at, rowid"
+        )
+    ]
+
+
+def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
+    """The rows of the unfinished game with a seat whose token digest is ``token_hash``."""
+    row = conn.execute(
+        "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+        "WHERE s.token_hash = ? AND g.finished_at IS NULL LIMIT 1",
+        (token_hash,),
+    ).fetchone()
+    if row is None:
+        return None
+    found = load_unfinished(conn, row[0])
+    return found[0] if found else None
+
+
+def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
+    """The rows of the finished game with a seat whose token digest is ``token_hash``, as
+    :func:`load_finished` gives them (kept as long as the retention rule keeps the game)."""
+    row = conn.execute(
+        "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
+        "WHERE s.token_hash = ? AND g.finished_at IS NOT NULL LIMIT 1",
+        (token_hash,),
+    ).fetchone()
+    return None if row is None else load_finished(conn, row[0])
+
+
+def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
+    """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
+    row = conn.execute(
+        "SELECT game_id, kind, options, created_at, record FROM games "
+        "WHERE game_id = ? AND finished_at IS NOT NULL",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    seats = conn.execute(
+        "SELECT seat, name, token_hash FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    ).fetchall()
+    return tuple(row), [(seat, name, bytes(digest)) for seat, name, digest in seats], []
+
+
+def latest_game_id(conn: sqlite3.Connection) -> str | None:
+    """The id of the game created last, or ``None``."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'latest_game_id'").fetchone()
+    if row is None:
+        # A database written before the key was kept.
+        row = conn.execute("SELECT game_id FROM games ORDER BY rowid DESC LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
+#: The operations a request may name.
+OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
+    function.__name__: function
+    for function in (
+        create_game,
+        add_seat,
+        remove_seat,
+        snapshot,
+        add_move,
+        finish,
+        drop_game,
+        prune,
+        load_unfinished,
+        adjourned_ids,
+        find_by_token,
+        find_finished_by_token,
+        load_finished,
+        latest_game_id,
+    )
+}
+
+#: A request: (request id, operation name, arguments).
+Request = tuple[int, str, tuple[Any, ...]]
+#: An answer: (request id, error message or None, result).
+Answer = tuple[int, str | None, Any]
+
+
+def _is_plain_move(request: Request) -> bool:
+    return request[1] == "add_move" and request[2][3] is None
+
+
+def run_batch(
+    conn: sqlite3.Connection, batch: list[Request], where: str
+) -> tuple[int, list[Answer]]:
+    """Apply ``batch`` in one transaction and commit it: (commits made, the answers).
+
+    A request that fails is left out and only its answer carries the error: every operation
+    checks what can refuse it before its first write, or writes with a single statement
+    (which SQLite undoes by itself when it fails), so a failed operation has written nothing.
+    An error that ends the transaction (a full disk, an I/O error) fails the whole batch.
+    A batch of moves alone, the usual case under load, is one INSERT, its own transaction.
+    """
+    errors: list[str | None] = [None] * len(batch)
+    results: list[Any] = [None] * len(batch)
+    try:
+        if all(_is_plain_move(request) for request in batch):
+            errors = insert_moves(conn, [request[2][:3] for request in batch])
+        else:
+            conn.execute("BEGIN IMMEDIATE")
+            start = 0
+            while start < len(batch):
+                end = start + 1
+                while (
+                    end < len(batch) and _is_plain_move(batch[start]) and _is_plain_move(batch[end])
+                ):
+                    end += 1
+                if end - start > 1:
+                    moves = [request[2][:3] for request in batch[start:end]]
+                    errors[start:end] = insert_moves(conn, moves)
+                else:
+                    _, name, arguments = batch[start]
+                    try:
+                        results[start] = OPERATIONS[name](conn, *arguments)
+                    except Exception as error:
+                        if not conn.in_transaction:
+                            raise  # SQLite rolled the transaction back: the batch fails
+                        errors[start] = (
+                            str(error) if isinstance(error, Refused) else f"{where}: {error}"
+                        )
+                start = end
+            conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        failure = f"writing to {where} failed ({error}); nothing was stored"
+        return 0, [(request[0], failure, None) for request in batch]
+    return 1, [
+        (request[0], error, result)
+        for request, error, result in zip(batch, errors, results, strict=True)
+    ]

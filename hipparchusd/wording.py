@@ -1,0 +1,20 @@
+"""Words for messages people read: a count with its noun in the right number.
+
+Every error and log message that states a count of things goes through :func:`counted`, so that
+no one reads "1 cards" or "the server holds 1 games" (issue 17, "Also").
+"""
+
+from __future__ import annotations
+
+
+def counted(count: float, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun``, the noun singular for exactly 1 (and -1), plural otherwise.
+
+    ``plural`` defaults to ``noun + "s"``; give it for an irregular noun (``"passes"``). Zero is
+    plural in English ("0 cards"). A float count (days) is written with ``:g``: ``1.5 days``.
+
+    >>> counted(1, "card"), counted(0, "card"), counted(3, "pass", "passes")
+    ('1 card', '0 cards', '3 passes')
+    """
+    word = noun if abs(count) == 1 else (plural if plural is not None else noun + "s")
+    return f"{count:g} {word}" if isinstance(count, float) else f"{count} {word}"
