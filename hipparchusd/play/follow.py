@@ -33,7 +33,7 @@ HAND_SIZE = 14
 
 
 def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards`` (issue 17: never ``1 cards``; :func:`hipparchusd.wording.counted`)."""
+    """``1 card``, ``2 cards``: :func:`hipparchusd.wording.counted` (never ``1 cards``)."""
     return counted(count, word)
 
 
