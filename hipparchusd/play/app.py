@@ -32,7 +32,7 @@ CSS = """
 #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
 #main { height: 1fr; }
 #play-area { width: 3fr; padding: 0 1; }
-#table { grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 6 9 6; height: 21;
+#table { grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 6 11 6; height: 23;
          grid-gutter: 0 1; }
 .cell { padding: 0 1; height: 100%; }
 .seat { border: round $primary; }

@@ -179,6 +179,10 @@ def _s(name: str) -> str:
     return "" if name == "you" else "s"
 
 
+def _possessive(name: str) -> str:
+    return "your" if name == "you" else f"{name}'s"
+
+
 def hipparchus_round_lines(data: dict[str, Any], label: Label) -> list[str]:
     """A ``round-over`` event explained: per suit who won more and what it scores (RULINGS
     H10), the totals and the winner (H11's tie-break if it decided)."""
@@ -196,7 +200,7 @@ def hipparchus_round_lines(data: dict[str, Any], label: Label) -> list[str]:
             got = scores[more][index]
             how = (
                 f"{label(more)} won more and score{_s(label(more))} {got} "
-                f"({label(1 - more)}'s {plural(got, name)})"
+                f"({_possessive(label(1 - more))} {plural(got, name)})"
             )
         lines.append(f"{name}: {label(0)} won {a}, {label(1)} won {b}; {how}")
     totals = result.get("totals") or [0, 0]
@@ -343,7 +347,7 @@ def planets_trick_reason(trick: dict[str, Any], players: int, label: Label) -> s
     best = cards[(winner - leader) % players]
     text = (
         f"{label(winner)} take{_s(label(winner))} it with {best}, the highest "
-        f"{PLANETS_SUITS[led]} (the led suit wins; other suits never do)"
+        f"{PLANETS_SUITS[led]} (the led suit)"
     )
     points = int(trick.get("points") or 0)
     scoring = [card for card in cards if card_points(card)]

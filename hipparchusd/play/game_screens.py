@@ -31,6 +31,7 @@ from ..client import ConnectionClosed, Event, Pick, ServerError
 from .connection import Connection
 from .follow import (
     HIPPARCHUS_SUITS,
+    PLANETS_SUITS,
     SUIT_LETTERS,
     follow_hipparchus,
     follow_planets,
@@ -56,6 +57,15 @@ PLACES = {
     4: ("b", "l", "t", "r"),
     5: ("b", "l", "tl", "tr", "r"),
     6: ("b", "l", "tl", "t", "tr", "r"),
+}
+#: A pass's name (protocol/games/planets.md) in words, after "pass 3 cards".
+PASS_WORDS = {
+    "left": "to the left",
+    "right": "to the right",
+    "across": "across",
+    "split": "split between the others",
+    "left2": "two seats left",
+    "right2": "two seats right",
 }
 CELLS = ("tl", "t", "tr", "l", "c", "r", "bl", "b", "br")
 TYPED = frozenset("0123456789@,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -939,11 +949,12 @@ class PlanetsScreen(GameScreen):
             text.append(f"  ·  hand {view.get('hand_number')}")
             count = int(view.get("pass_count") or 0)
             if count:
-                text.append(f"  ·  pass {plural(count, 'card')} {view.get('pass_name')}")
+                where = PASS_WORDS.get(str(view.get("pass_name")), str(view.get("pass_name")))
+                text.append(f"  ·  pass {plural(count, 'card')} {where}")
             else:
                 text.append("  ·  no pass this hand")
             if view.get("jupiter_broken"):
-                text.append("  ·  Jupiter broken", "magenta")
+                text.append("  ·  Jupiter broken", "bold")
             if view.get("fixed_deal"):
                 text.append("  ·  fixed deal", "yellow")
         if self.seating.seat is None:
@@ -959,15 +970,16 @@ class PlanetsScreen(GameScreen):
         lines = [header]
         if view:
             sizes = view.get("hand_sizes") or []
-            line = Text(plural(int(sizes[seat]), "card") if seat < len(sizes) else "")
-            if view.get("phase") == "pass":
-                line.append("  passed ✓" if seat in (view.get("passed") or []) else "  choosing")
-            lines.append(line)
+            held = plural(int(sizes[seat]), "card") if seat < len(sizes) else ""
             taken = (view.get("points_taken") or [0] * self.players)[seat]
             total = (view.get("totals") or [0] * self.players)[seat]
-            lines.append(Text(f"points {taken} · total {total}"))
+            lines.append(Text(f"{held} · {plural(int(taken), 'point')}"))
+            lines.append(Text(f"total {total}", "bold"))
             card = self.trick_card(seat)
-            if card:
+            if view.get("phase") == "pass":
+                passed = seat in (view.get("passed") or [])
+                lines.append(Text("passed ✓" if passed else "choosing...", "italic"))
+            elif card:
                 lines.append(Text.assemble("plays ", self.look.card(card)))
         return Group(*lines)
 
@@ -1001,7 +1013,7 @@ class PlanetsScreen(GameScreen):
                 Text.assemble(
                     f"{self.label(int(trick['leader']))} led ",
                     self.look.card(led),
-                    f": follow {led[0]} if you can",
+                    f": follow {PLANETS_SUITS[led[0]]} if you can",
                 )
             )
         elif view.get("phase") == "play":
