@@ -319,6 +319,10 @@ class PlayApp(App[int]):
             on_finished=self.finish,
             forget_token=self.forget_token,
         )
+        screen.join_hint = (
+            f"python3 clients/python/bot.py --host {self.options.host} "
+            f"--port {self.options.port} --game {seating.game}"
+        )
         self.game_screen = screen
         for event, event_order in self.early:
             screen.push_event(event, event_order)

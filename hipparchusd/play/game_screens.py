@@ -140,6 +140,7 @@ class GameScreen(Screen[None]):
         self.events_seen = 0
         self.moves_made = 0  # moves the daemon accepted from us
         self.transcript: list[str] = []  # every line logged, as plain text
+        self.join_hint = ""  # how a bot would join, shown while seats are free
 
     # -- layout
 
@@ -462,7 +463,10 @@ class GameScreen(Screen[None]):
         if self.view is None:
             free = [s for s, name in enumerate(self.seating.players) if name in (None, "-")]
             waiting = ", ".join(f"seat {s}" for s in free) or "the start"
-            return Text(f"Waiting for players to join ({waiting})...", "italic")
+            text = Text(f"Waiting for players to join ({waiting})...", "italic")
+            if self.join_hint:
+                text.append(f"\nA bot joins with: {self.join_hint}", "dim")
+            return text
         if self.my_turn:
             return self.turn_prompt()
         seats = [s for s in self.to_move() if s != self.seating.seat]
@@ -973,7 +977,7 @@ class PlanetsScreen(GameScreen):
             held = plural(int(sizes[seat]), "card") if seat < len(sizes) else ""
             taken = (view.get("points_taken") or [0] * self.players)[seat]
             total = (view.get("totals") or [0] * self.players)[seat]
-            lines.append(Text(f"{held} · {plural(int(taken), 'point')}"))
+            lines.append(Text(f"{held}, {plural(int(taken), 'pt')}"))
             lines.append(Text(f"total {total}", "bold"))
             card = self.trick_card(seat)
             if view.get("phase") == "pass":

@@ -178,6 +178,7 @@ async def hipparchus_match(tmp_path: Path) -> None:
             bot.start()
             shown: list[tuple[str, list[str]]] = []
             chosen: list[str] = []
+            shot = False
             while await next_turn(pilot, app, screen):
                 hand = shown_hipparchus_hand(screen)
                 legal = [str(move["move"]) for move in screen.moves]
@@ -189,7 +190,8 @@ async def hipparchus_match(tmp_path: Path) -> None:
                     await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
                     await press(pilot, "escape")
                     await wait_for(pilot, lambda: app.screen is screen)
-                if len(shown) == 5:
+                if not shot and len(shown) >= 5 and (screen.view or {}).get("lead"):
+                    shot = True  # mid-trick: bob has led, our answer is chosen
                     await asyncio.sleep(0.2)
                     screenshot(app, "tui-hipparchus.svg", tmp_path)
                 index = rng.randrange(len(legal))
@@ -198,7 +200,7 @@ async def hipparchus_match(tmp_path: Path) -> None:
                 await made(pilot, screen, before)
                 chosen.append(legal[index])
             over = screen.over
-            assert over is not None
+            assert over is not None and shot
             assert "Game over" in screen.status_text().plain
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
