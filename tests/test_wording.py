@@ -49,7 +49,7 @@ def test_the_games_limit_of_one_says_one_game() -> None:
     lobby.handle(session, request)
     code, message = _refusal(lobby, session, "new hipparchus")
     assert code == "limit"
-    assert message == "the server holds 1 game"
+    assert message == "the server holds 1 game (max-games)"
 
 
 @pytest.mark.parametrize(
