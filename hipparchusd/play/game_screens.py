@@ -27,7 +27,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
-from ..client import ConnectionClosed, Event, Pick, ServerError
+from ..client import ConnectionClosed, Event, Pick, ServerError, can_move
 from .connection import Connection
 from .follow import (
     HIPPARCHUS_SUITS,
@@ -924,6 +924,8 @@ class PlanetsScreen(GameScreen):
         choice."""
         await self.refresh_view()
         legal = await self.connection.legal(self.seating.game)
+        if not can_move(legal):  # e.g. a to-move sent before our pass was made
+            return
         self.pick = legal if isinstance(legal, Pick) else None
         words = [] if isinstance(legal, Pick) else list(legal)
         self.choices = [w for w in words if w in ("self", "others")]
@@ -944,6 +946,12 @@ class PlanetsScreen(GameScreen):
         self.marked = []
         self.cards = []
         self.choices = []
+
+    def show_move(self, move: str) -> Text:
+        """A card in its suit's colour; a pass's cards; a choice as it is."""
+        if move in ("self", "others"):
+            return Text(move, "bold")
+        return self.look.card_list(move.split(","))
 
     def title_text(self) -> Text:
         """Game, hand, pass, totals, fixed deal."""

@@ -269,12 +269,12 @@ def test_planets_to_the_end_of_a_restored_game(tmp_path: Path) -> None:
 
 
 async def planets_end(tmp_path: Path) -> None:
-    """A six-seat game near its end (some total over 92), restored by the daemon: we resume
+    """A six-seat game near its end (some total over 96), restored by the daemon: we resume
     seat 0 with its token, five bots the others, and play the last hands out: the pass
     (Space, clicks, typed cards), the cards (arrows, numbers, names, clicks), a card that is
     not legal (refused with the reason), the hands' and the game's end."""
     names = ["human", "bob", "carol", "dave", "erin", "finn"]
-    store = planets_near_its_end(6, 11, names, over=92)
+    store = planets_near_its_end(6, 17, names, over=96)  # seed 17: one hand to the end
     rng = random.Random(9)
     with thread_daemon(store) as daemon:
         app = PlayApp(Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path))
@@ -286,6 +286,7 @@ async def planets_end(tmp_path: Path) -> None:
                 bot.start()
             turns = 0
             refused = False
+            shot = False
             passes = 0
             while await next_turn(pilot, app, screen):
                 turns += 1
@@ -308,7 +309,9 @@ async def planets_end(tmp_path: Path) -> None:
                         assert screen.refusal.endswith(
                             ("you must follow " + _suit_led(screen), "lead another suit")
                         )
-                    if turns == 6:
+                    trick = (screen.view or {}).get("trick") or {}
+                    if not shot and len(trick.get("cards") or []) >= 3:
+                        shot = True  # mid-trick, with the last trick's reason shown
                         await asyncio.sleep(0.2)
                         screenshot(app, "tui-planets.svg", tmp_path)
                     index = rng.randrange(len(legal))
@@ -324,7 +327,7 @@ async def planets_end(tmp_path: Path) -> None:
     totals = list(state.totals)
     assert over["scores"] == totals and max(totals) > 100
     assert over["winners"] == [s for s, t in enumerate(totals) if t == min(totals)]
-    assert refused
+    assert refused and shot and passes >= 1
     logged = [line for line in screen.transcript if line.startswith("Trick ")]
     assert logged and all("the highest" in line for line in logged)
 

@@ -199,6 +199,8 @@ def planets_near_its_end(
         )
         if at_start and max(view["totals"]) > over:
             break
+        if game.outcome is not None:
+            raise ValueError(f"seed {seed}: the game ended before a total passed {over}")
         seat = min(game.seats_to_move())
         legal = game.legal(seat)
         if isinstance(legal, GamePick):
