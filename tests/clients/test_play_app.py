@@ -20,6 +20,7 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_harness import (
     Bot,
+    ThreadDaemon,
     fetch_record,
     new_game,
     planets_near_its_end,
@@ -448,6 +449,16 @@ async def leave_and_come_back(tmp_path: Path) -> None:
         assert stat.S_IMODE(saved.path.stat().st_mode) == 0o600
         assert stat.S_IMODE(saved.directory.stat().st_mode) == 0o700
 
+        # --resume without a token takes the saved seat back; leaving again keeps it.
+        back = PlayApp(Options(port=daemon.port, resume="", data_dir=tmp_path))
+        async with back.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, back)
+            assert screen.seating.game == game and screen.seating.seat == 0
+            await press(pilot, "ctrl+c")
+            await wait_for(pilot, lambda: back.return_code is not None, what="the exit")
+        assert back.return_code == 130 and "stays reserved" in back.exit_message
+        assert [s.game for s in saved.load()] == [game]
+
         again = PlayApp(Options(port=daemon.port, data_dir=tmp_path))
         async with again.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), what="offer")
@@ -490,3 +501,28 @@ async def lobby(tmp_path: Path) -> None:
             assert len(screen.seating.players) == 5
             await press(pilot, "ctrl+q")
             await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+
+
+def test_a_dropped_connection_says_the_seat_is_kept(tmp_path: Path) -> None:
+    asyncio.run(dropped(tmp_path))
+
+
+async def dropped(tmp_path: Path) -> None:
+    """The daemon goes away during a game: the client leaves with status 1, saying why and
+    that the seat is kept for ``--resume``."""
+    daemon = ThreadDaemon()
+    daemon.start()
+    try:
+        app = PlayApp(Options(port=daemon.port, new="hipparchus", data_dir=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            bot = Bot(daemon, screen.seating.game, "bob", 2)
+            bot.start()
+            await wait_for(pilot, lambda: screen.status == "playing", what="the start")
+            daemon.stop()
+            await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+        assert app.return_code == 1
+        assert "--resume takes it back" in app.exit_message
+        assert [s.game for s in SeatStore(tmp_path).load()] == [screen.seating.game]
+    finally:
+        daemon.stop()

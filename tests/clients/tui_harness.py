@@ -57,8 +57,8 @@ class ThreadDaemon:
             raise RuntimeError("the daemon did not start")
 
     def stop(self) -> None:
-        """Shut the daemon down and wait for its thread."""
-        if self._token is not None and self._stop is not None:
+        """Shut the daemon down and wait for its thread (once; again does nothing)."""
+        if self._token is not None and self._stop is not None and self._thread.is_alive():
             self._token.run_sync_soon(self._stop.set)
         self._thread.join(10)
 
