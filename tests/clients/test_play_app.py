@@ -526,3 +526,29 @@ async def dropped(tmp_path: Path) -> None:
         assert [s.game for s in SeatStore(tmp_path).load()] == [screen.seating.game]
     finally:
         daemon.stop()
+
+
+def test_watching_planets_to_its_end(tmp_path: Path) -> None:
+    asyncio.run(watch_planets(tmp_path))
+
+
+async def watch_planets(tmp_path: Path) -> None:
+    """A spectator of a six-seat planets game near its end (six bots): every trick explained,
+    no hand, no pass shown, the end."""
+    names = ["ann", "bob", "cy", "dee", "eve", "fay"]
+    with thread_daemon(planets_near_its_end(6, 17, names, over=96)) as daemon:
+        app = PlayApp(Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat is None
+            bots = [Bot(daemon, "g1", names[s], s, token=token_of(s)) for s in range(6)]
+            for bot in bots:
+                bot.start()
+            await wait_for(pilot, lambda: screen.over is not None, timeout=30, what="the end")
+            for bot in bots:
+                bot.join(10)
+            assert screen.over == bots[0].result
+            assert screen.hand_items() == []
+    assert not any(line.startswith(("Your hand", "You received")) for line in screen.transcript)
+    logged = [line for line in screen.transcript if line.startswith("Trick ")]
+    assert logged and all("the highest" in line for line in logged)
