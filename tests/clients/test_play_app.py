@@ -14,6 +14,7 @@ import asyncio
 import os
 import random
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -376,19 +377,24 @@ def test_watching_a_hipparchus_match_between_two_bots(tmp_path: Path) -> None:
 
 
 async def watch_match(tmp_path: Path) -> None:
-    """--watch before anyone joins: the match as it happens, no hand ever shown during a
-    round (RULINGS H13), the results closing by themselves, the end."""
+    """--watch before anyone joins: the match as it happens, paced by --delay, no hand ever
+    shown during a round (RULINGS H13), the results closing by themselves, the end."""
     with thread_daemon() as daemon:
         game = new_game(daemon, "hipparchus", "seed=17")
-        app = PlayApp(Options(port=daemon.port, watch=game, delay=0.0, data_dir=tmp_path))
+        delay = 0.01
+        app = PlayApp(Options(port=daemon.port, watch=game, delay=delay, data_dir=tmp_path))
         async with app.run_test(size=SIZE) as pilot:
             screen = await game_screen(pilot, app)
             assert screen.seating.seat is None
             assert screen.status_text().plain.startswith("Waiting for players")
             bots = [Bot(daemon, game, name, seed) for seed, name in enumerate(("ann", "bea"))]
+            started = time.monotonic()
             for bot in bots:
                 bot.start()
             await wait_for(pilot, lambda: screen.over is not None, timeout=30, what="the end")
+            # Paced: a pause after every play (and trick, and round) shown.
+            plays = sum(" played " in line for line in screen.transcript)
+            assert time.monotonic() - started >= plays * delay
             assert screen.hand_items() == []
             for bot in bots:
                 bot.join(10)
