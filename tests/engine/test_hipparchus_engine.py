@@ -280,7 +280,9 @@ def test_a_history_search_over_budget_counts_as_no_fit() -> None:
     assert engine.HistoryCheck(seen, budget=1).history(hand) is None
 
 
-@pytest.mark.parametrize(("seed", "moves", "tries"), [(51, 20, 0), (53, 26, 0), (61, 12, 300), (65, 4, 300)])
+@pytest.mark.parametrize(
+    ("seed", "moves", "tries"), [(51, 20, 0), (53, 26, 0), (61, 12, 300), (65, 4, 300)]
+)
 def test_the_sampler_searches_harder_when_the_budget_passes_over_every_hand(
     seed: int, moves: int, tries: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
