@@ -52,7 +52,7 @@ def _twin(game: HipparchusGame, seat: int, opponent: tuple[int, ...]) -> Hipparc
     record = game.record()
     view = game.view(seat)
     information = HipparchusInformation(view)
-    witness = information.check.history(opponent)
+    witness = engine.HistoryCheck(information.check.seen, budget=10**9).history(opponent)
     assert witness is not None
     current = record.rounds[-1]
     mine = current.deal.hands[seat]
@@ -278,3 +278,26 @@ def test_a_history_search_over_budget_counts_as_no_fit() -> None:
     hand = information.opponent_cards(random.Random(1))
     assert engine.HistoryCheck(seen).history(hand) is not None
     assert engine.HistoryCheck(seen, budget=1).history(hand) is None
+
+
+@pytest.mark.parametrize(
+    ("seed", "moves", "tries"), [(51, 20, 0), (53, 26, 0), (61, 12, 300), (65, 4, 300)]
+)
+def test_the_sampler_searches_harder_when_the_budget_passes_over_every_hand(
+    seed: int, moves: int, tries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a budget too small for any witness, listing and rejection both raise it until
+    hands fit, and those hands agree with the view."""
+    monkeypatch.setattr(engine, "HISTORY_BUDGET", 1)
+    monkeypatch.setattr(engine, "REJECTION_TRIES", tries or engine.REJECTION_TRIES)
+    if not tries:
+        monkeypatch.setattr(engine, "REJECTION_TRIES", 0)
+    game, seat = _random_position(seed, moves)
+    view = game.view(seat)
+    information = HipparchusInformation(view)
+    assert len(information.check.seen) >= 2
+    rng = random.Random(seed)
+    for _ in range(3):
+        twin = _twin(game, seat, information.opponent_cards(rng))
+        assert twin.view(seat) == view
+    assert information.check.budget > 1

@@ -119,7 +119,11 @@ class _OutOfBudget(Exception):
 #: steps; proving that one does not can take thousands (every way to put the cards back), so
 #: a search over budget counts as no fit: the sampler stays sound (it accepts only hands with
 #: a witness) and a move's time bounded, at the cost of rarely passing over a hand that fits.
+#: When no hand passes, the sampler searches again with ten times the budget.
 HISTORY_BUDGET = 50
+#: The budget beyond which a sampler that finds no hand judges the view impossible: more
+#: steps than there are ways to put a round's plays back.
+MAX_HISTORY_BUDGET = 50_000_000
 
 
 class HistoryCheck:
@@ -129,9 +133,9 @@ class HistoryCheck:
     Remembers the hands already decided, for the whole search.
     """
 
-    def __init__(self, seen: tuple[Seen, ...], budget: int = HISTORY_BUDGET) -> None:
+    def __init__(self, seen: tuple[Seen, ...], budget: int | None = None) -> None:
         self.seen = seen
-        self.budget = budget
+        self.budget = HISTORY_BUDGET if budget is None else budget
         self._steps = 0
         self._failed: set[tuple[int, tuple[int, ...]]] = set()
 
@@ -379,6 +383,8 @@ class HipparchusInformation:
                 break
             if self._tries > GIVE_UP_TRIES and not self._accepted:
                 raise ValueError("no deal agrees with the view (the plays seen are impossible)")
+            if not self._accepted and self._tries and not self._tries % REJECTION_TRIES:
+                self._search_harder()
             rng.shuffle(cards)
             hand = tuple(cards[:size])
             self._tries += 1
@@ -409,7 +415,22 @@ class HipparchusInformation:
                     )
         return total
 
+    def _search_harder(self) -> None:
+        """Give history searches ten times the budget, and forget the hands they passed over
+        (some may fit: the budget, not the rules, ruled them out)."""
+        self.check.budget *= 10
+        self._agrees = {hand: True for hand, fits in self._agrees.items() if fits}
+
     def _list(self) -> tuple[list[tuple[int, ...]], list[int]]:
+        while True:
+            listed = self._list_within_budget()
+            if listed[0]:
+                return listed
+            if self.check.budget >= MAX_HISTORY_BUDGET:
+                raise ValueError("no deal agrees with the view (the plays seen are impossible)")
+            self._search_harder()
+
+    def _list_within_budget(self) -> tuple[list[tuple[int, ...]], list[int]]:
         # A uniform shuffle makes every distinct sequence of the unknown cards equally likely:
         # an opponent hand weighs the number of orders of the two cards left face down.
         hands: list[tuple[int, ...]] = []
@@ -422,8 +443,6 @@ class HipparchusInformation:
             total += 1 if max(rest) == FACE_DOWN_SIZE else 2
             hands.append(hand)
             cumulative.append(total)
-        if not hands:
-            raise ValueError("no deal agrees with the view (the plays seen are impossible)")
         return hands, cumulative
 
     def determinize(self, rng: random.Random) -> HipparchusState:
