@@ -50,7 +50,8 @@ def mid_trick(table: Table) -> bool:
 
 async def reconnect(table: Table, port: int) -> None:
     """After a restart: every seat resumes on a new JSON connection with its token (which
-    loads the game: start-up loads started games lazily), then a new spectator watches; check what each resumed view shows against the referee."""
+    loads the game: start-up loads started games lazily), then a new spectator watches; check
+    what each resumed view shows against the referee."""
     referee = table.referee
     for seat, token in enumerate(table.tokens):
         client = await Client.connect(port)
