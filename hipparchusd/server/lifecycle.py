@@ -1,6 +1,6 @@
 """The server's lifecycle (:class:`Server`): restoring the stored games, the listeners and
 the accept loop, one task per connection reading its requests, the periodic sweep of idle
-connections and unfollowed games, and the graceful shutdown.
+connections and unfollowed games, the expiry of adjourned games, and the graceful shutdown.
 
 What a request does is the :class:`~.pipeline.Pipeline`'s (with the lobby's result); how bytes
 reach a connection is the :class:`~.connection.Connection`'s. Every task belongs to a nursery
@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import errno
+import functools
 import logging
 import os
 from collections.abc import Sequence
@@ -42,6 +43,10 @@ _FLUSH_TIMEOUT = 5.0
 ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: Seconds to wait before accepting again after one of those errors.
 ACCEPT_RETRY_DELAY: Final = 0.1
+#: Seconds between two looks for adjourned games past their expiry (the first at start-up).
+EXPIRY_INTERVAL: Final = 60.0
+#: Expired games read from the store at a time.
+EXPIRY_BATCH: Final = 100
 
 
 class Server:
@@ -86,8 +91,9 @@ class Server:
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
-        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout`` and
-        ``grace_period`` apply at once (the timeouts from the next sweep); ``max_line_bytes``
+        ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout``,
+        ``adjourn_expiry_days`` and ``grace_period`` apply at once (the timeouts from the next
+        sweep, the expiry from the next look for expired games); ``max_line_bytes``
         and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port`` and ``state_dir`` unchanged (they need a restart)."""
@@ -119,6 +125,7 @@ class Server:
                     for listener in listeners:
                         acceptors.start_soon(self._accept, listener, connections)
                     acceptors.start_soon(self._sweep)
+                    acceptors.start_soon(self._expire_periodically)
                     task_status.started(self)
                     await self._shutdown.wait()
                     # Still accepting during the grace period, to answer each newcomer
@@ -204,8 +211,60 @@ class Server:
             if self._adjourn_timeout(settings) > 0:
                 now = trio.current_time()
                 busy = self.pipeline.sequencer.busy
-                self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+                adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
+                if adjourned and isinstance(self.store, SqliteStore):
+                    # Their expiry counts from now, not from their last move.
+                    try:
+                        await self.store.touch(adjourned)
+                    except OSError as error:
+                        log.error("store touch failed: %s", error)
             self._reload_uncertain()
+
+    async def _expire_periodically(self) -> None:
+        """At start-up, then every :data:`EXPIRY_INTERVAL` seconds, end the adjourned games
+        past ``adjourn_expiry_days`` (:meth:`expire_adjourned`; read at every round, since a
+        reload may change it). A task of its own: ending thousands of games after a long
+        stop must not hold up the sweep of connections."""
+        while True:
+            try:
+                await self.expire_adjourned()
+            except OSError as error:
+                log.error("ending expired adjourned games failed: %s", error)
+            await trio.sleep(EXPIRY_INTERVAL)
+
+    async def expire_adjourned(self) -> tuple[str, ...]:
+        """End as abandoned every adjourned game that nothing moved, resumed or adjourned for
+        ``adjourn_expiry_days`` days by the store's clock (issue 16 item 3, RULINGS H14: no
+        winner, its record kept under the retention rule); the ids ended. A game loaded now
+        (a seat resumed it) is never ended, and each one is ended in the game's order
+        (:meth:`Pipeline.sequenced`), so a ``resume`` racing with its end either keeps it
+        going or finds it over. Nothing is done with a store other than SQLite (only it
+        adjourns games) or an expiry of 0.
+
+        Raises:
+            OSError: the store failed reading the expired games.
+        """
+        store = self.store
+        ended: list[str] = []
+        days = self.settings.adjourn_expiry_days
+        while days > 0 and isinstance(store, SqliteStore):
+            found = await store.expired_games(days, EXPIRY_BATCH)
+            progress = False
+            for stored, last_active in found:
+                game_id = stored.game_id
+                if game_id in self.lobby.tables:
+                    continue
+                prepare = functools.partial(self.lobby.expire, stored, last_active)
+                result = await self.pipeline.sequenced((game_id,), prepare, None)
+                if result.store_calls and result.pending is None:  # stored, then committed
+                    ended.append(game_id)
+                    progress = True
+            if len(found) < EXPIRY_BATCH or not progress:
+                break
+            days = self.settings.adjourn_expiry_days
+        if ended:
+            log.info("%d adjourned games ended as abandoned (expiry %g days)", len(ended), days)
+        return tuple(ended)
 
     def _reload_uncertain(self) -> None:
         """Unload the games whose store calls the store's dead writer had (their outcome is
