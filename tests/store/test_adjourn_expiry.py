@@ -19,8 +19,10 @@ from hipparchusd.config_file import DAEMON_SCHEMA
 from hipparchusd.games.base import GameOver, Outcome
 from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
+from hipparchusd.lobby import Lobby
 from hipparchusd.lobby.messages import LOBBY_EVENTS, EventMessage
 from hipparchusd.protocol import Mode
+from hipparchusd.records import Abandon, StoredGame
 from hipparchusd.server import Server, serve
 from hipparchusd.server.run import reload_settings
 from hipparchusd.settings import Settings, SettingsError
@@ -345,3 +347,32 @@ def test_the_abandoned_games_game_over_event_names_no_winner() -> None:
     # Every other game's event reads as before: no abandoned field.
     won = GameOver.of(Outcome((0,), (2, 1)))
     assert LOBBY_EVENTS[GameOver](won) == {"winners": [0], "scores": [2, 1], "resigned": None}
+
+
+def test_the_lobby_ends_a_game_it_cannot_rebuild_with_its_last_snapshot(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    lobby = Lobby()
+    lobby.adjourn_stored(["g1", "g2"])
+    seats = (stored_seat(0, "ann"), stored_seat(1, "bob"))
+    gone = StoredGame("g1", "no-such-kind", {}, 1.0, seats, {"deals": []}, ((0, "x"),), False)
+    result = lobby.expire(gone, 5.0)
+    assert result.store_calls == [Abandon("g1", {"deals": []}, 5.0)]
+    assert "g1: unknown kind 'no-such-kind'" in caplog.text
+    result.commit()
+    assert "g1" not in lobby._adjourned and "g2" in lobby._adjourned
+    # A game of a kind it serves keeps every move, even those after the snapshot.
+    engine = HipparchusGame(seed=4, first_leader=0)
+    engine.start()
+    snapshot = converter.unstructure(engine.record())
+    (seat,) = engine.seats_to_move()
+    move = engine.legal_moves(seat)[0]
+    engine.play(seat, move)
+    options = {"seed": "4", "leader": "0"}
+    moves = ((seat, engine.format_move(move)),)
+    kept = StoredGame("g2", "hipparchus", options, 1.0, seats, snapshot, moves, False)
+    result = lobby.expire(kept, 6.0)
+    assert result.store_calls == [Abandon("g2", converter.unstructure(engine.record()), 6.0)]
+    # A game loaded meanwhile (a seat resumed it) is left alone.
+    lobby.restore(kept)
+    assert lobby.expire(kept, 6.0).store_calls == []
