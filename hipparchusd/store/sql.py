@@ -32,13 +32,25 @@ def set_snapshot(conn: sqlite3.Connection, game_id: str, text: str, now: float) 
     return cursor.rowcount == 1
 
 
-def _mark_active(conn: sqlite3.Connection, game_ids: list[str], now: float) -> None:
+#: Seconds by which a move may leave its game's ``last_active`` behind (see _mark_active).
+MOVE_ACTIVITY_STEP: Final = 3600.0
+
+
+def _mark_active(
+    conn: sqlite3.Connection, game_ids: list[str], now: float, step: float = 0.0
+) -> None:
     """The unfinished games ``game_ids`` were active at ``now`` (seconds since the epoch): a
-    write, a resume or an adjournment, from which their expiry counts (never backwards)."""
+    write, a resume or an adjournment, from which their expiry counts (never backwards).
+
+    With ``step``, only a game last marked ``step`` seconds before ``now`` or earlier is
+    marked: moves use it (:data:`MOVE_ACTIVITY_STEP`), since an UPDATE rewrites the game's
+    whole row, its snapshot too, and doing so at every commit would multiply what a move
+    writes. A game is adjourned, and its expiry counted from then, exactly (``touch``)."""
     conn.execute(
-        "UPDATE games SET last_active = max(coalesce(last_active, 0), ?) "
-        f"WHERE finished_at IS NULL AND game_id IN ({', '.join('?' * len(game_ids))})",
-        (now, *game_ids),
+        "UPDATE games SET last_active = ? WHERE finished_at IS NULL "
+        f"AND game_id IN ({', '.join('?' * len(game_ids))}) "
+        "AND (last_active IS NULL OR last_active <= ?)",
+        (now, *game_ids, now - step),
     )
 
 
@@ -121,7 +133,7 @@ def add_move(
     if snapshot is not None:
         set_snapshot(conn, game_id, snapshot, now)
     else:
-        _mark_active(conn, [game_id], now)
+        _mark_active(conn, [game_id], now, MOVE_ACTIVITY_STEP)
 
 
 def insert_moves(
@@ -132,7 +144,7 @@ def insert_moves(
     stored unfinished).
 
     Statements, not rows, set a batch's cost: this is the usual batch under load (one more
-    statement marks the games active).
+    statement marks the games active, rewriting a game's row at most once an hour).
     """
     values = ", ".join(["(?, ?, ?, ?)"] * len(moves))
     parameters = [item for index, move in enumerate(moves) for item in (*move, index)]
@@ -143,7 +155,7 @@ def insert_moves(
         "ORDER BY v.column4",
         parameters,
     )
-    _mark_active(conn, sorted({game_id for game_id, _, _ in moves}), now)
+    _mark_active(conn, sorted({game_id for game_id, _, _ in moves}), now, MOVE_ACTIVITY_STEP)
     if cursor.rowcount == len(moves):
         return [None] * len(moves)
     games = sorted({game_id for game_id, _, _ in moves})

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 import pytest
 import trio
-from store_helpers import open_sqlite, stored_seat
+from store_helpers import open_db, open_sqlite, stored_seat
 
 from hipparchusd.cli import parse_settings
 from hipparchusd.config_file import DAEMON_SCHEMA
@@ -28,6 +28,7 @@ from hipparchusd.server.run import reload_settings
 from hipparchusd.settings import Settings, SettingsError
 from hipparchusd.store.base import MemoryStore, StoreError
 from hipparchusd.store.export import export_games
+from hipparchusd.store.startup import DB_NAME
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the daemon tests' client
 from daemon.client import Client
@@ -376,3 +377,37 @@ def test_the_lobby_ends_a_game_it_cannot_rebuild_with_its_last_snapshot(
     # A game loaded meanwhile (a seat resumed it) is left alone.
     lobby.restore(kept)
     assert lobby.expire(kept, 6.0).store_calls == []
+
+
+async def test_moves_mark_their_game_active_at_most_once_an_hour(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    clock = Clock()
+    engine = HipparchusGame(seed=4, first_leader=0)
+    engine.start()
+    store = await open_sqlite(nursery, state_dir, clock=clock)
+
+    def last_active() -> float:
+        with open_db(state_dir / DB_NAME) as conn:
+            (value,) = conn.execute("SELECT last_active FROM games").fetchone()
+        return float(value)
+
+    try:
+        await store.create_game("g1", "hipparchus", {"seed": "4", "leader": "0"}, START)
+        await store.add_seat("g1", stored_seat(0, "ann"))
+        await store.add_seat("g1", stored_seat(1, "bob"), converter.unstructure(engine.record()))
+        rng = random.Random(3)
+        for minutes in (30, 59, 61, 90):
+            clock.now = START + minutes * 60
+            (seat,) = engine.seats_to_move()
+            move = rng.choice(engine.legal_moves(seat))
+            engine.play(seat, move)
+            await store.add_move("g1", seat, engine.format_move(move))
+            # (An UPDATE rewrites the row, snapshot included: not at every move.)
+            expected = START if minutes < 60 else START + 61 * 60
+            assert last_active() == expected
+        clock.now = START + 91 * 60
+        await store.touch(["g1"])  # adjourned: exact
+        assert last_active() == START + 91 * 60
+    finally:
+        await store.aclose()
