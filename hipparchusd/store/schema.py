@@ -25,10 +25,11 @@ What the layout holds (version 3):
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
   ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
   and ``finished_at`` are seconds since the Unix epoch. ``last_active`` (version 3, seconds
-  since the epoch) is when an unfinished game was last written, resumed or adjourned: a
-  started game inactive for the adjourn expiry is ended as abandoned (issue 16 item 3,
-  RULINGS H14 in docs/rules.md), which sets ``abandoned`` (version 3; 0 or 1) with its
-  ``finished_at`` and ``record``.
+  since the epoch) is when an unfinished game was last written (a move: to within an hour,
+  :func:`hipparchusd.store.sql.insert_moves`), resumed or adjourned: a started game inactive
+  for the adjourn expiry is ended as abandoned (issue 16 item 3, RULINGS H14 in
+  docs/rules.md), which sets ``abandoned`` (version 3; 0 or 1) with its ``finished_at`` and
+  ``record``.
 - ``seats(game_id, seat, name, token_hash)``: the SHA-256 digest of each seat's resume token,
   indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game.
 - ``moves(id, game_id, seat, move)``: every move of an unfinished game, ``id`` increasing in
