@@ -25,6 +25,7 @@ from ..addresses import host_of
 from ..lobby import Lobby
 from ..protocol import ErrorCode, LineSplitter
 from ..protocol import formatting as fmt
+from ..records import StoredGame
 from ..settings import Settings
 from ..store.base import GameStore
 from ..store.sqlite import SqliteStore
@@ -246,20 +247,23 @@ class Server:
         """
         store = self.store
         ended: list[str] = []
+
+        async def end(stored: StoredGame, last_active: float) -> None:
+            prepare = functools.partial(self.lobby.expire, stored, last_active)
+            result = await self.pipeline.sequenced((stored.game_id,), prepare, None)
+            if result.store_calls and result.pending is None:  # stored, then committed
+                ended.append(stored.game_id)
+
         days = self.settings.adjourn_expiry_days
         while days > 0 and isinstance(store, SqliteStore):
             found = await store.expired_games(days, EXPIRY_BATCH)
-            progress = False
-            for stored, last_active in found:
-                game_id = stored.game_id
-                if game_id in self.lobby.tables:
-                    continue
-                prepare = functools.partial(self.lobby.expire, stored, last_active)
-                result = await self.pipeline.sequenced((game_id,), prepare, None)
-                if result.store_calls and result.pending is None:  # stored, then committed
-                    ended.append(game_id)
-                    progress = True
-            if len(found) < EXPIRY_BATCH or not progress:
+            before = len(ended)
+            # All at once: their store calls then share the writer's commits (group commit).
+            async with trio.open_nursery() as nursery:
+                for stored, last_active in found:
+                    if stored.game_id not in self.lobby.tables:
+                        nursery.start_soon(end, stored, last_active)
+            if len(found) < EXPIRY_BATCH or len(ended) == before:
                 break
             days = self.settings.adjourn_expiry_days
         if ended:
