@@ -26,7 +26,8 @@ import time
 import trio
 
 from hipparchusd.protocol import LineSplitter, Mode
-from hipparchusd.server import Connection, Server
+from hipparchusd.server import Server
+from hipparchusd.server.connection import TcpConnection
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import MemoryStore
 
@@ -42,7 +43,7 @@ class Seat:
         stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
         session = server.lobby.connect("bench")
         session.mode = mode
-        self.conn = Connection(stream, session, 1000, server.pipeline.dirty)
+        self.conn = TcpConnection(stream, session, 1000, server.pipeline.dirty)
         server.connections[session.id] = self.conn
         self.splitter = LineSplitter(server.settings.max_line_bytes)
         self.peer = theirs

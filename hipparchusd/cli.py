@@ -28,9 +28,9 @@ from .config_file import (
     state_dir_setting,
 )
 from .logs import configure_logging
-from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError
+from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError, parse_origins
 from .store.export import export_main
-from .systemd.activation import ActivationError, activated_listeners
+from .systemd.activation import ActivationError, activated_listener_groups
 from .systemd.notify import Notifier
 
 log = logging.getLogger("hipparchusd")
@@ -200,6 +200,25 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {d.grace_period:g})",
     )
     add(
+        "--ws-host",
+        default=d.ws_host,
+        help=f"address the web listener binds (default {d.ws_host}, loopback only)",
+    )
+    add(
+        "--ws-port",
+        type=int,
+        metavar="PORT",
+        help="serve the web page over HTTP and the protocol over WebSocket (at /ws) on this "
+        "port (0 picks a free one); off unless given",
+    )
+    add(
+        "--ws-origins",
+        type=parse_origins,
+        metavar="ORIGINS",
+        help="origins besides the page's own whose pages may open a WebSocket, separated by "
+        "spaces or commas, e.g. 'https://cards.example.org' (default: the page's own only)",
+    )
+    add(
         "--config",
         metavar="PATH",
         help=f"TOML configuration file whose keys are these long options without '--', e.g. "
@@ -288,15 +307,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if path is not None:
         log.info("configuration file %s", path)
     try:
-        listeners = activated_listeners()
+        listeners, web_listeners = activated_listener_groups()
     except ActivationError as error:
         log.error("socket activation: %s", error)
         return EX_CONFIG
     notifier = Notifier.from_environment()
     from .server import run
 
+    # Passed sockets replace the bound ones: a web socket passed alone still serves the web
+    # only, and the protocol binds its own only when nothing at all was passed.
+    activated = bool(listeners or web_listeners)
     try:
-        return run(settings, listeners=listeners or None, notifier=notifier, load_settings=load)
+        return run(
+            settings,
+            listeners=listeners if activated else None,
+            web_listeners=web_listeners if activated else None,
+            notifier=notifier,
+            load_settings=load,
+        )
     except OSError as error:
         log.error("cannot serve: %s", error)
         return 1

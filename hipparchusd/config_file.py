@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from .addresses import parse_networks
-from .settings import LOG_LEVELS, Settings
+from .settings import LOG_LEVELS, Settings, parse_origins
 from .store.statedir import default_state_dir, resolve_state_dir
 
 DEFAULT_CONFIG_PATH = Path("/etc/hipparchusd/config.toml")
@@ -271,6 +271,9 @@ DAEMON_SCHEMA = Schema(
         Key("state-dir", "state_dir", str, _state_dir),
         Key("retention-days", "retention_days", float),
         Key("grace-period", "grace_period", float, reloadable=True),
+        Key("ws-host", "ws_host", str),
+        Key("ws-port", "ws_port", int),
+        Key("ws-origins", "ws_origins", str, parse_origins, reloadable=True),
     )
 )
 """The daemon's configuration keys: the long options of ``hipparchusd --help`` without their

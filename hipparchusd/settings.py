@@ -66,6 +66,27 @@ def _days(name: str) -> Any:
 _check_retention = _days("retention_days")
 
 
+def _check_ws_port(_: Any, __: Any, value: int | None) -> None:
+    if value is not None:
+        _check_port(_, __, value)
+
+
+def _check_origins(_: Any, __: Any, value: tuple[str, ...]) -> None:
+    for origin in value:
+        scheme, sep, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
+            raise SettingsError(
+                f"ws_origins must be origins like https://example.org or "
+                f"http://localhost:8080 (scheme, host, optional port; no path), not {origin!r}"
+            )
+
+
+def parse_origins(value: str) -> tuple[str, ...]:
+    """The origins of a ``--ws-origins`` (or ``ws-origins``) value: separated by spaces or
+    commas, each lower-cased, without a trailing ``/``."""
+    return tuple(o.rstrip("/").lower() for o in value.replace(",", " ").split())
+
+
 def _check_trusted(_: Any, __: Any, value: tuple[str, ...]) -> None:
     if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
         raise SettingsError("trusted_addresses must be addresses or networks")
@@ -128,6 +149,11 @@ class Settings:
             (:mod:`hipparchusd.store`); ``None`` keeps them in memory only.
         retention_days: days a finished game is kept in the state directory (0: forever).
         grace_period: seconds between the shutdown notice and closing every connection.
+        ws_host: address the web listener binds (default 127.0.0.1, loopback only).
+        ws_port: port of the web listener: the page over HTTP and the protocol over WebSocket
+            (``/ws``); ``None`` (the default) serves no web listener (0: any free port).
+        ws_origins: origins besides the page's own whose pages may open a WebSocket (e.g.
+            ``https://cards.example.org`` when a reverse proxy serves the page there).
 
     Raises:
         SettingsError: a value out of range, naming the option.
@@ -158,6 +184,9 @@ class Settings:
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
     retention_days: float = attrs.field(default=0, validator=_check_retention)
     grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
+    ws_host: str = attrs.field(default="127.0.0.1", validator=_check_host)
+    ws_port: int | None = attrs.field(default=None, validator=_check_ws_port)
+    ws_origins: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_origins)
 
     @property
     def trusted(self) -> AddressSet:

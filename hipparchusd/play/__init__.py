@@ -1,6 +1,8 @@
-"""``hipparchus-play``: a terminal client for people, over the protocol only (PROTOCOL.md).
+"""``hipparchus-play``: a full-screen terminal client (Textual) for every game the daemon
+serves, over the protocol only (PROTOCOL.md).
 
-:mod:`.table` turns what the server sends (views, legal moves, events) into text and rich
-renderables, with no I/O; :mod:`.app` is the command line and the loop that reads events and
-asks the player for moves, through :mod:`hipparchusd.client`.
+:mod:`.connection` reads the protocol on asyncio; :mod:`.follow` keeps a view up to date from
+events and explains tricks and rounds (pure functions); :mod:`.seats` keeps seat tokens for
+resuming; :mod:`.widgets`, :mod:`.game_screens` and :mod:`.lobby` are the screens;
+:mod:`.app` is the command line and the application.
 """

@@ -1,11 +1,11 @@
-"""The ``hipparchus-play`` command: play Hipparchus at a terminal against a person or a bot.
+"""The ``hipparchus-play`` command: a full-screen terminal client for every game the daemon
+serves (Hipparchus, planets), built on Textual.
 
-It speaks only the protocol (PROTOCOL.md), in JSON mode, through :mod:`hipparchusd.client`:
-create or join a game, then follow its events, showing the opponent's moves as they happen;
-at each of your turns it shows the table (:func:`hipparchusd.play.table.table_view`) and asks
-for a play by number or notation. With ``--watch GAME`` it follows a game as a spectator
-(``watch``): every play, trick and round as it happens, the table after each trick, never a
-hand during a round (RULINGS H13), and no questions asked.
+It speaks only the protocol (PROTOCOL.md), in JSON mode (:mod:`.connection`). Without
+arguments it opens the lobby (list, create, join, watch); ``--game`` joins a game, ``--new``
+(or ``--seed``/``--leader``/``--option``) creates one and joins it, ``--watch`` follows one as a
+spectator paced by ``--delay``, ``--resume`` takes a seat back with its token (kept in the
+user's data directory, :mod:`.seats`, so that plain ``--resume`` finds it).
 """
 
 from __future__ import annotations
@@ -14,382 +14,373 @@ import argparse
 import codecs
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
-from rich.console import Console
-from rich.markup import escape
+import attrs
+from textual.app import App
+from textual.binding import Binding, BindingType
 
-from ..client import DEFAULT_PORT, Client, ClientError, Event, ServerError
-from .table import (
-    Style,
-    follow_view,
-    hand_text,
-    pick_move,
-    player_name,
-    round_result,
-    seat_label,
-    table_view,
-)
+from ..client import DEFAULT_PORT, ClientError, Event, ServerError
+from .connection import Connection
+from .game_screens import SCREENS, GameScreen, Seating
+from .lobby import LobbyScreen
+from .seats import SavedSeat, SeatStore
+from .widgets import ConfirmScreen, Look
 
-HELP = (
-    "Type the number of a legal play, or its notation <count><suit>@<position> (e.g. 2E@5:\n"
-    "two Earths from the clump at position 5; any position inside the clump will do).\n"
-    "Other commands: 'table' shows the table again, 'resign' gives up the match, '?' this help."
-)
+CSS = """
+#title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
+#main { height: 1fr; }
+#play-area { width: 3fr; padding: 0 1; }
+#table { grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 6 11 6; height: 23;
+         grid-gutter: 0 1; }
+.cell { padding: 0 1; height: 100%; }
+.seat { border: round $primary; }
+.seat.to-move { border: heavy $warning; }
+.center { border: double $secondary; }
+#status { height: auto; margin: 1 0 0 0; }
+#hand-label { margin: 1 0 0 0; }
+#hand { margin: 0 0 1 0; }
+#typed { height: 1; }
+#log { width: 2fr; border-left: solid $primary; padding: 0 1; }
+ModalScreen { align: center middle; }
+#dialog { width: 84; height: auto; max-height: 90%; border: thick $primary;
+          background: $surface; padding: 1 2; }
+#dialog-title { margin: 0 0 1 0; }
+#dialog.rules { width: 90; height: 90%; overflow-y: auto; }
+#lobby { padding: 1 2; }
+#games { height: 1fr; }
+#lobby-status { height: 2; }
+#new-line, #buttons { height: auto; }
+#kind { width: 20; }
+#options { width: 1fr; }
+"""
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line (see ``hipparchus-play --help``)."""
+@attrs.define
+class Options:
+    """The command line, checked (:func:`parse_args`)."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    name: str | None = None
+    game: str | None = None
+    resume: str | None = None  # "" = the saved token for this server
+    watch: str | None = None
+    new: str | None = None  # the kind to create
+    options: list[str] = attrs.Factory(list)
+    delay: float | None = None
+    ascii: bool = False
+    data_dir: Path | None = None
+
+
+def parse_args(argv: Sequence[str] | None) -> Options:
+    """The command line (see ``hipparchus-play --help``); exits with status 2 on bad input."""
     parser = argparse.ArgumentParser(
         prog="hipparchus-play",
-        description="Play Hipparchus against a person or a bot, through a hipparchusd server.",
+        description=(
+            "Play Hipparchus or planets full-screen through a hipparchusd server. Without "
+            "--game, --new, --watch or --resume it opens the lobby."
+        ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    parser.add_argument("--host", default="127.0.0.1", help="server address (127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="server port (7460)")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--game", help="join this game id (default: create a new game)")
+    which.add_argument("--game", help="join this game")
     which.add_argument(
-        "--resume", metavar="TOKEN", help="take your seat back (the token printed on joining)"
+        "--resume",
+        metavar="TOKEN",
+        nargs="?",
+        const="",
+        help="take your seat back (default: the seat saved for this server)",
     )
-    which.add_argument(
-        "--watch", metavar="GAME", help="watch this game as a spectator, to its end (no seat)"
-    )
-    parser.add_argument("--name", help="your name at the table (default: player)")
-    parser.add_argument("--seed", type=int, help="new game only: deal reproducibly from this seed")
+    which.add_argument("--watch", metavar="GAME", help="watch this game as a spectator")
+    which.add_argument("--new", metavar="KIND", help="create a game of KIND and join it")
+    parser.add_argument("--name", help="your name at the table (default: player<seat>)")
     parser.add_argument(
-        "--leader", choices=["0", "1", "random"], help="new game only: who leads round 1"
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the new game (repeat; see 'help new' on the server)",
     )
+    parser.add_argument("--seed", type=int, help="new game: deal reproducibly (a fixed deal)")
+    parser.add_argument("--leader", choices=["0", "1", "random"], help="new Hipparchus game")
     parser.add_argument(
-        "--ascii", action="store_true", help="draw suits as letters S M E, not symbols"
+        "--delay",
+        type=float,
+        help="seconds between events while watching (default 1.0; 0 while playing)",
     )
+    parser.add_argument("--ascii", action="store_true", help="suits as letters, not symbols")
+    parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.watch is not None:
-        given = [f"--{key}" for key in ("seed", "leader", "name") if getattr(args, key) is not None]
-        if given:
-            parser.error(f"{', '.join(given)}: not allowed with --watch (a spectator has no seat)")
-    elif args.game is not None or args.resume is not None:
-        given = [f"--{key}" for key in ("seed", "leader") if getattr(args, key) is not None]
-        if given:
-            chosen = "--game" if args.game is not None else "--resume"
-            parser.error(f"{', '.join(given)}: for a new game only, not with {chosen}")
-    return args
+    options = list(args.option)
+    for option in options:
+        if "=" not in option or option.startswith("="):
+            parser.error(f"--option {option!r}: expected KEY=VALUE")
+    if args.seed is not None:
+        options.append(f"seed={args.seed}")
+    if args.leader is not None:
+        options.append(f"leader={args.leader}")
+    new = args.new
+    if options and new is None:
+        if args.game or args.watch or args.resume is not None:
+            parser.error("--seed, --leader and --option are for a new game only")
+        new = "hipparchus"
+    if args.delay is not None and args.delay < 0:
+        parser.error("--delay must not be negative")
+    if args.watch is not None and args.name is not None:
+        parser.error("--name: not with --watch (a spectator has no seat)")
+    return Options(
+        host=args.host,
+        port=args.port,
+        name=args.name,
+        game=args.game,
+        resume=args.resume,
+        watch=args.watch,
+        new=new,
+        options=options,
+        delay=args.delay,
+        ascii=args.ascii,
+        data_dir=args.data_dir,
+    )
 
 
-def wants_symbols(console: Console, force_ascii: bool) -> bool:
-    """Suit symbols unless ``--ascii`` or the output encoding is not UTF-8 (they would not
-    show)."""
-    if force_ascii:
+def wants_symbols(encoding: str | None, force_ascii: bool) -> bool:
+    """Suit symbols unless ``--ascii`` or the terminal's encoding is not UTF-8."""
+    if force_ascii or not encoding:
         return False
     try:
-        return codecs.lookup(console.encoding).name == "utf-8"
+        return codecs.lookup(encoding).name == "utf-8"
     except LookupError:
         return False
 
 
-class Session:
-    """One seat at one game: the connection, what we know of the table, and the console.
+class PlayApp(App[int]):
+    """The application: one connection, the lobby or a game screen.
 
-    ``seat`` is ``None`` for a spectator (:class:`Spectator`), who is never asked to play.
+    Its ``return_code`` is 0 once a game is over or the player quits the lobby, 130 when the
+    player leaves a game in progress, 1 when the server cannot be reached, refuses the start
+    or drops the connection.
     """
 
-    def __init__(
-        self, client: Client, console: Console, style: Style, game: str, seat: int | None
-    ) -> None:
-        self.client = client
-        self.console = console
-        self.style = style
-        self.game = game
-        self.seat = seat
-        self.players: list[Any] = ["-", "-"]
-        self.past_rounds: list[dict[str, Any]] = []  # round-over data, for the score
+    CSS = CSS
+    TITLE = "hipparchus-play"
+    ENABLE_COMMAND_PALETTE = False
+    # Ctrl+Q and Ctrl+C leave through the screen shown, which says what becomes of the seat.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "leave", "leave", priority=True),
+        Binding("ctrl+c", "leave", "leave", show=False, priority=True),
+    ]
 
-    def label(self, seat: Any) -> str:
-        """``you`` or the opponent's name (a spectator's: name and seat)."""
-        return seat_label(seat, self.seat, self.players)
+    def __init__(self, options: Options, *, store: SeatStore | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.store = store or SeatStore(options.data_dir)
+        self.look = Look(symbols=wants_symbols(sys.stdout.encoding, options.ascii))
+        self.connection: Connection | None = None
+        self.game_screen: GameScreen | None = None
+        self.following: str | None = None
+        self.early: list[tuple[Event, int]] = []
+        self.leaving = False
+        self.saved: SavedSeat | None = None
+        self.exit_message = ""  # what the terminal shows once the application has left
 
-    def run(self) -> int:
-        """Follow the game to its end; return the exit status."""
-        for event in self.client.events():
-            if event.game == "server":
-                if event.kind == "shutdown":
-                    self.console.print("[bold red]The server is shutting down.[/]")
-                continue
-            if event.game != self.game:
-                continue
-            if self.on_event(event):
-                return 0
-        self.console.print("[bold red]The server closed the connection.[/]")
-        return 1
+    def action_leave(self) -> None:
+        """Leave: from a game, saying truly what becomes of the seat; else quit."""
+        screen = self.game_screen
+        if screen is not None and screen.is_attached:
+            screen.action_leave()
+        else:
+            self.finish("", 0)
 
-    def on_event(self, event: Event) -> bool:
-        """Show one event (and play, at our turn); True once the match is over."""
-        data = event.data
-        kind = event.kind
-        if kind == "joined":
-            self.players[int(data["seat"])] = data.get("name", "-")
-            if int(data["seat"]) != self.seat:
-                self.console.print(f"{data.get('name')} joined (seat {data['seat']}).")
-        elif kind in ("left", "disconnected", "resumed"):
-            self.console.print(f"{self.label(data.get('seat'))} {kind}.")
-        elif kind == "round-started":
-            self.console.rule(f"Round {data.get('round_number')}")
-            leader = data.get("leader")
-            who = "You lead" if leader == self.seat else f"{self.label(leader)} leads"
-            self.console.print(f"{who} the first trick.")
-        elif kind == "hand":
-            self.console.print(
-                "Your new hand: ", hand_text(str(data.get("hand")), self.style), sep=""
+    @property
+    def where(self) -> str:
+        """``host:port``."""
+        return f"{self.options.host}:{self.options.port}"
+
+    def on_mount(self) -> None:
+        """Connect, then start as the command line says."""
+        self.run_worker(self.begin(), name="begin")
+
+    async def begin(self) -> None:
+        """Connect and start: resume, watch, join, create, or the lobby."""
+        options = self.options
+        try:
+            self.connection = await Connection.open(
+                options.host, options.port, self.dispatch, self.closed
             )
-        elif kind == "turn":
-            if data.get("seat") == self.seat:
-                self.my_turn()
-        elif kind == "played":
-            if data.get("seat") != self.seat:
-                self.console.print(
-                    f"{self.label(data.get('seat'))} played ",
-                    self.style.play(str(data.get("play"))),
-                    f" ({data.get('hand_size')} cards left)",
-                    sep="",
-                )
-        elif kind == "trick":
-            trick = data.get("trick") or {}
-            self.console.print(
-                f"Trick {data.get('number')}: {self.label(trick.get('leader'))} led ",
-                self.style.play(str(trick.get("lead"))),
-                ", followed by ",
-                self.style.play(str(trick.get("follow"))),
-                f": {self.label(trick.get('winner'))} won it.",
-                sep="",
-            )
-        elif kind == "no-follow":
-            trick = data.get("trick") or {}
-            self.console.print(
-                f"Trick {data.get('number')}: {self.label(1 - int(trick.get('leader', 0)))}"
-                " cannot follow ",
-                self.style.play(str(trick.get("lead"))),
-                ": the round ends and the led cards are set aside (RULINGS H6).",
-                sep="",
-            )
-        elif kind == "round-over":
-            self.show_round_over(data)
-        elif kind == "match-over":
-            self.show_match_over(data)
-            return True
-        return False
-
-    def show_round_over(self, data: dict[str, Any]) -> None:
-        """The round's result, and the hands it reveals (RULINGS H13)."""
-        self.past_rounds.append(data)
-        self.console.print(round_result(data, self.seat, self.players))
-        revealed = data.get("revealed") or {}
-        hands = revealed.get("hands") or []
-        if len(hands) == 2:
-            for seat in (0, 1):
-                if seat != self.seat:  # our own hand we know
-                    self.console.print(
-                        f"{self.label(seat)} still held: ",
-                        hand_text(str(hands[seat]), self.style),
-                        sep="",
-                    )
-        if revealed.get("face_down"):
-            self.console.print(
-                "Face down: ", self.style.cards("".join(map(str, revealed["face_down"]))), sep=""
-            )
-
-    def show_match_over(self, data: dict[str, Any]) -> None:
-        """The match's result (a line the tests read: ``Match over: winner seat <n> ...``)."""
-        winner = data.get("winner")
-        wins = data.get("round_wins") or [0, 0]
-        self.console.rule("Match over")
-        how = ""
-        if data.get("resigned") is not None:
-            how = f" ({self.label(data['resigned'])} resigned)"
-        # A spectator's label already names the seat: the name alone here.
-        who = (
-            self.label(winner)
-            if self.seat is not None
-            else player_name(self.players, data["winner"])
-        )
-        self.console.print(
-            f"Match over: winner seat {winner} ({who}), round wins {wins[0]}-{wins[1]}{how}.",
-            style="bold",
-        )
-        if self.seat is not None:
-            self.console.print("You win!" if winner == self.seat else "You lose.")
-
-    def finished(self, view: dict[str, Any] | None) -> bool:
-        """Show the result if the snapshot ``view`` (``resume``'s, ``watch``'s) is of a match
-        already over; True if it was."""
-        if view is None or view.get("winner") is None:
-            return False
-        self.show_match_over(
-            {
-                "winner": view["winner"],
-                "round_wins": view.get("round_wins"),
-                "resigned": view.get("resigned"),
-            }
-        )
-        return True
-
-    def my_turn(self) -> None:
-        """Show the table and the legal plays, then read a play until the server accepts one."""
-        state = self.client.request_json("state", self.game)
-        self.players = list(state.get("players") or self.players)
-        legal: list[dict[str, Any]] = self.client.request_json("legal", self.game)["moves"]
-        if not legal:
+        except (OSError, ClientError) as error:
+            self.finish(f"hipparchus-play: cannot talk to {self.where}: {error}", 1)
             return
-        moves = [str(move["move"]) for move in legal]
-        self.console.print(
-            table_view(state["view"], self.players, moves, self.style, self.past_rounds)
+        try:
+            if options.resume is not None:
+                await self.resume(options.resume)
+            elif options.watch is not None:
+                await self.start("watch", options.watch)
+            elif options.game is not None:
+                await self.start("join", options.game)
+            elif options.new is not None:
+                await self.start("new", " ".join([options.new, *options.options]))
+            else:
+                await self.open_lobby()
+        except (ClientError, ValueError) as error:  # refused, or the connection dropped
+            self.finish(f"hipparchus-play: {error}", 1)
+
+    async def open_lobby(self) -> None:
+        """The lobby, after offering the seats saved for this server (if their games go on)."""
+        assert self.connection is not None
+        await self.push_screen(
+            LobbyScreen(self.connection, self.start, lambda: self.finish("", 0), self.where)
         )
-        while True:
-            answer = self.console.input("[bold]Your play[/] (number or notation, ? for help): ")
-            answer = answer.strip()
-            if answer in ("?", "help"):
-                self.console.print(HELP)
-            elif answer == "table":
-                self.console.print(
-                    table_view(state["view"], self.players, moves, self.style, self.past_rounds)
-                )
-            elif answer == "resign":
-                sure = self.console.input(r"Resign the whole match? \[y/N] ").strip().lower()
-                if sure in ("y", "yes"):
-                    self.client.request_json("resign", self.game)
-                    return
-            elif answer:
-                move = pick_move(answer, legal)
-                if move is None:
-                    self.console.print(
-                        f"[red]{escape(repr(answer))} is not one of the legal plays[/] "
-                        f"(1-{len(moves)}, or notation such as {moves[0]}; ? for help)."
-                    )
-                    continue
-                try:
-                    played = self.client.request_json("play", self.game, move)["move"]
-                except ServerError as exc:  # e.g. the game ended meanwhile
-                    self.console.print(f"[red]Refused: {escape(str(exc))}[/]")
-                    continue
-                self.console.print("You played ", self.style.play(str(played)), sep="")
-                return
+        for saved in self.store.for_server(self.options.host, self.options.port):
+            try:
+                state = await self.connection.request("state", saved.game)
+            except ServerError:
+                self.store.forget(saved.token)  # the game is gone
+                continue
+            if state.get("status") != "playing":
+                continue
 
+            async def answered(yes: bool | None, saved: SavedSeat = saved) -> None:
+                if yes:
+                    await self.resume(saved.token)
 
-def start(args: argparse.Namespace, client: Client, console: Console) -> tuple[str, int]:
-    """Create (unless ``--game``) and join the game; return (game id, our seat)."""
-    game = args.game
-    if game is None:
-        options = []
-        if args.seed is not None:
-            options.append(f"seed={args.seed}")
-        if args.leader is not None:
-            options.append(f"leader={args.leader}")
-        game = str(client.request_json("new", "hipparchus", *options)["game"])
-        console.print(
-            f"Created game [bold]{escape(game)}[/]. An opponent joins with "
-            f"'hipparchus-play --game {game}', or a bot with "
-            f"'python3 clients/python/bot.py --port {args.port} --game {game}'."
-        )
-    joined = client.request_json("join", game, f"name={args.name or 'player'}")
-    seat = int(joined["seat"])
-    console.print(
-        f"You sit at seat {seat} of game {game}. "
-        f"Your seat's token (to resume it) is {joined.get('token')}."
-    )
-    return game, seat
-
-
-def seated_players(client: Client, game: str) -> list[Any]:
-    """The names at the table now (``-`` or ``None`` for a free seat), from ``state``: a seat
-    taken before we followed the game sent its ``joined`` event before we could see it."""
-    players = client.request_json("state", game).get("players")
-    return list(players) if players else ["-", "-"]
-
-
-class Spectator(Session):
-    """A spectator of one game (``watch``): it shows what both seats see in common (RULINGS
-    H13), keeping the public view up to date from the events to show the table after each
-    trick."""
-
-    def __init__(
-        self, client: Client, console: Console, style: Style, game: str, view: dict[str, Any] | None
-    ) -> None:
-        super().__init__(client, console, style, game, None)
-        self.view = view
-
-    def show_table(self) -> None:
-        """The table now: score, both hand sizes, won piles, the trick (no hand, no plays)."""
-        if self.view is not None:
-            self.console.print(
-                table_view(self.view, self.players, [], self.style, self.past_rounds)
+            await self.push_screen(
+                ConfirmScreen(f"Take your seat back? ({saved.describe()})"), answered
             )
+            return
 
-    def on_event(self, event: Event) -> bool:
-        """Show one event as :meth:`Session.on_event` does; after a trick, the table."""
-        self.view = follow_view(self.view, event.kind, event.data)
-        over = super().on_event(event)
-        if event.kind == "trick":
-            self.show_table()
-        return over
+    async def resume(self, token: str) -> None:
+        """``resume``: with ``token``, or ``""`` for the saved seat of this server."""
+        assert self.connection is not None
+        if not token:
+            saved = self.store.for_server(self.options.host, self.options.port)
+            if not saved:
+                raise ValueError(f"no seat saved for {self.where}: give the token")
+            token = saved[0].token
+        self.following = None
+        snapshot, order = await self.connection.ask("resume", token)
+        game = str(snapshot["game"])
+        self.following = game
+        view = snapshot.get("view") or {}
+        seat = int(view["seat"])
+        players = list(snapshot.get("players") or [])
+        name = str(players[seat]) if seat < len(players) else "player"
+        self.saved = SavedSeat(
+            self.options.host, self.options.port, game, str(snapshot["kind"]), seat, name, token
+        )
+        self.store.save(self.saved)
+        self.open_game(Seating(game, str(snapshot["kind"]), seat, token, players), snapshot, order)
 
+    async def start(self, action: str, argument: str) -> None:
+        """``join <game>``, ``watch <game>`` or ``new <kind> <options>`` (then join)."""
+        assert self.connection is not None
+        if action == "new":
+            kind, *words = argument.split()
+            created = await self.connection.request("new", kind, *words)
+            argument = str(created["game"])
+            action = "join"
+        game = argument
+        self.following = game
+        self.early = []
+        if action == "watch":
+            snapshot, order = await self.connection.ask("watch", game)
+            seating = Seating(game, str(snapshot["kind"]), None, None, [])
+            self.open_game(seating, snapshot, order)
+            return
+        words = [f"name={self.options.name}"] if self.options.name else []
+        joined = await self.connection.request("join", game, *words)
+        seat, token = int(joined["seat"]), str(joined["token"])
+        snapshot, order = await self.connection.ask("state", game)
+        players = list(snapshot.get("players") or [])
+        kind = str(snapshot["kind"])
+        name = str(players[seat]) if seat < len(players) else f"player{seat}"
+        self.saved = SavedSeat(self.options.host, self.options.port, game, kind, seat, name, token)
+        self.store.save(self.saved)
+        self.open_game(Seating(game, kind, seat, token, players), snapshot, order)
 
-def resume(token: str, client: Client, console: Console, style: Style) -> int:
-    """Take a seat back with its token (``resume``) and play on from the snapshot: if it is
-    our turn, the ``turn`` event went to the old connection, so we ask for a play at once."""
-    snapshot = client.request_json("resume", token)
-    game = str(snapshot["game"])
-    view = snapshot.get("view") or {}
-    seat = int(view["seat"])
-    session = Session(client, console, style, game, seat)
-    session.players = list(snapshot.get("players") or session.players)
-    console.print(f"You are back at seat {seat} of game {game}.")
-    if session.finished(view):
-        return 0
-    if view.get("to_move") == seat:
-        session.my_turn()
-    return session.run()
+    def open_game(self, seating: Seating, snapshot: dict[str, Any], order: int) -> None:
+        """Show the game's screen and hand it the events read meanwhile."""
+        assert self.connection is not None
+        screen_class = SCREENS.get(seating.kind)
+        if screen_class is None:
+            raise ValueError(f"this client cannot show {seating.kind} games")
+        delay = self.options.delay
+        if delay is None:
+            delay = 1.0 if seating.seat is None else 0.0
+        screen = screen_class(
+            self.connection,
+            seating,
+            snapshot,
+            order,
+            self.look,
+            delay=delay,
+            on_finished=self.finish,
+            forget_token=self.forget_token,
+        )
+        screen.join_hint = (
+            f"python3 clients/python/bot.py --host {self.options.host} "
+            f"--port {self.options.port} --game {seating.game}"
+        )
+        self.game_screen = screen
+        for event, event_order in self.early:
+            screen.push_event(event, event_order)
+        self.early = []
+        self.push_screen(screen)
 
+    def forget_token(self) -> None:
+        """The seat's token is of no more use."""
+        if self.saved is not None:
+            self.store.forget(self.saved.token)
 
-def watch(game: str, client: Client, console: Console, style: Style) -> int:
-    """Follow ``game`` as a spectator (``watch``) until the match is over (exit status 0),
-    from its start if it has not started yet, else from the snapshot: the table as it is."""
-    snapshot = client.request_json("watch", game)
-    spectator = Spectator(client, console, style, game, snapshot.get("view"))
-    spectator.players = list(snapshot.get("players") or spectator.players)
-    console.print(f"Watching game {game}: {spectator.label(0)} against {spectator.label(1)}.")
-    if spectator.finished(spectator.view):
-        return 0
-    if spectator.view is None:
-        console.print("Waiting for the game to start...")
-    else:
-        spectator.show_table()
-    return spectator.run()
+    def dispatch(self, event: Event) -> None:
+        """An event, the moment it is read: to the game's screen (or kept for it)."""
+        assert self.connection is not None
+        order = self.connection.lines_read
+        if event.game == "server":
+            if event.kind == "shutdown":
+                self.notify("The server is shutting down.", severity="error", timeout=10)
+            return
+        screen = self.game_screen
+        if screen is not None and event.game == screen.seating.game:
+            screen.push_event(event, order)
+        elif event.game == self.following:
+            self.early.append((event, order))
+
+    def closed(self, reason: str) -> None:
+        """The connection ended: say so and what becomes of the seat."""
+        if self.leaving:
+            return
+        screen = self.game_screen
+        message = f"hipparchus-play: {reason}."
+        if screen is not None and screen.seating.seat is not None and screen.over is None:
+            message += " Your seat is kept: hipparchus-play --resume takes it back."
+        self.finish(message, 1)
+
+    def finish(self, message: str, code: int) -> None:
+        """Close the connection and leave with ``message`` printed and status ``code``."""
+        if self.leaving:
+            return
+        self.leaving = True
+        self.exit_message = message
+        if self.connection is not None:
+            self.run_worker(self._close_then_exit(message, code))
+        else:
+            self.exit(code, return_code=code, message=message or None)
+
+    async def _close_then_exit(self, message: str, code: int) -> None:
+        assert self.connection is not None
+        await self.connection.close()
+        self.exit(code, return_code=code, message=message or None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``hipparchus-play``; returns the exit status (0 once the match is over)."""
-    args = parse_args(argv)
-    console = Console(highlight=False)
-    style = Style(symbols=wants_symbols(console, args.ascii))
-    try:
-        with Client.connect(args.host, args.port, json=True) as client:
-            if args.resume is not None:
-                return resume(args.resume, client, console, style)
-            if args.watch is not None:
-                return watch(args.watch, client, console, style)
-            game, seat = start(args, client, console)
-            session = Session(client, console, style, game, seat)
-            session.players = seated_players(client, game)
-            if any(name in (None, "-") for name in session.players):
-                console.print("Waiting for an opponent...")
-            return session.run()
-    except (ClientError, OSError) as exc:
-        console.print(f"[bold red]hipparchus-play: {escape(str(exc))}[/]")
-        return 1
-    except (KeyboardInterrupt, EOFError):
-        if args.watch is not None:
-            console.print("\nStopped watching.")
-        else:
-            console.print("\nLeft the game (your seat stays reserved for its token).")
-        return 130
+    """Entry point of ``hipparchus-play``; returns the exit status (see :class:`PlayApp`)."""
+    options = parse_args(argv)
+    app = PlayApp(options)
+    app.run()
+    return app.return_code or 0
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 
 One job per module: :mod:`.lifecycle` (the :class:`Server`: listeners, connections' tasks,
 sweep, shutdown), :mod:`.pipeline` (a request from its line to its answer and events),
-:mod:`.sequencer` (each game's order of requests), :mod:`.connection` (a connection's I/O and
-outbound queue), :mod:`.storage` (the lobby's store commands as store calls) and :mod:`.run`
-(the process: store, signals, systemd)."""
+:mod:`.sequencer` (each game's order of requests), :mod:`.connection` (a connection's outbound
+queue whatever its transport, and the TCP transport), :mod:`.websocket` (the web listener: the
+page over HTTP and the WebSocket transport, the same sessions over another I/O),
+:mod:`.storage` (the lobby's store commands as store calls) and :mod:`.run` (the process:
+store, signals, systemd)."""
 
 from .connection import Connection
 from .lifecycle import Server

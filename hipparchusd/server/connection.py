@@ -1,36 +1,46 @@
-"""One client connection's I/O (:class:`Connection`): reading what the peer sends, and its
-bounded outbound queue, written at once when the socket takes it or by a writer task."""
+"""One client connection (:class:`Connection`): its session and its bounded outbound queue,
+whatever carries its bytes; and the plain TCP transport (:class:`TcpConnection`): reading what
+the peer sends, and writing the queue at once when the socket takes it or by a writer task.
+
+The queue, its limit and the writer task are the same for every transport, so that a session
+over another one (a WebSocket: :mod:`.websocket`) keeps the same limits and the same order of
+responses and events; a transport supplies only :meth:`Connection.receive_requests`,
+:meth:`Connection.send_now` and :meth:`Connection.send`."""
 
 from __future__ import annotations
 
+import abc
 import collections
 import logging
 import os
+from collections.abc import Iterable
 
 import trio
 
 from ..lobby import Session
+from ..protocol import LineError, LineSplitter
 
 log = logging.getLogger("hipparchusd.server")
 
 _RECEIVE_SIZE = 65536
 
 
-class Connection:
-    """One client connection: its stream, its lobby session and its bounded outbound queue.
+class Connection(abc.ABC):
+    """One client connection: its lobby session and its bounded outbound queue, over a
+    transport that a subclass supplies (:class:`TcpConnection`, or a WebSocket's).
 
     What the server sends is gathered per connection while a request is carried out and then
     flushed as one write (:meth:`flush`). When nothing is waiting, that write is attempted at
-    once on the non-blocking socket, so most answers need no hand-over to the writer task;
-    whatever the socket does not take waits in the backlog for :meth:`write_backlog`. At most
+    once (:meth:`send_now`), so most answers need no hand-over to the writer task; whatever the
+    transport does not take waits in the backlog for :meth:`write_backlog`. At most
     ``queue_size`` messages (responses and events) may wait: one more closes the connection
     (PROTOCOL.md section 7), so a client that stops reading never blocks anyone else.
     """
 
-    def __init__(
-        self, stream: trio.SocketStream, session: Session, queue_size: int, dirty: list[Connection]
-    ) -> None:
-        self.stream = stream
+    #: The transport's name for logs (``tcp``, ``websocket``).
+    transport = "?"
+
+    def __init__(self, session: Session, queue_size: int, dirty: list[Connection]) -> None:
         self.session = session
         self.queue_size = queue_size
         self.cancel_scope = trio.CancelScope()
@@ -47,7 +57,6 @@ class Connection:
         self.line_started: float | None = None
         #: Why the server closed the connection, for the log (``None``: it did not).
         self.closed_because: str | None = None
-        self._fileno = stream.socket.fileno()
         self._dirty = dirty
         self._pending: list[bytes] = []
         self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
@@ -56,27 +65,40 @@ class Connection:
         self._wakeup = trio.Event()
         self._drained = trio.Event()
 
-    async def receive(self) -> bytes:
-        """The next bytes from the peer (``b""`` at end of stream).
-
-        A client waits for each answer, so its next request is rarely there at once; but once
-        the other ready connections have had their turn, under load it usually is (about two
-        times in three in the benchmark). So: yield, then read, and only if nothing came wait
-        for readability, which costs an epoll re-arm and a wake-up per wait.
+    @abc.abstractmethod
+    async def receive_requests(self) -> Iterable[str | LineError] | None:
+        """The request lines (or line errors) that arrived next, in order, possibly none;
+        ``None`` once the peer has closed its side.
 
         Raises:
             trio.BrokenResourceError: the connection failed.
-            trio.ClosedResourceError: the stream was closed.
+            trio.ClosedResourceError: the transport was closed.
+            Refused: the peer sent what this transport does not carry (the message says
+                what); the connection is to be closed.
         """
-        # A cancelled connection stops here even if its peer never stops sending.
-        await trio.lowlevel.checkpoint()
-        while True:
-            try:
-                return os.read(self._fileno, _RECEIVE_SIZE)
-            except BlockingIOError:
-                await trio.lowlevel.wait_readable(self._fileno)
-            except OSError as error:
-                raise trio.BrokenResourceError(str(error)) from error
+
+    @property
+    def partial_line(self) -> bool:
+        """Whether the start of a request line is held, its end still to come (for the
+        request deadline). By default never: a transport of whole messages holds none."""
+        return False
+
+    def send_now(self, data: bytes) -> int:
+        """Send what it can of ``data`` (whole protocol lines, LF-terminated) without waiting;
+        how many bytes were taken. By default none: everything goes through :meth:`send`."""
+        return 0
+
+    @abc.abstractmethod
+    async def send(self, data: bytes) -> None:
+        """Send all of ``data`` (whole protocol lines, LF-terminated), waiting as needed.
+
+        Raises:
+            trio.BrokenResourceError: the connection failed.
+            trio.ClosedResourceError: the transport was closed.
+        """
+
+    async def aclose(self) -> None:  # noqa: B027 (a hook most transports need not fill)
+        """Close the transport; the default does nothing (the caller closes the stream)."""
 
     def enqueue(self, data: bytes) -> None:
         """Queue one message; if the queue is full, close the connection instead."""
@@ -100,12 +122,7 @@ class Connection:
         count = len(self._pending)
         self._pending.clear()
         if not self._backlog and not self._writing:
-            try:
-                sent = os.write(self._fileno, data)
-            except BlockingIOError:
-                sent = 0
-            except OSError:
-                sent = 0  # the writer meets the same error and closes the connection
+            sent = self.send_now(data)
             if sent == len(data):
                 self._waiting -= count
                 return
@@ -144,7 +161,7 @@ class Connection:
             self._backlog.clear()
             self._writing = True
             try:
-                await self.stream.send_all(b"".join(data for data, _ in items))
+                await self.send(b"".join(data for data, _ in items))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self.cancel_scope.cancel()
                 return
@@ -152,6 +169,83 @@ class Connection:
                 self._writing = False
             self._waiting -= sum(count for _, count in items)
             self._drained.set()
+
+
+class Refused(Exception):
+    """What a peer sent cannot be carried by its transport (e.g. a binary WebSocket message):
+    the connection is closed, the message saying why."""
+
+
+class TcpConnection(Connection):
+    """A connection over a plain TCP stream: bytes cut into lines at LF
+    (:class:`~hipparchusd.protocol.LineSplitter`, ``max_line_bytes`` per line), answers
+    written straight to the non-blocking socket when it takes them."""
+
+    transport = "tcp"
+
+    def __init__(
+        self,
+        stream: trio.SocketStream,
+        session: Session,
+        queue_size: int,
+        dirty: list[Connection],
+        max_line_bytes: int = 4096,
+    ) -> None:
+        super().__init__(session, queue_size, dirty)
+        self.stream = stream
+        self._fileno = stream.socket.fileno()
+        self._splitter = LineSplitter(max_line_bytes)
+
+    @property
+    def partial_line(self) -> bool:
+        """See :meth:`Connection.partial_line`: bytes of a line without its LF yet."""
+        return self._splitter.partial
+
+    async def receive_requests(self) -> Iterable[str | LineError] | None:
+        """See :meth:`Connection.receive_requests`: the lines completed by the next bytes."""
+        data = await self.receive()
+        if not data:
+            # A line the peer did not end with LF is no request (PROTOCOL.md section 1): a
+            # connection dropped mid-line must not carry out, say, a truncated move.
+            if any(True for _ in self._splitter.close()):
+                log.debug("connection %d: unterminated last line ignored", self.session.id)
+            return None
+        return self._splitter.feed(data)
+
+    async def receive(self) -> bytes:
+        """The next bytes from the peer (``b""`` at end of stream).
+
+        A client waits for each answer, so its next request is rarely there at once; but once
+        the other ready connections have had their turn, under load it usually is (about two
+        times in three in the benchmark). So: yield, then read, and only if nothing came wait
+        for readability, which costs an epoll re-arm and a wake-up per wait.
+
+        Raises:
+            trio.BrokenResourceError: the connection failed.
+            trio.ClosedResourceError: the stream was closed.
+        """
+        # A cancelled connection stops here even if its peer never stops sending.
+        await trio.lowlevel.checkpoint()
+        while True:
+            try:
+                return os.read(self._fileno, _RECEIVE_SIZE)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._fileno)
+            except OSError as error:
+                raise trio.BrokenResourceError(str(error)) from error
+
+    def send_now(self, data: bytes) -> int:
+        """See :meth:`Connection.send_now`: one non-blocking write to the socket."""
+        try:
+            return os.write(self._fileno, data)
+        except OSError:
+            # BlockingIOError: nothing taken; another error: the writer meets it again and
+            # closes the connection.
+            return 0
+
+    async def send(self, data: bytes) -> None:
+        """See :meth:`Connection.send`."""
+        await self.stream.send_all(data)
 
 
 def peer_name(stream: trio.SocketStream) -> str:

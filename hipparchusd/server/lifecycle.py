@@ -16,23 +16,24 @@ import errno
 import functools
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import trio
 
 from ..addresses import host_of
 from ..lobby import Lobby
-from ..protocol import ErrorCode, LineSplitter
+from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..records import StoredGame
 from ..settings import Settings
 from ..store.base import GameStore
 from ..store.sqlite import SqliteStore
 from ..wording import counted
-from .connection import Connection, peer_name
+from .connection import Connection, Refused, TcpConnection, peer_name
 from .pipeline import Pipeline
 from .storage import execute
+from .websocket import WebFront
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -53,7 +54,8 @@ EXPIRY_BATCH: Final = 100
 class Server:
     """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
 
-    ``ports`` are the bound TCP ports once listening; :attr:`games` and :attr:`connections`
+    ``ports`` are the bound TCP ports once listening (``web_ports``: the page's and the
+    WebSocket's); :attr:`games` and :attr:`connections`
     count what is open now (e.g. for systemd's ``STATUS=``).
     """
 
@@ -68,6 +70,7 @@ class Server:
         #: ``max_connections``); set by :func:`~hipparchusd.server.run.run_async`.
         self.file_capacity: int | None = None
         self.ports: list[int] = []
+        self.web_ports: list[int] = []
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
@@ -114,17 +117,25 @@ class Server:
         self,
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
+        web_listeners: Sequence[trio.abc.Listener[Any]] = (),
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Accept connections on ``listeners`` until :meth:`shutdown`, then send the shutdown
-        notice, let connections finish for ``grace_period`` seconds, close them and the store.
-        ``task_status.started`` is called with this server once it accepts connections."""
+        """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`) until
+        :meth:`shutdown`, then send the shutdown notice, let connections finish for
+        ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
+        with this server once it accepts connections."""
+        web = WebFront(self)
         try:
             await self.restore()
             async with trio.open_nursery() as connections:
                 async with trio.open_nursery() as acceptors:
                     for listener in listeners:
-                        acceptors.start_soon(self._accept, listener, connections)
+                        acceptors.start_soon(
+                            self._accept, listener, connections, self._run_connection
+                        )
+                    for listener in web_listeners:
+                        acceptors.start_soon(self._accept, listener, connections, web.handle)
                     acceptors.start_soon(self._sweep)
                     acceptors.start_soon(self._expire_periodically)
                     task_status.started(self)
@@ -142,7 +153,7 @@ class Server:
                     acceptors.cancel_scope.cancel()
                 connections.cancel_scope.cancel()
         finally:
-            for listener in listeners:
+            for listener in (*listeners, *web_listeners):
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
             with trio.CancelScope(shield=True):
@@ -319,8 +330,14 @@ class Server:
                 conn.closed_because = "request timeout"
                 conn.cancel_scope.cancel()
 
-    async def _accept(self, listener: trio.abc.Listener[Any], nursery: trio.Nursery) -> None:
-        """Accept connections on ``listener`` and serve each in ``nursery``, as
+    async def _accept(
+        self,
+        listener: trio.abc.Listener[Any],
+        nursery: trio.Nursery,
+        handler: Callable[[trio.SocketStream], Awaitable[None]] | None = None,
+    ) -> None:
+        """Accept connections on ``listener`` and serve each with ``handler`` (by default the
+        protocol over TCP) in ``nursery``, as
         :func:`trio.serve_listeners` does: an error that says the system is out of a resource
         (:data:`ACCEPT_CAPACITY_ERRNOS`, e.g. EMFILE: too many open files) waits
         :data:`ACCEPT_RETRY_DELAY` seconds and tries again, logged once until an accept works
@@ -349,9 +366,9 @@ class Server:
             if failures:
                 log.info("accept works again after %d failures", failures)
                 failures = 0
-            nursery.start_soon(self._run_connection, stream)
+            nursery.start_soon(handler or self._run_connection, stream)
 
-    def _refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+    def refusal(self, address: str) -> tuple[ErrorCode, str] | None:
         """Why a new connection from ``address`` is refused, if it is: the server stopping,
         the connection limit (lowered to what the open-file limit allows), or the
         per-address limit unless the address is trusted (issue 16 items 1 and 7)."""
@@ -374,28 +391,45 @@ class Server:
         return None
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
+        """Serve one TCP connection (:class:`TcpConnection`), or refuse it with ``? limit``
+        when ``max_connections`` are open."""
         peer = peer_name(stream)
         address = host_of(peer)
-        refused = self._refusal(address)
-        if refused is not None:
-            code, message = refused
-            log.info(
-                "connection from %s refused: %s (%d connections, %d from it)",
-                peer, message, len(self.connections), self.per_address[address],
+        try:
+            refused = self.refusal(address)
+            if refused is not None:
+                code, message = refused
+                log.info(
+                    "connection from %s refused: %s (%d connections, %d from it)",
+                    peer, message, len(self.connections), self.per_address[address],
+                )  # fmt: skip
+                refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
+                with trio.move_on_after(_FLUSH_TIMEOUT):
+                    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                        await stream.send_all(refusal)
+                return
+            session = self.lobby.connect(peer)
+            settings = self.settings
+            conn = TcpConnection(
+                stream, session, settings.outbound_queue, self.pipeline.dirty,
+                settings.max_line_bytes,
             )  # fmt: skip
-            refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
-            with trio.move_on_after(_FLUSH_TIMEOUT):
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await stream.send_all(refusal)
+            await self.run_connection(conn, peer)
+        finally:
             await trio.aclose_forcefully(stream)
-            return
+
+    async def run_connection(self, conn: Connection, peer: str) -> None:
+        """Serve ``conn``, a session over any transport, until it ends: greet, answer its
+        requests, then take it out of the lobby and close its transport (:meth:`Connection.
+        aclose`; its stream is the caller's to close). The caller has made its session
+        (``lobby.connect``) after :meth:`refusal` found no reason to refuse it."""
+        session = conn.session
+        address = host_of(peer)
         self.per_address[address] += 1
-        session = self.lobby.connect(peer)
         pipeline = self.pipeline
-        conn = Connection(stream, session, self.settings.outbound_queue, pipeline.dirty)
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
-        log.info("connection %d opened from %s", session.id, peer)
+        log.info("connection %d opened from %s (%s)", session.id, peer, conn.transport)
         reason = "closed by peer"
         try:
             with conn.cancel_scope:
@@ -422,13 +456,14 @@ class Server:
                     await self._finish(conn)
                 except Exception:
                     log.exception("connection %d: leaving its games failed", session.id)
+                with contextlib.suppress(Exception):
+                    await conn.aclose()
             del self.connections[session.id]
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
                 del self.per_address[address]
             if not self.connections:
                 self._all_closed.set()
-            await trio.aclose_forcefully(stream)
             log.info("connection %d closed (%s)", session.id, reason)
 
     async def _finish(self, conn: Connection) -> None:
@@ -440,7 +475,6 @@ class Server:
     async def _read(self, conn: Connection) -> str:
         """Read and answer requests until the peer closes or sends ``quit``. Returns why it
         stopped."""
-        splitter = LineSplitter(self.settings.max_line_bytes)
         answer, flush = self.pipeline.answer, self.pipeline.flush
         clock = trio.lowlevel.current_clock()  # trio.current_time(), less two calls
         while True:
@@ -449,22 +483,20 @@ class Server:
                 # when they came (a pipelining client is not idle while they are carried out).
                 conn.busy = False
                 conn.last_input = clock.current_time()
-            if splitter.partial:
+            if conn.partial_line:
                 if conn.line_started is None:
                     conn.line_started = clock.current_time()
             else:
                 conn.line_started = None
             try:
-                data = await conn.receive()
+                items = await conn.receive_requests()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 return "connection lost"
-            if not data:
-                # A line the peer did not end with LF is no request (PROTOCOL.md section 1):
-                # a connection dropped mid-line must not carry out, say, a truncated move.
-                if any(True for _ in splitter.close()):
-                    log.debug("connection %d: unterminated last line ignored", conn.session.id)
+            except Refused as refusal:
+                return str(refusal)
+            if items is None:
                 return "closed by peer"
-            for number, item in enumerate(splitter.feed(data)):
+            for number, item in enumerate(items):
                 # Only whole lines count as activity: a byte now and then keeps nothing alive.
                 conn.busy = True
                 if number:

@@ -108,32 +108,63 @@ async def serve(
     store: GameStore,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run a daemon until its :meth:`Server.shutdown` is called (or the task is cancelled).
 
     Listens on ``settings.host``/``settings.port`` unless ``listeners`` are given (e.g. the
-    sockets systemd passes). Calls ``task_status.started(server)`` once accepting: use
+    sockets systemd passes), and for the page and WebSockets on ``web_listeners``, else on
+    ``settings.ws_host``/``settings.ws_port`` when that is set (:func:`open_listeners`).
+    Calls ``task_status.started(server)`` once accepting: use
     ``server = await nursery.start(serve, settings, store)``. Takes ownership of ``store``
     (closes it at the end).
 
     Raises:
-        OSError: the address cannot be bound.
+        OSError: an address cannot be bound.
     """
-    if listeners is None:
-        try:
-            listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-        except BaseException:
-            await store.aclose()
-            raise
+    try:
+        listeners, web_listeners = await open_listeners(settings, listeners, web_listeners)
+    except BaseException:
+        await store.aclose()
+        raise
     server = Server(settings, store)
-    for listener in listeners:
-        sock = getattr(listener, "socket", None)
-        if sock is not None:
-            address = sock.getsockname()
-            server.ports.append(address[1])
-            log.info("listening on %s port %d", address[0], address[1])
-    await server.serve(listeners, task_status=task_status)
+    for group, ports, what in (
+        (listeners, server.ports, ""),
+        (web_listeners, server.web_ports, " (web)"),
+    ):
+        for listener in group:
+            sock = getattr(listener, "socket", None)
+            if sock is not None:
+                address = sock.getsockname()
+                ports.append(address[1])
+                log.info("listening on %s port %d%s", address[0], address[1], what)
+    await server.serve(listeners, web_listeners=web_listeners, task_status=task_status)
+
+
+async def open_listeners(
+    settings: Settings,
+    listeners: Sequence[trio.abc.Listener[Any]] | None,
+    web_listeners: Sequence[trio.abc.Listener[Any]] | None,
+) -> tuple[Sequence[trio.abc.Listener[Any]], Sequence[trio.abc.Listener[Any]]]:
+    """The protocol's and the web's listeners: those given, else bound from ``settings``
+    (``host``/``port``; ``ws_host``/``ws_port`` when ``ws_port`` is set, else none). Passed
+    sockets win: when systemd passes any, nothing is bound here.
+
+    Raises:
+        OSError: an address cannot be bound (what was bound is closed again).
+    """
+    if listeners is not None:
+        return listeners, web_listeners or ()
+    listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
+    if web_listeners is None and settings.ws_port is not None:
+        try:
+            web_listeners = await trio.open_tcp_listeners(settings.ws_port, host=settings.ws_host)
+        except BaseException:
+            for listener in listeners:
+                await trio.aclose_forcefully(listener)
+            raise
+    return listeners, web_listeners or ()
 
 
 def reload_settings(server: Server, load: Callable[[], Settings]) -> None:
@@ -165,6 +196,7 @@ async def run_async(
     settings: Settings,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     notifier: Notifier | None = None,
     load_settings: Callable[[], Settings] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
@@ -184,8 +216,7 @@ async def run_async(
     """
     notifier = notifier or Notifier(None)
     file_capacity = ensure_open_files(settings.max_connections)
-    if listeners is None:
-        listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
+    listeners, web_listeners = await open_listeners(settings, listeners, web_listeners)
     handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
@@ -203,7 +234,11 @@ async def run_async(
                     nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
                 server: Server = await nursery.start(
                     lambda task_status: serve(
-                        settings, store, listeners=listeners, task_status=task_status
+                        settings,
+                        store,
+                        listeners=listeners,
+                        web_listeners=web_listeners,
+                        task_status=task_status,
                     )
                 )
                 server.file_capacity = file_capacity
@@ -256,6 +291,7 @@ def run(
     settings: Settings,
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     notifier: Notifier | None = None,
     load_settings: Callable[[], Settings] | None = None,
 ) -> int:
@@ -272,7 +308,11 @@ def run(
     try:
         trio.run(
             lambda: run_async(
-                settings, listeners=listeners, notifier=notifier, load_settings=load_settings
+                settings,
+                listeners=listeners,
+                web_listeners=web_listeners,
+                notifier=notifier,
+                load_settings=load_settings,
             )
         )
     except BaseExceptionGroup as group:

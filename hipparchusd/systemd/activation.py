@@ -132,24 +132,55 @@ def listening_socket(passed: ListenFd) -> socket.socket:
     return sock
 
 
+WEB_FD_NAME = "web"
+"""The ``FileDescriptorName=`` of the sockets that serve the page and the protocol over
+WebSocket (``hipparchusd-web.socket``); every other passed socket serves the protocol over
+TCP."""
+
+
 def activated_listeners(
     environ: MutableMapping[str, str] | None = None, *, unset: bool = True
 ) -> list[trio.SocketListener]:
-    """trio listeners for every socket passed by systemd; empty when not socket-activated, in
-    which case the daemon binds its own.
+    """trio listeners for every socket passed by systemd, whatever its name; empty when not
+    socket-activated, in which case the daemon binds its own. (The daemon tells them apart
+    with :func:`activated_listener_groups`.)
 
     Raises:
         ActivationError: as :func:`listen_fds` and :func:`listening_socket` (the descriptors
             checked so far are closed again).
     """
-    listeners: list[trio.SocketListener] = []
+    return [listener for _, listener in _activated(environ, unset)]
+
+
+def activated_listener_groups(
+    environ: MutableMapping[str, str] | None = None, *, unset: bool = True
+) -> tuple[list[trio.SocketListener], list[trio.SocketListener]]:
+    """The sockets passed by systemd as two groups of trio listeners: the protocol's over TCP,
+    and the web's (named :data:`WEB_FD_NAME`: the page and WebSockets). Both empty when not
+    socket-activated.
+
+    Raises:
+        ActivationError: as :func:`activated_listeners`.
+    """
+    protocol: list[trio.SocketListener] = []
+    web: list[trio.SocketListener] = []
+    for passed, listener in _activated(environ, unset):
+        (web if passed.name == WEB_FD_NAME else protocol).append(listener)
+    return protocol, web
+
+
+def _activated(
+    environ: MutableMapping[str, str] | None, unset: bool
+) -> list[tuple[ListenFd, trio.SocketListener]]:
+    """Each passed socket with its trio listener (see :func:`activated_listeners`)."""
+    listeners: list[tuple[ListenFd, trio.SocketListener]] = []
     try:
         for passed in listen_fds(environ, unset=unset):
             sock = listening_socket(passed)
             log.info("using socket %s passed by systemd: %s", passed.name, _describe(sock))
-            listeners.append(trio.SocketListener(trio.socket.from_stdlib_socket(sock)))
+            listeners.append((passed, trio.SocketListener(trio.socket.from_stdlib_socket(sock))))
     except ActivationError:
-        for listener in listeners:
+        for _, listener in listeners:
             listener.socket.close()
         raise
     return listeners

@@ -73,7 +73,7 @@ a< * g1 5 to-move seats=0
 b> play g1 1E@1
 ? not-your-turn it is not your turn
 a> play g1 2S@1
-? illegal-move 2S@1 is not a legal play here
+? illegal-move a clump of 1 is played whole
 a> play g1 1M@1
 ? illegal-move card 1 of your hand is Sun, not Moon at character 4 of '1M@1'
 a> play g1 1S@99

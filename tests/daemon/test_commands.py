@@ -13,7 +13,7 @@ from hipparchusd.lobby import COMMANDS
 from hipparchusd.protocol import ErrorCode
 from hipparchusd.server import Server
 
-from .client import Client, event_fields
+from .client import Client, Reply, event_fields
 from .conftest import StartServer
 from .helpers import DEAL, HAND0, new_game, seated_game
 
@@ -177,7 +177,7 @@ async def test_every_error_code(start_server: StartServer) -> None:
     w = await Client.connect(port)
     seen: set[str] = set()
 
-    async def fail(client: Client, line: str | bytes, code: str) -> None:
+    async def fail(client: Client, line: str | bytes, code: str) -> Reply:
         if isinstance(line, bytes):
             await client.send(line)
             reply = await client.read_reply()
@@ -185,6 +185,7 @@ async def test_every_error_code(start_server: StartServer) -> None:
             reply = await client.request(line)
         assert not reply.ok and reply.code == code, (line, reply)
         seen.add(code)
+        return reply
 
     await fail(a, "join", "syntax")
     await fail(a, "1234567890 name", "syntax")
@@ -220,7 +221,8 @@ async def test_every_error_code(start_server: StartServer) -> None:
     await b.ok(f"join {game} 1")
     await fail(w, f"join {game}", "seat-taken")
     await fail(b, f"play {game} 1E@1", "not-your-turn")
-    await fail(a, f"play {game} 2S@1", "illegal-move")  # a clump of one Sun
+    refused = await fail(a, f"play {game} 2S@1", "illegal-move")  # a clump of one Sun
+    assert refused.text == "illegal-move a clump of 1 is played whole"  # why (RULINGS H2)
     await fail(a, f"play {game} 1S@99", "illegal-move")
     await fail(a, f"play {game} 1M@1", "illegal-move")  # card 1 is a Sun
     await fail(a, f"play {game} lots", "illegal-move")

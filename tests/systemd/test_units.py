@@ -38,10 +38,26 @@ def units(tmp_path: Path) -> Path:
     """Copies of the two units with ExecStart and ExecReload naming this venv's hipparchusd."""
     script = Path(sys.executable).parent / "hipparchusd"
     assert script.exists(), f"{script}: install the package (pip install -e .) first"
-    for name in ("hipparchusd.service", "hipparchusd.socket"):
+    for name in ("hipparchusd.service", "hipparchusd.socket", "hipparchusd-web.socket"):
         text = (UNITS / name).read_text()
         (tmp_path / name).write_text(text.replace(INSTALLED, str(script)))
     return tmp_path
+
+
+def test_the_web_socket_is_verified_beside_the_others_and_named_web(units: Path) -> None:
+    result = analyze(
+        "verify",
+        str(units / "hipparchusd.socket"),
+        str(units / "hipparchusd-web.socket"),
+        str(units / "hipparchusd.service"),
+    )
+    assert result.returncode == 0, result.stderr
+    web = (UNITS / "hipparchusd-web.socket").read_text()
+    # The daemon serves the web on the descriptors of this name (hipparchusd.systemd.activation).
+    from hipparchusd.systemd.activation import WEB_FD_NAME
+
+    assert f"FileDescriptorName={WEB_FD_NAME}\n" in web
+    assert "Service=hipparchusd.service\n" in web and "ListenStream=127.0.0.1:" in web
 
 
 def test_the_units_name_the_documented_install_location() -> None:

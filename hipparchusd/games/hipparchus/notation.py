@@ -34,7 +34,13 @@ from .model import (
     cards_of,
     play_of,
 )
-from .rules import ROUNDS_TO_WIN, MatchState, RoundState, round_ended, score_round
+from .rules import (
+    ROUNDS_TO_WIN,
+    MatchState,
+    RoundState,
+    round_ended,
+    score_round,
+)
 from .validation import InvalidState, validate_match, validate_round
 
 # Digits are bounded so that int() never meets a number past its digit limit (4300 by default).

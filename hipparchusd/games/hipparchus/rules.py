@@ -12,7 +12,9 @@ from operator import is_
 
 import attrs
 
+from ...wording import counted
 from .model import (
+    MAX_PLAY,
     NO_CARDS,
     SUITS,
     Deal,
@@ -26,6 +28,13 @@ from .model import (
 
 #: Round wins needed to win the match (RULINGS H12).
 ROUNDS_TO_WIN = 2
+
+
+def suit_name(suit: Suit, count: int = 1) -> str:
+    """The suit's name for people, plural unless ``count`` is 1: ``Sun``, ``2 Moons`` is
+    ``suit_name(MOON, 2)`` after the count."""
+    name = suit.name.title()
+    return name if count == 1 else name + "s"
 
 
 class IllegalPlay(ValueError):
@@ -173,6 +182,62 @@ class RoundState:
             object.__setattr__(self, "_legal", legal)
         return legal
 
+    def why_illegal(self, play: Play) -> str:
+        """Why ``play`` is not legal for the seat to move now, for that seat to read; ``""``
+        when it is legal.
+
+        The reason names the rule broken, in the order a player checks them: a position
+        outside the hand or of another suit (notation), more than three cards, a clump of 1-3
+        cards not played whole (RULINGS H2), a follow of the lead's suit at the lead's count or
+        of another suit while the lead's suit can be followed (H5), a lead-suit play when only
+        other suits may follow (H5's fall-back). It speaks only of the player's own hand and
+        of the lead, which is public (H13).
+
+        Raises:
+            GameOver: the round is over (nobody is to move).
+        """
+        if self.result is not None:
+            raise GameOver("the round is over")
+        legal = self.legal_plays()
+        if play in legal:
+            return ""
+        if (
+            type(play.count) is not int
+            or type(play.position) is not int
+            or not isinstance(play.suit, Suit)
+        ):
+            return f"{play} is not a play"
+        seat = self.leader if self.lead is None else 1 - self.leader
+        hand = self.hands[seat]
+        try:
+            index, _ = hand.clump_index_at(play.position)
+        except ValueError:
+            return f"position {play.position} is outside your hand of {counted(hand.size, 'card')}"
+        clump = hand.clumps[index]
+        if clump.suit is not play.suit:
+            return (
+                f"card {play.position} of your hand is {suit_name(clump.suit)}, "
+                f"not {suit_name(play.suit)}"
+            )
+        if not 1 <= play.count <= MAX_PLAY:
+            return f"a play has 1 to {MAX_PLAY} cards, not {play.count}"
+        if clump.size <= MAX_PLAY and play.count != clump.size:
+            return f"a clump of {clump.size} is played whole"
+        lead = self.lead
+        if lead is not None:
+            led = f"{lead.count} {suit_name(lead.suit, lead.count)}"
+            if any(p.suit is lead.suit for p in legal):
+                return (
+                    f"you must follow {suit_name(lead.suit)} with a count other than "
+                    f"{lead.count} (the lead was {led})"
+                )
+            if play.suit is lead.suit:
+                return (
+                    f"you must play another suit: no {suit_name(lead.suit)} play of yours has "
+                    f"a count other than {lead.count} (the lead was {led})"
+                )
+        return f"{play} is not a legal play here"
+
     def play(self, play: Play) -> RoundState:
         """The state after the seat to move makes ``play``.
 
@@ -181,7 +246,8 @@ class RoundState:
 
         Raises:
             GameOver: the round is over.
-            IllegalPlay: ``play`` is not in :meth:`legal_plays`.
+            IllegalPlay: ``play`` is not in :meth:`legal_plays`; the message says why
+                (:meth:`why_illegal`).
         """
         if self.result is not None:
             raise GameOver("the round is over")
@@ -193,7 +259,7 @@ class RoundState:
                 raise IllegalPlay(f"{play!r} is not a play")
             play = play_of(play.count, play.suit, play.position)
             if not any(map(is_, legal, repeat(play))) and play not in legal:
-                raise IllegalPlay(f"{play} is not a legal play here")
+                raise IllegalPlay(self.why_illegal(play))
         if self.lead is None:
             return self._after_lead(play)
         return self._after_follow(play)

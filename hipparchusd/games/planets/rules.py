@@ -11,14 +11,21 @@ state unchanged) with a message saying why. Messages name only the moving seat's
 Cards inside a state are masks (``int``, bit ``card`` set per card held; see
 :mod:`~hipparchusd.games.planets.model`) so that the legal cards and the trick's winner are a
 few integer operations: a random hand of four seats is played in well under a millisecond.
+For the same reason the rules build the states of every card played field by field (see
+"Fast construction" below: the same frozen values) and give each such state its seat's legal
+cards, so that a driver asking :meth:`HandState.legal_cards` and then playing one of them
+applies the rules once (``bench/bench_rules.py`` measures random hands per second).
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any
 
 import attrs
 
@@ -129,6 +136,14 @@ class HandState:
     tally: Tally
     hands: tuple[int, ...]
     trick: tuple[Card, ...]
+    # The cards the seat to play may play (legal_cards()), when known at construction: not part
+    # of the value (no init, eq, hash or repr; attrs.evolve leaves it out) and never changed
+    # once set. The rules give it to every state they make: a play already holds most of the
+    # answer for the next seat, so a driver's legal_cards() is then a read, and play() checks
+    # a card by looking it up.
+    _legal: tuple[Card, ...] | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
 
     @classmethod
     def start(cls, number: int, dealer: int, dealt: Sequence[int]) -> HandState:
@@ -140,12 +155,13 @@ class HandState:
         hands = tuple(dealt)
         zeros = (0,) * players
         if kind.count:
-            setup = HandSetup(players, number, dealer, kind, hands, (None,) * players)
-            tally = Tally(_PASS, -1, (), zeros, False, None, None)
+            setup = _setup(players, number, dealer, kind, hands, (None,) * players)
+            tally = _tally(_PASS, -1, (), zeros, False, None, None)
         else:
-            setup = HandSetup(players, number, dealer, kind, hands, ((),) * players)
-            tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
-        return cls(setup, tally, hands, ())
+            setup = _setup(players, number, dealer, kind, hands, ((),) * players)
+            tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
+            return _hand_state(setup, tally, hands, (), _V1_ONLY)  # Venus 1 leads (P5).
+        return _hand_state(setup, tally, hands, (), ())
 
     # The parts' fields.
 
@@ -256,20 +272,19 @@ class HandState:
 
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to play may play now, sorted (:meth:`legal_mask` as cards)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         tally = self.tally
         if tally.phase is not _PLAY:
             return ()
         trick = self.trick
         hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
         if trick:
-            # The common case, following suit, is one table look-up.
-            suit = trick[0] // 10
-            return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+            return _follow_cards(hand, trick[0] // 10)
         if not tally.tricks:
-            return _V1_ONLY
-        if tally.broken:
-            return cards_of(hand)
-        return cards_of(hand & ~JUPITER_MASK or hand)
+            return _V1_ONLY if hand & _V1_BIT else ()
+        return _lead_cards(hand, tally.broken)
 
     def why_illegal(self, card: Card) -> str | None:
         """Why the seat to play may not play ``card`` now, or ``None`` when it may."""
@@ -354,31 +369,30 @@ class HandState:
         updated = list(setup.passes)
         updated[seat] = tuple(cards)
         passes = tuple(updated)
-        setup = HandSetup(
-            setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes
-        )
+        setup = _setup(setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes)
         if None in passes:
-            return HandState(setup, self.tally, self.hands, ())
+            return _hand_state(setup, self.tally, self.hands, (), ())
         players = setup.players
         offsets = setup.kind.offsets
         hands = list(setup.dealt)
-        bits = _BITS.__getitem__
         uniform = offsets[0] == offsets[-1]  # every card to the same seat: all but split
         for giver, chosen in enumerate(passes):
             assert chosen is not None
             if uniform:
-                # The cards differ, so their sum is their mask; each seat's own cards are
-                # still in its hand (cards only arrive from others), so ^ removes them.
-                moved = sum(map(bits, chosen))
+                # Each seat's own cards are still in its hand (cards only arrive from
+                # others), so ^ removes them.
+                moved = 0
+                for card in chosen:
+                    moved |= _BITS[card]
                 hands[giver] ^= moved
                 hands[(giver + offsets[0]) % players] |= moved
                 continue
             for card, offset in zip(chosen, offsets, strict=True):
-                bit = bits(card)
+                bit = _BITS[card]
                 hands[giver] ^= bit
                 hands[(giver + offset) % players] |= bit
-        tally = Tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
-        return HandState(setup, tally, tuple(hands), ())
+        tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
+        return _hand_state(setup, tally, tuple(hands), (), _V1_ONLY)  # Venus 1 leads (P5).
 
     def play(self, card: Card) -> HandState:
         """The seat to play plays ``card`` (RULINGS P5, P6, P10, P11). The last card of a trick
@@ -388,43 +402,43 @@ class HandState:
         Raises:
             IllegalPlay: not legal now; the message says why (:meth:`why_illegal`).
         """
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_cards()
+        if card not in legal:
+            raise IllegalPlay(self.why_illegal(card) or "not legal now")
         tally = self.tally
-        if tally.phase is not _PLAY:
-            raise IllegalPlay("no card is to be played now")
         setup = self.setup
         players = setup.players
         leader = tally.leader
         trick = self.trick
         seat = (leader + len(trick)) % players
-        old = self.hands
-        hand = old[seat]
-        bit = 1 << card
-        # legal_mask(), inlined: this runs for every card of every hand.
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 10]
-            legal = follow & bit if follow else hand & bit
-        elif not tally.tricks:
-            legal = hand & bit & _V1_BIT
-        elif tally.broken or not hand & ~JUPITER_MASK:
-            legal = hand & bit
-        else:
-            legal = hand & bit & ~JUPITER_MASK
-        if not legal:
-            raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
         # A list's copy with one item set is the fastest way to a new tuple with one change.
-        changed = list(old)
-        changed[seat] = hand ^ bit
+        changed = list(self.hands)
+        changed[seat] ^= _BITS[card]
         hands = tuple(changed)
+        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
         if len(trick) < players:
-            return HandState(setup, tally, hands, trick)
-        # The trick is complete. Its cards as a mask (they differ: a sum of bits is their
-        # union); the highest card of the led suit, which wins it (P5), is then the highest bit
-        # of the led suit (a Galaxy above its Sun, P1); its points are one per Jupiter from 1 to
-        # Sun and seven per Mars 7 or Neptune 7 (P7).
-        cards = sum(map(_BITS.__getitem__, trick))
+            # The next seat must follow the led suit (P5, P10). _follow_cards() and
+            # _hand_state(), inlined: this is most plays of a hand.
+            suit = trick[0] // 10
+            hand = changed[(seat + 1) % players]
+            following = SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+            state = _new(HandState)
+            _SET_SETUP(state, setup)
+            _SET_TALLY(state, tally)
+            _SET_HANDS(state, hands)
+            _SET_TRICK(state, trick)
+            _SET_LEGAL(state, following)
+            return state
+        # The trick is complete. Its cards as a mask; the highest card of the led suit, which
+        # wins it (P5), is then the highest bit of the led suit (a Galaxy above its Sun, P1);
+        # its points are one per Jupiter from 1 to Sun and seven per Mars 7 or Neptune 7 (P7).
+        cards = 0
+        for played in trick:  # (a loop: twice as fast as sum(map(...)) for a few cards)
+            cards |= _BITS[played]
         best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
-        winner = (leader + trick.index(best)) % players
+        winner = (leader + trick.index(CARDS[best])) % players
         points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
         # Only a Jupiter card breaks Jupiter, the Jupiter Galaxy included (P11).
         broken = tally.broken or cards & JUPITER_MASK != 0
@@ -433,19 +447,20 @@ class HandState:
             scores = list(taken)
             scores[winner] += points
             taken = tuple(scores)
-        done = Trick(len(tally.tricks) + 1, leader, trick, winner, points)
+        done = _trick(len(tally.tricks) + 1, leader, trick, winner, points)
         tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
-        phase = _PLAY
+        hand = hands[winner]
+        if hand:
+            tally = _tally(_PLAY, winner, tricks, taken, broken, None, None)
+            return _hand_state(setup, tally, hands, (), _lead_cards(hand, broken))
+        # Every hand is empty: the hand is over, unless someone took every point (P8).
+        phase = _OVER
         shooter = None
-        if not hands[winner]:
-            # Every hand is empty: the hand is over, unless someone took every point (P8).
-            phase = _OVER
-            for other, points_taken in enumerate(taken):
-                if points_taken == HAND_POINTS:
-                    phase, shooter = _CHOICE, other
-        return HandState(
-            setup, Tally(phase, winner, tricks, taken, broken, shooter, None), hands, ()
-        )
+        for other, points_taken in enumerate(taken):
+            if points_taken == HAND_POINTS:
+                phase, shooter = _CHOICE, other
+        tally = _tally(phase, winner, tricks, taken, broken, shooter, None)
+        return _hand_state(setup, tally, hands, (), ())
 
     def choose(self, seat: int, choice: Shoot) -> HandState:
         """The shooter ``seat`` makes its choice (RULINGS P8, P13); the hand is over.
@@ -458,8 +473,121 @@ class HandState:
             raise IllegalPlay("no shooting choice is pending")
         if seat != tally.shooter:
             raise IllegalPlay("only the seat that took every point card chooses")
-        tally = attrs.evolve(tally, phase=_OVER, choice=choice)
-        return HandState(self.setup, tally, self.hands, ())
+        over = _tally(_OVER, tally.leader, tally.tricks, tally.taken, tally.broken, seat, choice)
+        return _hand_state(self.setup, over, self.hands, (), ())
+
+
+# Fast construction. A frozen attrs class's ``__init__`` sets each field through
+# ``object.__setattr__`` (the way round its own guard against mutation), which made building
+# states most of the cost of a play. The rules build the states of every card played with the
+# functions below instead: the same values, each field set by its slot's own descriptor. They
+# skip nothing else (these classes have no defaults, validators or converters); outside the
+# rules, the classes are built and stay immutable as usual.
+
+_new = object.__new__
+
+
+def _slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of the slots of ``cls``'s fields ``names``, which must be all its fields
+    in order (so that a field added later cannot be left unset)."""
+    if names != tuple(field.name for field in attrs.fields(cls)):
+        raise TypeError(f"{cls.__name__}'s fields are not {names}")
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_SET_SETUP, _SET_TALLY, _SET_HANDS, _SET_TRICK, _SET_LEGAL = _slot_setters(
+    HandState, "setup", "tally", "hands", "trick", "_legal"
+)
+_SET_PHASE, _SET_LEADER, _SET_TRICKS, _SET_TAKEN, _SET_BROKEN, _SET_SHOOTER, _SET_CHOICE = (
+    _slot_setters(Tally, "phase", "leader", "tricks", "taken", "broken", "shooter", "choice")
+)
+_SET_NUMBER, _SET_TRICK_LEADER, _SET_CARDS, _SET_WINNER, _SET_POINTS = _slot_setters(
+    Trick, "number", "leader", "cards", "winner", "points"
+)
+_SET_PLAYERS, _SET_HAND_NUMBER, _SET_DEALER, _SET_KIND, _SET_DEALT, _SET_PASSES = _slot_setters(
+    HandSetup, "players", "number", "dealer", "kind", "dealt", "passes"
+)
+
+
+def _hand_state(
+    setup: HandSetup,
+    tally: Tally,
+    hands: tuple[int, ...],
+    trick: tuple[Card, ...],
+    legal: tuple[Card, ...],
+) -> HandState:
+    """``HandState(setup, tally, hands, trick)`` whose legal cards are ``legal``, built
+    fast."""
+    state = _new(HandState)
+    _SET_SETUP(state, setup)
+    _SET_TALLY(state, tally)
+    _SET_HANDS(state, hands)
+    _SET_TRICK(state, trick)
+    _SET_LEGAL(state, legal)
+    return state
+
+
+def _tally(
+    phase: Phase,
+    leader: int,
+    tricks: tuple[Trick, ...],
+    taken: tuple[int, ...],
+    broken: bool,
+    shooter: int | None,
+    choice: Shoot | None,
+) -> Tally:
+    """``Tally(phase, leader, tricks, taken, broken, shooter, choice)``, built fast."""
+    tally = _new(Tally)
+    _SET_PHASE(tally, phase)
+    _SET_LEADER(tally, leader)
+    _SET_TRICKS(tally, tricks)
+    _SET_TAKEN(tally, taken)
+    _SET_BROKEN(tally, broken)
+    _SET_SHOOTER(tally, shooter)
+    _SET_CHOICE(tally, choice)
+    return tally
+
+
+def _trick(number: int, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> Trick:
+    """``Trick(number, leader, cards, winner, points)``, built fast."""
+    trick = _new(Trick)
+    _SET_NUMBER(trick, number)
+    _SET_TRICK_LEADER(trick, leader)
+    _SET_CARDS(trick, cards)
+    _SET_WINNER(trick, winner)
+    _SET_POINTS(trick, points)
+    return trick
+
+
+def _setup(
+    players: int,
+    number: int,
+    dealer: int,
+    kind: PassKind,
+    dealt: tuple[int, ...],
+    passes: tuple[tuple[Card, ...] | None, ...],
+) -> HandSetup:
+    """``HandSetup(players, number, dealer, kind, dealt, passes)``, built fast."""
+    setup = _new(HandSetup)
+    _SET_PLAYERS(setup, players)
+    _SET_HAND_NUMBER(setup, number)
+    _SET_DEALER(setup, dealer)
+    _SET_KIND(setup, kind)
+    _SET_DEALT(setup, dealt)
+    _SET_PASSES(setup, passes)
+    return setup
+
+
+def _follow_cards(hand: int, suit: int) -> tuple[Card, ...]:
+    """The cards a seat holding ``hand`` may play to a trick led in ``suit``: that suit if it
+    holds any, else any card (RULINGS P5, P10). Following is one table look-up."""
+    return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
+
+
+def _lead_cards(hand: int, broken: bool) -> tuple[Card, ...]:
+    """The cards a seat holding ``hand`` may lead after the first trick: no Jupiter before one
+    is played (``broken``), unless nothing else is held (RULINGS P6, P11)."""
+    return cards_of(hand if broken else hand & ~JUPITER_MASK or hand)
 
 
 def _holder(hands: Sequence[int], bit: int) -> int:
@@ -648,28 +776,63 @@ def shuffle(rng: random.Random, items: list[Card]) -> None:
     factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
     one per card: ten times faster with ``random.Random``, and one read of the system's
     randomness with ``random.SystemRandom``."""
-    size = len(items)
-    orders = math.factorial(size)
-    bits = orders.bit_length() + 64
-    complete = (1 << bits) // orders * orders
+    bits, complete, groups = _shuffle_plan(len(items))
     number = rng.getrandbits(bits)
     while number >= complete:
         number = rng.getrandbits(bits)
+    for product, positions in groups:
+        # The next digits, taken from a small number: the same digits as from the big one,
+        # since their radices divide the product.
+        number, digits = divmod(number, product)
+        for i in positions:
+            j = digits % (i + 1)
+            digits //= i + 1
+            items[i], items[j] = items[j], items[i]
+
+
+@functools.cache
+def _shuffle_plan(size: int) -> tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
+    is used (a multiple of ``size!``), and the swap positions ``i`` (``size - 1`` down to 1;
+    position ``i`` takes a digit of radix ``i + 1``) in groups whose radices multiply to less
+    than 2**62 (the product comes first)."""
+    orders = math.factorial(size)
+    bits = orders.bit_length() + 64
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    positions: list[int] = []
+    product = 1
     for i in range(size - 1, 0, -1):
-        number, j = divmod(number, i + 1)
-        items[i], items[j] = items[j], items[i]
+        if product * (i + 1) >= 1 << 62:
+            groups.append((product, tuple(positions)))
+            positions, product = [], 1
+        positions.append(i)
+        product *= i + 1
+    groups.append((product, tuple(positions)))
+    return bits, (1 << bits) // orders * orders, tuple(groups)
+
+
+@functools.cache
+def _deck(players: int, galaxies: bool) -> tuple[Card, ...]:
+    """The cards of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
+    return cards_of(deck_mask(players, galaxies))
 
 
 def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
     """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
     the first cards to seat 0, and so on (the dealer's seat does not matter to a random
-    deal)."""
-    deck = list(cards_of(deck_mask(players, galaxies)))
+    deal).
+
+    Raises:
+        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
+    """
+    deck = list(_deck(players, galaxies))
     shuffle(rng, deck)
     size = len(deck) // players
-    bits = _BITS.__getitem__
-    # The cards differ: a sum of their bits is their mask.
-    return tuple(sum(map(bits, deck[seat * size : (seat + 1) * size])) for seat in range(players))
+    # The cards differ: a sum of their bits is their mask. itemgetter picks a hand's bits in
+    # one call (a hand has 9 cards or more, so it gives a tuple).
+    return tuple(
+        sum(itemgetter(*deck[start : start + size])(_BITS)) for start in range(0, len(deck), size)
+    )
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:

@@ -1,0 +1,250 @@
+// The page: one WebSocket to the daemon (client.js), a lobby, and a table per game kind.
+// Where the page is lives in the URL's hash (#g3: the table of game g3); a seat's token lives
+// in localStorage only (never in the URL), so a reload or a new connection takes it back
+// with `resume`.
+
+import { Client, ProtocolError } from "./client.js";
+import { el } from "./cards.js";
+import { HipparchusTable } from "./hipparchus.js";
+import { PlanetsTable } from "./planets.js";
+
+const TABLES = { hipparchus: HipparchusTable, planets: PlanetsTable };
+const SEATS_KEY = "hipparchusd.seats";
+const NAME_KEY = "hipparchusd.name";
+
+/** Seats this browser holds: game id -> {token, seat, kind}. */
+export const seats = {
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}");
+    } catch {
+      return {};
+    }
+  },
+  get(game) {
+    return this.all()[game] || null;
+  },
+  put(game, value) {
+    const all = this.all();
+    all[game] = value;
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  },
+  drop(game) {
+    const all = this.all();
+    delete all[game];
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  },
+};
+
+const wsUrl = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
+const client = new Client(wsUrl);
+window.hipparchusClient = client; // for the browser tests: the seq gap count
+
+const main = document.getElementById("main");
+const statusNode = document.getElementById("status");
+const nameInput = document.getElementById("name");
+let current = null; // the table shown, or null for the lobby
+let lobbyTimer = null;
+let kinds = null; // {kinds, about, options} from `kinds` and `help new`
+const following = new Set(); // games this connection holds a seat in or watches
+
+nameInput.value = localStorage.getItem(NAME_KEY) || "";
+nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+
+client.statusListeners.add((status) => {
+  statusNode.textContent = status;
+  statusNode.className = `status status-${status}`;
+});
+client.listeners.add((event) => {
+  if (current && event.game === current.game) current.onEvent(event);
+  else if (event.game === "server" && event.kind === "shutdown") toast(`the daemon is shutting down (${event.data.grace} s)`);
+});
+client.onReconnect = async (again) => {
+  following.clear();
+  if (again) toast("reconnected");
+  await route();
+};
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  const node = el("div", { class: `toast toast-${kind}`, role: "status", text });
+  box.append(node);
+  setTimeout(() => node.remove(), 5000);
+}
+
+function playerName() {
+  const name = nameInput.value.trim().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 32);
+  return name || null;
+}
+
+async function route() {
+  clearInterval(lobbyTimer);
+  const game = location.hash.replace(/^#\/?/, "");
+  if (current) {
+    current.leave();
+    // A spectator leaving the table stops following the game; a seat keeps following it.
+    if (!current.mine && !seats.get(current.game)) {
+      following.delete(current.game);
+      client.request(`unwatch ${current.game}`).catch(() => {});
+    }
+  }
+  current = null;
+  if (!game) return showLobby();
+  return showTable(game);
+}
+
+// -- the table ---------------------------------------------------------------------------------
+
+async function showTable(game) {
+  main.replaceChildren(el("p", { class: "loading", text: `opening ${game}…` }));
+  const mine = seats.get(game);
+  let snapshot;
+  try {
+    if (following.has(game)) {
+      snapshot = await client.request(`state ${game}`);
+    } else if (mine) {
+      snapshot = await client.request(`resume ${mine.token}`);
+    } else {
+      snapshot = await client.request(`watch ${game}`);
+    }
+  } catch (error) {
+    if (mine && error.code === "bad-token") seats.drop(game);
+    main.replaceChildren(
+      el("p", { class: "error", text: `${game}: ${error.message}` }),
+      el("p", {}, el("a", { href: "#", text: "back to the lobby" })),
+    );
+    return;
+  }
+  following.add(game);
+  client.snapshot(game, snapshot.seq);
+  const Table = TABLES[snapshot.kind];
+  if (!Table) {
+    main.replaceChildren(el("p", { class: "error", text: `no table for games of kind ${snapshot.kind}` }));
+    return;
+  }
+  current = new Table({ client, game, root: main, toast, seatHint: mine ? mine.seat : null });
+  window.hipparchusTable = current; // for the browser tests
+  current.show(snapshot);
+  await current.refresh();
+}
+
+// -- the lobby ---------------------------------------------------------------------------------
+
+async function loadKinds() {
+  if (kinds) return kinds;
+  const [list, help] = await Promise.all([client.request("kinds"), client.request("help new")]);
+  kinds = { kinds: list.kinds, about: list.about || {}, options: help.options || {} };
+  return kinds;
+}
+
+async function showLobby() {
+  const gamesBox = el("tbody", { id: "games" });
+  const form = el("form", { class: "create", id: "create" });
+  main.replaceChildren(
+    el(
+      "section",
+      { class: "lobby" },
+      el("div", { class: "panel" }, el("h2", { text: "Games" }),
+        el("table", { class: "games" },
+          el("thead", {}, el("tr", {}, ...["game", "kind", "status", "players", ""].map((t) => el("th", { text: t })))),
+          gamesBox)),
+      el("div", { class: "panel" }, el("h2", { text: "New game" }), form),
+    ),
+  );
+  try {
+    await Promise.all([fillCreate(form), listGames(gamesBox)]);
+  } catch (error) {
+    if (!(error instanceof ProtocolError && error.code === "disconnected")) toast(error.message, "error");
+  }
+  lobbyTimer = setInterval(() => listGames(gamesBox).catch(() => {}), 3000);
+}
+
+async function listGames(box) {
+  const { games } = await client.request("games");
+  const mine = seats.all();
+  const rows = games.map((g) => {
+    const free = g.players.some((p) => p === null);
+    const held = mine[g.game];
+    const players = g.players.map((p, i) => el("span", { class: p === null ? "free" : "name", text: p === null ? `seat ${i} free` : p }));
+    return el(
+      "tr",
+      { "data-game": g.game },
+      el("td", {}, el("a", { href: `#${g.game}`, text: g.game })),
+      el("td", { text: g.kind }),
+      el("td", { class: `st-${g.status}`, text: g.status }),
+      el("td", { class: "players" }, players),
+      el(
+        "td",
+        { class: "actions" },
+        held ? el("a", { class: "button", href: `#${g.game}`, text: "take my seat" }) : null,
+        !held && free ? el("button", { type: "button", class: "join", onclick: () => join(g.game), text: "join" }) : null,
+        el("a", { class: "button secondary watch", href: `#${g.game}`, text: held ? "open" : "watch" }),
+      ),
+    );
+  });
+  box.replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5, class: "empty", text: "no games yet: create one" }))]));
+}
+
+async function join(game) {
+  const name = playerName();
+  try {
+    const answer = await client.request(`join ${game}${name ? ` name=${name}` : ""}`);
+    seats.put(game, { token: answer.token, seat: answer.seat });
+    following.add(game);
+    location.hash = `#${game}`;
+  } catch (error) {
+    toast(`${game}: ${error.message}`, "error");
+  }
+}
+
+async function fillCreate(form) {
+  const { kinds: names, about, options } = await loadKinds();
+  const kindSelect = el("select", { name: "kind", id: "kind" }, names.map((k) => el("option", { value: k, text: k })));
+  const fields = el("div", { class: "options" });
+  const summary = el("p", { class: "summary" });
+  const sit = el("input", { type: "checkbox", name: "sit", id: "sit", checked: true });
+  const showOptions = () => {
+    const kind = kindSelect.value;
+    const info = about[kind] || {};
+    summary.textContent = `${info.summary || ""}${info.seats ? ` (${info.seats} seats)` : ""}`;
+    fields.replaceChildren(
+      ...(options[kind] || []).map((o) => {
+        const id = `opt-${o.key}`;
+        const choices = /^[\w.-]+(\|[\w.-]+)+$/.test(o.values) ? o.values.split("|") : null;
+        const input = choices
+          ? el("select", { id, name: o.key }, el("option", { value: "", text: o.default ? `default (${o.default})` : "—" }), choices.map((c) => el("option", { value: c, text: c })))
+          : el("input", { id, name: o.key, placeholder: o.values, autocomplete: "off" });
+        return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.summary }));
+      }),
+    );
+  };
+  kindSelect.addEventListener("change", showOptions);
+  showOptions();
+  form.replaceChildren(
+    el("label", { for: "kind", class: "option" }, el("span", { class: "key", text: "kind" }), kindSelect),
+    summary,
+    fields,
+    el("label", { class: "sit", for: "sit" }, sit, " take a seat"),
+    el("button", { type: "submit", class: "primary", text: "create" }),
+  );
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const words = [`new ${kindSelect.value}`];
+    for (const input of fields.querySelectorAll("input, select")) {
+      const value = input.value.trim();
+      if (value) words.push(`${input.name}=${value}`);
+    }
+    try {
+      const { game } = await client.request(words.join(" "));
+      if (sit.checked) await join(game);
+      else location.hash = `#${game}`;
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  };
+}
+
+window.addEventListener("hashchange", () => {
+  if (client.status === "connected" || client.ws?.readyState === WebSocket.OPEN) route();
+});
+client.connect();

@@ -1,0 +1,219 @@
+// What every table shares: the frame (title, players, whose move, the refusal banner, the
+// event log), refreshing the view and the legal moves after events, and the end-of-round
+// summary. A game kind's table (hipparchus.js, planets.js) draws the rest.
+
+import { el } from "./cards.js";
+
+export class Table {
+  constructor({ client, game, root, toast, seatHint }) {
+    this.client = client;
+    this.game = game;
+    this.root = root;
+    this.toast = toast;
+    this.mine = false;
+    this.seatHint = seatHint; // the seat this browser holds, known before the game starts
+    this.snapshot = null; // the last `state` answer
+    this.legal = null; // the last `legal` answer, or null
+    this.refreshing = null;
+    this.again = false;
+    this.left = false;
+    this.busy = false;
+    this.summary = null; // the last round's (hand's) end, shown until dismissed
+    this.logBox = el("ol", { class: "log", id: "log", "aria-live": "polite" });
+    this.banner = el("p", { class: "banner", id: "banner", role: "alert" });
+    this.board = el("div", { class: "board" });
+    this.head = el("header", { class: "table-head" });
+    this.dialog = el("div", { class: "summary-box", id: "summary" });
+    root.replaceChildren(
+      el(
+        "section",
+        { class: `table table-${this.kind}` },
+        this.head,
+        this.banner,
+        el("div", { class: "table-body" }, this.board, el("aside", { class: "side" }, el("h3", { text: "Events" }), this.logBox)),
+        this.dialog,
+      ),
+    );
+  }
+
+  leave() {
+    this.left = true;
+  }
+
+  get view() {
+    return this.snapshot ? this.snapshot.view : null;
+  }
+
+  get seat() {
+    return this.view ? this.view.seat : null;
+  }
+
+  show(snapshot) {
+    this.snapshot = snapshot;
+    this.mine = !!(snapshot.view && snapshot.view.seat !== null);
+    this.render();
+  }
+
+  /** Fetch the view and, for a seat that must move, the legal moves; then draw. */
+  refresh() {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          const state = await this.client.request(`state ${this.game}`);
+          let legal = null;
+          const view = state.view;
+          if (view && view.seat !== null && this.toMove(view).includes(view.seat) && state.status === "playing") {
+            legal = await this.client.request(`legal ${this.game}`);
+          }
+          if (this.left) return;
+          this.snapshot = state;
+          this.mine = !!(view && view.seat !== null);
+          this.legal = legal;
+          this.render();
+        } catch (error) {
+          if (error.code !== "disconnected") this.refuse(error);
+          return;
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  toMove(view) {
+    const t = view.to_move;
+    if (t === null || t === undefined) return [];
+    return Array.isArray(t) ? t : [t];
+  }
+
+  onEvent(event) {
+    // A seat's name is known from its `joined` event on, before the next state arrives.
+    if (event.kind === "joined" && this.snapshot && Array.isArray(this.snapshot.players)) {
+      this.snapshot.players[event.data.seat] = event.data.name;
+    }
+    this.log(event);
+    this.remember(event);
+    this.refresh();
+  }
+
+  remember(_event) {}
+
+  log(event) {
+    const text = `${event.seq ?? ""} ${event.kind} ${describe(event.data, this.names())}`;
+    const item = el("li", { class: `ev ev-${event.kind}`, "data-seq": event.seq ?? "", text });
+    this.logBox.prepend(item);
+    while (this.logBox.children.length > 200) this.logBox.lastChild.remove();
+  }
+
+  names() {
+    return this.snapshot ? this.snapshot.players.map((p, i) => p || `seat ${i}`) : [];
+  }
+
+  name(seat) {
+    const names = this.names();
+    return names[seat] ?? `seat ${seat}`;
+  }
+
+  /** Whether the table shows the latest state and waits for nothing (no move in flight). */
+  get settled() {
+    return !this.busy && !this.refreshing;
+  }
+
+  /** Send a move; a refusal shows its reason in the banner. Until the move is answered and
+   * the table redrawn from the state after it, further clicks are ignored (a second click on
+   * a stale table would send a move the position no longer allows). */
+  async play(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.banner.textContent = "";
+    this.banner.classList.remove("shown");
+    try {
+      await this.client.request(`play ${this.game} ${move}`);
+      await this.refresh();
+    } catch (error) {
+      this.refuse(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  refuse(error) {
+    this.banner.replaceChildren(el("b", { text: error.code }), ` ${error.message}`);
+    this.banner.classList.add("shown");
+  }
+
+  async resign() {
+    if (!window.confirm("Resign this game?")) return;
+    try {
+      await this.client.request(`resign ${this.game}`);
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  renderHead() {
+    const s = this.snapshot;
+    const view = this.view;
+    const moving = view ? this.toMove(view) : [];
+    let turn;
+    if (s.status === "waiting") turn = "waiting for players";
+    else if (s.status === "over") turn = "game over";
+    else if (this.mine && moving.includes(view.seat)) turn = "your move";
+    else turn = `to move: ${moving.map((seat) => this.name(seat)).join(", ") || "—"}`;
+    fill(this.head,
+      el("a", { href: "#", class: "back", text: "← lobby" }),
+      el("h2", {}, `${s.game} `, el("small", { text: s.kind })),
+      el("span", { class: "role", text: this.roleText() }),
+      view && view.fixed_deal ? el("span", { class: "tag", title: "the deal was fixed at creation (seed or deal)", text: "fixed deal" }) : null,
+      el("span", { class: `turn${this.mine && moving.includes(view.seat) ? " mine" : ""}`, id: "turn", text: turn }),
+      this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small", onclick: () => this.resign(), text: "resign" }) : null,
+    );
+  }
+
+  roleText() {
+    const seat = this.mine ? this.view.seat : this.seatHint;
+    if (seat === null || seat === undefined) return "spectating";
+    return `you are ${this.name(seat)} (seat ${seat})`;
+  }
+
+  showSummary(node) {
+    this.dialog.replaceChildren(
+      el("div", { class: "summary-inner" }, node, el("button", { type: "button", class: "primary", id: "summary-close", onclick: () => this.closeSummary(), text: "continue" })),
+    );
+    this.dialog.classList.add("shown");
+  }
+
+  closeSummary() {
+    this.summary = null;
+    this.dialog.classList.remove("shown");
+    this.dialog.replaceChildren();
+  }
+}
+
+/** Replace ``node``'s children with ``children``, leaving out null ones. */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
+/** A one-line text of an event's data for the log. */
+export function describe(data, names) {
+  if (!data) return "";
+  const parts = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null || value === undefined) continue;
+    let text;
+    if ((key === "seat" || key === "leader" || key === "winner" || key === "shooter" || key === "dealer") && typeof value === "number") text = names[value] ?? value;
+    else if (Array.isArray(value) && value.some(Array.isArray)) text = value.map((v) => (Array.isArray(v) ? v.join(",") : v)).join("/");
+    else if (Array.isArray(value)) text = value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : v)).join(",");
+    else if (typeof value === "object") text = Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => `${k}:${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+    else text = value;
+    parts.push(`${key}=${text}`);
+  }
+  return parts.join(" ");
+}

@@ -1,0 +1,298 @@
+"""The page in a real browser (headless Chromium, tests/web/browser.py): a whole Hipparchus
+match between two pages, a planets game of one page against two bots, played by clicking; a
+refused play showing its reason; a reload and a dropped WebSocket mid-trick that take the
+seat back with no gap in the events' seq; spectators of both games; no JavaScript error in any
+console. Screenshots of each table go to docs/ (shown in README.md)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+from daemon.helpers import DEAL, HAND1
+
+from hipparchusd.games.hipparchus import MatchRecord, replay
+from hipparchusd.games.hipparchus.codec import converter
+
+from .browser import Daemon, Page, missing
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+
+
+@pytest.fixture(scope="module")
+def daemon() -> Iterator[Daemon]:
+    running = Daemon()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[list[Page]]:
+    """Two browsers with separate profiles (so separate localStorage), reused by the tests."""
+    made = [Page(), Page()]
+    yield made
+    for page in made:
+        page.quit()
+
+
+@pytest.fixture
+def pages(browsers: list[Page], daemon: Daemon) -> Iterator[list[Page]]:
+    """The two browsers on the lobby with empty storage; afterwards, no console error and no
+    gap in any game's seq may have happened."""
+    for page in browsers:
+        page.driver.get(daemon.url)
+        page.js("localStorage.clear()")
+        page.console.clear()
+        page.errors()
+        page.console.clear()
+    yield browsers
+    for page in browsers:
+        assert page.errors() == []
+        assert page.js("return window.hipparchusClient ? window.hipparchusClient.gaps : 0") == 0
+
+
+class Tcp:
+    """A protocol client over TCP, line by line (the other seat, or a check of the daemon)."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.file = self.sock.makefile("rw", encoding="utf-8")
+        assert self.file.readline().startswith("* server hello")
+        self.ask("format json")
+
+    def ask(self, line: str) -> dict[str, object]:
+        """The JSON answer to ``line`` (events before it are skipped)."""
+        self.file.write(line + "\n")
+        self.file.flush()
+        while True:
+            head = self.file.readline()
+            if head.startswith(("=", "?")):
+                assert self.file.readline() == "\n"
+                body = head.partition(" ")[2]
+                data: dict[str, object] = json.loads(body) if body.strip() else {}
+                if head.startswith("?"):
+                    raise AssertionError(f"{line}: {data}")
+                return data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def name_and_open(page: Page, url: str, name: str) -> None:
+    page.open(url)
+    page.js(
+        "const i = document.getElementById('name'); i.value = arguments[0];"
+        "i.dispatchEvent(new Event('change'));",
+        name,
+    )
+
+
+def create(page: Page, kind: str, options: dict[str, str], sit: bool = True) -> str:
+    """Create a game from the lobby's form; its id (the page then shows its table)."""
+    page.one("#create button[type=submit]")
+    page.js(
+        "const k = document.getElementById('kind'); k.value = arguments[0];"
+        "k.dispatchEvent(new Event('change'));",
+        kind,
+    )
+    for key, value in options.items():
+        page.js(f"document.getElementById('opt-{key}').value = arguments[0];", value)
+    if not sit:
+        page.click("#sit")
+    page.click("#create button[type=submit]")
+    return str(page.wait(lambda: page.js("return location.hash.slice(1)"), what="the new game"))
+
+
+def seq(page: Page, game: str) -> int:
+    return int(page.js("return window.hipparchusClient.lastSeq.get(arguments[0]) || 0", game))
+
+
+def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[Page]) -> None:
+    alice, bob = pages
+    name_and_open(alice, daemon.url, "alice")
+    game = create(alice, "hipparchus", {"leader": "0", "seed": "2026"})
+    alice.wait(lambda: "waiting for players" in alice.text("#turn"))
+    name_and_open(bob, daemon.url, "bob")
+    bob.one(f"tr[data-game={game}] button.join")
+    bob.screenshot("web-lobby.png")
+    bob.click(f"tr[data-game={game}] button.join")
+    bob.wait(lambda: "you are bob (seat 1)" in bob.text(".role"))
+    # Neither URL holds a token; each browser keeps its own in localStorage.
+    for page, seat in ((alice, 0), (bob, 1)):
+        assert page.driver.current_url.endswith(f"/#{game}")
+        assert page.storage()[game]["seat"] == seat
+    summaries = 0
+    plays = 0
+    deadline = time.monotonic() + 90
+    while not all(page.find("#match-winner") for page in pages):
+        assert time.monotonic() < deadline, "the match did not end"
+        moved = False
+        for page in pages:
+            page.settle()
+            if page.find("#summary.shown") and not page.find("#match-winner"):
+                if summaries == 0:
+                    page.screenshot("web-hipparchus-round.png")
+                summaries += 1
+                page.click("#summary-close")
+            if (
+                page.find(".turn.mine")
+                and page.find(".clump.legal")
+                and not page.find("#summary.shown")
+            ):
+                before = seq(page, game)
+                page.click(".clump.legal button.card")
+                if page.find(".chooser"):
+                    page.click(".chooser button.choose")
+                page.wait(lambda: seq(page, game) > before, what="the play's events")  # noqa: B023
+                plays += 1
+                moved = True
+                if plays == 7:
+                    bob.screenshot("web-hipparchus.png")
+        if not moved:
+            time.sleep(0.05)
+    # What the pages say is what the rules say of the record.
+    check = Tcp(daemon.port)
+    record = check.ask(f"record {game}")
+    check.close()
+    match_record = converter.structure(record["record"], MatchRecord)
+    final = replay(match_record)
+    winner = final.winner
+    assert winner is not None and plays == sum(len(r.plays) for r in match_record.rounds)
+    name = ("alice", "bob")[winner]
+    for page in pages:
+        assert page.text("#match-winner").startswith(f"{name} wins the match")
+    assert summaries >= 2 * 1  # each page saw at least one round's end before the match's
+
+
+def test_a_refused_play_shows_its_reason_and_a_clump_asks_how_many(
+    daemon: Daemon, pages: list[Page]
+) -> None:
+    page = pages[0]
+    tcp = Tcp(daemon.port)
+    game = str(tcp.ask(f"new hipparchus leader=0 deal={DEAL}")["game"])
+    tcp.ask(f"join {game} 0 name=carol")
+    name_and_open(page, daemon.url, "dave")
+    page.click(f"tr[data-game={game}] button.join")
+    page.wait(lambda: "you are dave (seat 1)" in page.text(".role"))
+    tcp.ask(f"play {game} 1M@2")  # carol leads one Moon
+    # dave holds EEESSSSMMMMEES: he must follow with Moons at another count (H5): 2 or 3 of
+    # the four; no other clump is legal.
+    page.wait(lambda: page.find(".turn.mine") and page.find(".clump.legal"))
+    assert [c.get_attribute("data-start") for c in page.find(".clump.legal")] == ["8"]
+    page.click(".clump[data-start='1'] button.card")  # three Earths: refused, with why
+    page.wait(lambda: page.find(".banner.shown"))
+    banner = page.text("#banner")
+    assert banner.startswith("illegal-move") and len(banner) > len("illegal-move ")
+    page.click(".clump[data-start='8'] button.card")
+    counts = [b.get_attribute("data-count") for b in page.find(".chooser button.choose")]
+    assert counts == ["2", "3"]
+    page.screenshot("web-hipparchus-choice.png")
+    page.click(".chooser button.choose[data-count='2']")
+    # The trick is dave's (2 Moons beat 1: H7), and he leads next.
+    page.wait(lambda: "dave" in page.text(".trick-note") and page.find(".turn.mine"))
+    tcp.close()
+
+
+def test_a_reload_and_a_dropped_websocket_take_the_seat_back(
+    daemon: Daemon, pages: list[Page]
+) -> None:
+    page, watcher = pages
+    tcp = Tcp(daemon.port)
+    game = str(tcp.ask(f"new hipparchus leader=1 deal={DEAL}")["game"])
+    tcp.ask(f"join {game} 0 name=erin")
+    name_and_open(page, daemon.url, "frank")
+    page.click(f"tr[data-game={game}] button.join")
+    page.wait(lambda: page.find(".turn.mine") and page.find(".clump.legal"))
+    watcher.open(daemon.url + f"#{game}")
+    watcher.wait(lambda: watcher.text(".role") == "spectating")
+    assert watcher.find("#hand") == [] and len(watcher.find(".seat-panel.opponent")) == 2
+    # frank leads; mid-trick (erin to answer), the page is reloaded: the seat comes back.
+    page.click(".clump.legal button.card")
+    page.wait(lambda: page.find("#trick.current"))
+    led = page.one("#trick .play").get_attribute("data-play")
+    token = page.storage()[game]["token"]
+    page.driver.refresh()
+    page.wait(lambda: "you are frank (seat 1)" in page.text(".role"))
+    assert page.one("#trick .play").get_attribute("data-play") == led
+    assert token not in page.driver.current_url and page.storage()[game]["token"] == token
+    # His hand is the dealt one less the clump he led, in its order (H1).
+    hand = "".join(card.get_attribute("data-suit") for card in page.find("#hand button.card"))
+    count = int(led[:-1])
+    assert led[-1] == HAND1[0] and hand == HAND1[count:]
+    # The WebSocket drops while erin plays: it reconnects, resumes, and the seq has no gap.
+    erin_moves = tcp.ask(f"legal {game}")["moves"]
+    page.js("window.hipparchusClient.ws.close()")
+    tcp.ask(f"play {game} {erin_moves[0]['move']}")  # type: ignore[index]
+    page.wait(
+        lambda: page.js("return window.hipparchusClient.status") == "connected", what="reconnected"
+    )
+    page.wait(lambda: page.find("#trick.last"), what="the finished trick")
+    after = seq(page, game)
+    state = tcp.ask(f"state {game}")
+    assert after == state["seq"]
+    watcher.wait(lambda: watcher.find("#trick.last"))
+    tcp.close()
+
+
+def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page]) -> None:
+    page, watcher = pages
+    name_and_open(page, daemon.url, "grace")
+    game = create(page, "planets", {"players": "3", "seed": "11"})
+    bots = [daemon.bot(game, f"bot{i}", seed=i) for i in (1, 2)]
+    watcher.open(daemon.url + f"#{game}")
+    watcher.wait(lambda: watcher.text(".role") == "spectating")
+    shot = watched = False
+    deadline = time.monotonic() + 100
+    hands = 0
+    while not page.find("#match-winner"):
+        assert time.monotonic() < deadline, "the planets game did not end"
+        page.settle()
+        if page.find("#summary.shown"):
+            hands += 1
+            if hands == 1:
+                page.screenshot("web-planets-hand-over.png")
+            page.click("#summary-close")
+            continue
+        before = seq(page, game)
+        if page.find("#pass-confirm"):
+            pick = int(page.one("#pass-confirm").get_attribute("data-pick"))
+            if not all(page.click(".pcard.selectable:not(.chosen)") for _ in range(pick)):
+                continue
+            if not shot:
+                page.screenshot("web-planets.png")
+                shot = True
+            if not page.click("#pass-confirm"):
+                continue
+        elif page.find("#shoot-self"):
+            page.click("#shoot-self")
+        elif page.find(".turn.mine") and page.find(".pcard.legal"):
+            if not watched and len(page.find("#trick.current .pcard")) == 2:
+                watcher.wait(lambda: len(watcher.find("#trick.current .pcard")) == 2)
+                watcher.screenshot("web-planets-spectator.png")
+                page.screenshot("web-planets-play.png")
+                watched = True
+            if not page.click(".pcard.legal"):
+                continue
+        else:
+            time.sleep(0.05)
+            continue
+        moved = page.wait(
+            lambda b=before: seq(page, game) > b or page.find(".banner.shown"),  # type: ignore[misc]
+            what="the move's events",
+        )
+        assert moved and not page.find(".banner.shown"), page.text("#banner")
+    for bot in bots:
+        out, err = bot.communicate(timeout=20)
+        assert bot.returncode == 0, err
+    # The page names the winners the bots were told (game-over), and the spectator saw no hand.
+    winners_line = next(line for line in out.splitlines() if line.startswith("winners="))
+    assert watcher.find("#hand") == []
+    assert page.text("#match-winner").startswith("Game over:")
+    winner_seats = [int(s) for s in winners_line.split()[0].split("=")[1].split(",")]
+    names = json.loads(json.dumps(page.js("return window.hipparchusTable.snapshot.players")))
+    for seat in winner_seats:
+        assert names[seat] in page.text("#match-winner")
+    assert hands >= 1
