@@ -166,7 +166,9 @@ class Server:
         of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
         restored is logged and left out (the store keeps it). New games are numbered after
         every stored one. What a restore decided is stored before anything is served
-        (:meth:`Lobby.restored_commands`).
+        (:meth:`Lobby.restored_commands`). The adjourned games past their expiry are ended
+        just after, in the background (:meth:`expire_adjourned`, whose first look is at
+        start-up), so that however many there are the greeting does not wait for them.
 
         Raises:
             OSError: the store failed.

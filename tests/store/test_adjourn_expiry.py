@@ -136,6 +136,8 @@ async def test_an_adjourned_game_ends_as_abandoned_after_the_expiry_and_not_befo
             assert state["abandoned"] is True
             assert state["view"] == converter.unstructure(engine.view(seat))
         assert server.lobby.active_games == 0  # a finished game counts against no limit
+        assert server.lobby.tables[game].outcome == Outcome.abandonment()
+        assert Outcome.abandonment() == Outcome((), (), None, abandoned=True)
         # The seat to move may not move on: its game is over.
         (to_move,) = engine.seats_to_move()
         word = engine.format_move(engine.legal_moves(to_move)[0])
