@@ -199,6 +199,7 @@ def _start_daemon(state_dir: str, log: Path) -> tuple[subprocess.Popen[bytes], i
         process = subprocess.Popen(
             [sys.executable, "-m", "hipparchusd", "--host", "127.0.0.1", "--port", str(port),
              "--state-dir", state_dir, "--max-games", "100000", "--max-connections", "10000",
+             "--trusted-addresses", "127.0.0.1",
              "--log-level", "info"],
             stdout=out, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip

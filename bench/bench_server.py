@@ -288,6 +288,7 @@ def run_daemon(pairs: int, matches: int, durable: bool) -> tuple[Run, int]:
         daemon = start(
             ["-m", "hipparchusd", "--port", str(port), "--log-level", "warning",
              "--max-connections", str(2 * pairs + 10), "--max-games", str(pairs * 2),
+             "--trusted-addresses", "127.0.0.1",
              "--state-dir", state_dir if durable else "none"],
             port,
         )  # fmt: skip
