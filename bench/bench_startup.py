@@ -6,7 +6,11 @@ figure of the issue), written straight into the SQLite database in one transacti
 to its greeting, whether ``new`` is accepted, and the time for a seat's ``resume`` of one of
 the stored games (which loads it).
 
-    .venv/bin/python bench/bench_startup.py [--games 31000]
+With ``--days-idle N`` the games were last active N days ago: past the default expiry of 30
+days, the daemon ends them as abandoned in the background from start-up (RULINGS H14); the
+trial then also prints how long that took (watching the database until none is left).
+
+    .venv/bin/python bench/bench_startup.py [--games 31000] [--days-idle 0]
 """
 
 from __future__ import annotations
@@ -37,8 +41,9 @@ def _digest(name: str) -> bytes:
     return hashlib.sha256(f"token-{name}".encode()).digest()
 
 
-def fill(state_dir: Path, games: int) -> None:
-    """Create the store, then ``games`` started games in one transaction."""
+def fill(state_dir: Path, games: int, days_idle: float = 0) -> None:
+    """Create the store, then ``games`` started games in one transaction, last active
+    ``days_idle`` days ago."""
 
     async def create() -> None:
         async with SqliteStore.open(state_dir):
@@ -49,10 +54,15 @@ def fill(state_dir: Path, games: int) -> None:
     game.start()
     snapshot = dump("snapshot", converter.unstructure(game.record()))
     options = dump("options", {"seed": "4", "leader": "0"})
+    active = time.time() - days_idle * 86400
     with contextlib.closing(sqlite3.connect(state_dir / DB_NAME)) as db:
         db.executemany(
-            "INSERT INTO games (game_id, kind, options, created_at, snapshot) VALUES (?,?,?,?,?)",
-            ((f"g{n}", "hipparchus", options, float(n), snapshot) for n in range(1, games + 1)),
+            "INSERT INTO games (game_id, kind, options, created_at, snapshot, last_active) "
+            "VALUES (?,?,?,?,?,?)",
+            (
+                (f"g{n}", "hipparchus", options, float(n), snapshot, active)
+                for n in range(1, games + 1)
+            ),
         )
         db.executemany(
             "INSERT INTO seats (game_id, seat, name, token_hash) VALUES (?,?,?,?)",
@@ -87,11 +97,12 @@ def _reply(reader: object) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=31000)
+    parser.add_argument("--days-idle", type=float, default=0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
         state_dir = Path(tmp) / "state"
         start = time.perf_counter()
-        fill(state_dir, args.games)
+        fill(state_dir, args.games, args.days_idle)
         print(f"stored {args.games} started games in {time.perf_counter() - start:.1f} s")
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -119,9 +130,28 @@ def main() -> None:
                 answer = _request(sock, reader, f"resume token-{middle}-1")
                 took = (time.perf_counter() - begin) * 1000
                 print(f"resume of stored game g{middle}: {answer[:40]}... in {took:.1f} ms")
+                if args.days_idle > 30:
+                    _wait_expired(state_dir, args.games, start)
         finally:
             process.terminate()
             process.wait(30)
+
+
+def _wait_expired(state_dir: Path, games: int, start: float) -> None:
+    """Print how long after the start every stored game was ended as abandoned."""
+    with contextlib.closing(sqlite3.connect(state_dir / DB_NAME, timeout=30)) as db:
+        while True:
+            (left,) = db.execute(
+                "SELECT count(*) FROM games WHERE finished_at IS NULL AND snapshot IS NOT NULL "
+                "AND last_active < ?",
+                (time.time() - 30 * 86400,),
+            ).fetchone()
+            if not left:  # (the resumed game is active again)
+                break
+            time.sleep(0.5)
+        (ended,) = db.execute("SELECT count(*) FROM games WHERE abandoned = 1").fetchone()
+    took = time.perf_counter() - start
+    print(f"{ended} of {games} expired games ended as abandoned {took:.1f} s after the start")
 
 
 if __name__ == "__main__":

@@ -160,6 +160,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"adjourns (default {d.adjourn_timeout:g})",
     )
     add(
+        "--adjourn-expiry-days",
+        type=float,
+        default=d.adjourn_expiry_days,
+        metavar="DAYS",
+        help=f"end as abandoned (no winner; its record kept under --retention-days) an "
+        f"adjourned game that no seat resumes within this many days of its last move, resume "
+        f"or adjournment; 0 never does (default {d.adjourn_expiry_days:g})",
+    )
+    add(
         "--outbound-queue",
         type=int,
         default=d.outbound_queue,

@@ -265,6 +265,7 @@ DAEMON_SCHEMA = Schema(
         Key("idle-timeout", "idle_timeout", float, reloadable=True),
         Key("abandon-timeout", "abandon_timeout", float, reloadable=True),
         Key("adjourn-timeout", "adjourn_timeout", float, reloadable=True),
+        Key("adjourn-expiry-days", "adjourn_expiry_days", float, reloadable=True),
         Key("outbound-queue", "outbound_queue", int, reloadable=True),
         Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
         Key("state-dir", "state_dir", str, _state_dir),

@@ -1,7 +1,7 @@
 """What the lobby and a game store say to each other, in neither's terms: a game as a store
 keeps it (:class:`StoredGame`, :class:`StoredSeat`) and the changes the lobby asks the store to
 record (:data:`StoreCommand`: :class:`CreateGame`, :class:`AddSeat`, :class:`RemoveSeat`,
-:class:`AddMove`, :class:`Snapshot`, :class:`Finish`, :class:`DropGame`).
+:class:`AddMove`, :class:`Snapshot`, :class:`Finish`, :class:`Abandon`, :class:`DropGame`).
 
 The lobby makes these values and imports no store; the server's shell interprets each command
 as one call of :class:`~hipparchusd.store.base.GameStore` (:mod:`hipparchusd.server.storage`).
@@ -38,7 +38,8 @@ class StoredGame:
     ``options`` are the creation options as given to ``new`` (key to value text); ``snapshot`` is
     the latest unstructured game record (deals and moves up to when it was taken; for a
     finished game, its final record); ``moves`` are the (seat, canonical move text) pairs made
-    after that snapshot, in order.
+    after that snapshot, in order. ``abandoned``: a finished game ended as abandoned (nobody
+    resumed it within the expiry, RULINGS H14): no winner, its record the game as it stood.
     """
 
     game_id: str
@@ -49,6 +50,7 @@ class StoredGame:
     snapshot: JSON
     moves: tuple[tuple[int, str], ...]
     finished: bool
+    abandoned: bool = False
 
 
 # The commands. Each names the store call it stands for (``call``, for logs); the shell makes
@@ -126,6 +128,19 @@ class Finish:
 
 
 @attrs.frozen
+class Abandon:
+    """``GameStore.abandon``: ``game_id``, adjourned and inactive since ``last_active``
+    (seconds since the epoch, as the store gave it), is over as abandoned; keep ``record``,
+    the game as it stood (RULINGS H14)."""
+
+    call: ClassVar[str] = "abandon"
+
+    game_id: str
+    record: JSON
+    last_active: float
+
+
+@attrs.frozen
 class DropGame:
     """``GameStore.drop_game``: forget ``game_id``, which never started."""
 
@@ -135,4 +150,6 @@ class DropGame:
 
 
 #: A change for the store to record.
-StoreCommand: TypeAlias = CreateGame | AddSeat | RemoveSeat | AddMove | Snapshot | Finish | DropGame
+StoreCommand: TypeAlias = (
+    CreateGame | AddSeat | RemoveSeat | AddMove | Snapshot | Finish | Abandon | DropGame
+)

@@ -64,9 +64,15 @@ def _check_state_dir(_: Any, __: Any, value: str | None) -> None:
         raise SettingsError(f"state_dir must be a directory path (or none), not {value!r}")
 
 
-def _check_retention(_: Any, __: Any, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise SettingsError(f"retention_days must be a number of days >= 0, not {value!r}")
+def _days(name: str) -> Any:
+    def check(_: Any, __: Any, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            raise SettingsError(f"{name} must be a number of days >= 0, not {value!r}")
+
+    return check
+
+
+_check_retention = _days("retention_days")
 
 
 def _check_ws_port(_: Any, __: Any, value: int | None) -> None:
@@ -141,6 +147,10 @@ class Settings:
             longer counts against ``max_games``, and kept in the store, whence a seat's
             ``resume`` brings it back (0: never). Never done with no state directory (the
             game could not come back).
+        adjourn_expiry_days: days after which an adjourned game that no seat has resumed is
+            ended as abandoned (RULINGS H14: no winner, its record kept under
+            ``retention_days``); counted from the game's last move, resume or adjournment,
+            checked at start-up and every minute (0: never).
         outbound_queue: messages (responses, events) queued for one connection; a connection
             whose queue fills is closed.
         log_level: one of debug, info, warning, error, critical.
@@ -183,6 +193,7 @@ class Settings:
     idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
     abandon_timeout: float = attrs.field(default=600.0, validator=_non_negative("abandon_timeout"))
     adjourn_timeout: float = attrs.field(default=3600.0, validator=_non_negative("adjourn_timeout"))
+    adjourn_expiry_days: float = attrs.field(default=30.0, validator=_days("adjourn_expiry_days"))
     outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
     log_level: str = attrs.field(default="info", validator=_check_level)
     state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)

@@ -102,11 +102,20 @@ class Outcome:
     ``winners``: the seats that won, in seat order (one seat, or several sharing a win).
     ``scores``: the final result per seat, in the game's own measure (Hipparchus: round wins;
     planets: total points). ``resigned``: the seat that resigned, if the game ended that way.
+    ``abandoned``: the game did not end by its rules but was ended by the server, adjourned
+    and resumed by nobody within the expiry (RULINGS H14): no winners, no scores
+    (:meth:`abandonment`).
     """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None = None
+    abandoned: bool = False
+
+    @classmethod
+    def abandonment(cls) -> Outcome:
+        """The outcome of a game ended as abandoned (RULINGS H14): nobody won."""
+        return cls((), (), None, abandoned=True)
 
 
 @attrs.frozen(slots=True)
@@ -121,17 +130,21 @@ class ToMove:
 @attrs.frozen(slots=True)
 class GameOver:
     """The generic event that ends every game: its :class:`Outcome`'s ``winners`` (one or
-    several), ``scores`` per seat (the game's final result) and the seat that ``resigned``."""
+    several), ``scores`` per seat (the game's final result) and the seat that ``resigned``;
+    ``abandoned`` for a game the server ended as abandoned (no winners, no scores: on the wire
+    ``game-over winners=- scores=- resigned=- abandoned=true``; the field is left out of every
+    other game's event)."""
 
     kind: ClassVar[str] = "game-over"
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None
+    abandoned: bool = False
 
     @classmethod
     def of(cls, outcome: Outcome) -> GameOver:
         """The event for ``outcome``."""
-        return cls(outcome.winners, outcome.scores, outcome.resigned)
+        return cls(outcome.winners, outcome.scores, outcome.resigned, outcome.abandoned)
 
 
 def progress(game: ServedGame) -> Event:

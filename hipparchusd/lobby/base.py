@@ -124,7 +124,7 @@ class LobbyBase:
 
     def _state(self, table: Table, seat: int | None) -> dict[str, Any]:
         view = table.game.view_data(seat) if table.started else None
-        return {
+        state = {
             "game": table.id,
             "kind": table.kind.name,
             "status": table.status,
@@ -132,6 +132,10 @@ class LobbyBase:
             "players": list(table.names),
             "view": view,
         }
+        if table.abandoned:
+            # Over with no winner, though the view (the game as it stood) shows no end.
+            state["abandoned"] = True
+        return state
 
     def _state_result(self, r: Request, table: Table, seat: int | None) -> Result:
         data = self._state(table, seat)

@@ -1,6 +1,6 @@
 """The lobby's games outside of requests: restoring them from the store (after a restart, or
-for ``resume`` of an adjourned game), and dropping or adjourning the ones that nobody follows
-(PROTOCOL.md section 7)."""
+for ``resume`` of an adjourned game), dropping or adjourning the ones that nobody follows, and
+ending as abandoned the adjourned ones that nobody resumes (PROTOCOL.md section 7)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from ..games.base import BadOption, GameError
 from ..protocol import ErrorCode, ProtocolError
-from ..records import DropGame, Finish, Snapshot, StoreCommand, StoredGame
+from ..records import Abandon, DropGame, Finish, Snapshot, StoreCommand, StoredGame
 from ..wording import counted
 from .base import LobbyBase
 from .results import Result
@@ -28,15 +28,39 @@ class Housekeeping(LobbyBase):
         connection until their tokens ``resume`` them; ``seq`` starts again from 0, so clients
         take the resume snapshot as their new starting point. Later ids follow it.
 
+        A game the server ended as abandoned (``stored.abandoned``) is over, whatever its
+        record says (RULINGS H14).
+
         Raises:
             ValueError: an unknown kind, a game id already in use, or a snapshot or move the
                 game refuses (nothing is changed).
         """
+        if stored.game_id in self.tables:
+            raise ValueError(f"game {stored.game_id} is already loaded")
+        table = self._rebuild(stored)
+        self.tables[table.id] = table
+        self._adjourned.pop(table.id, None)
+        for seat_number, seat in enumerate(table.seats):
+            if seat.token_digest is not None:
+                self._tokens[seat.token_digest] = (table, seat_number)
+        if table.finished:
+            self._finished.append(table.id)
+        number = stored.game_id[1:]
+        if stored.game_id.startswith("g") and number.isdigit():
+            self._next_game = max(self._next_game, int(number) + 1)
+        log.info("game %s restored (%s, %s)", table.id, table.kind.name, table.status)
+        return table
+
+    def _rebuild(self, stored: StoredGame) -> Table:
+        """The table of ``stored`` (see :meth:`restore`), made without touching the lobby.
+
+        Raises:
+            ValueError: an unknown kind, a snapshot or move the game refuses, or a seat it
+                does not have.
+        """
         kind = self.kinds.get(stored.kind)
         if kind is None:
             raise ValueError(f"game {stored.game_id}: unknown kind {stored.kind!r}")
-        if stored.game_id in self.tables:
-            raise ValueError(f"game {stored.game_id} is already loaded")
         # The games' messages may name cards (a deal option, a record, a hand position), and
         # this one is logged: it says only which step failed (RULINGS H13, issue 16 item 9).
         step = "its options are refused"
@@ -65,19 +89,11 @@ class Housekeeping(LobbyBase):
             # (the server stores before it sends), so the game starts afresh.
             game.start()
             table.enter(Lifecycle.PLAYING)
-        if game.outcome is not None:
+        if stored.abandoned and table.started and game.outcome is None:
+            table.abandoned = True
             table.enter(Lifecycle.OVER)
-        self.tables[table.id] = table
-        self._adjourned.pop(table.id, None)
-        for seat_number, seat in enumerate(table.seats):
-            if seat.token_digest is not None:
-                self._tokens[seat.token_digest] = (table, seat_number)
-        if table.finished:
-            self._finished.append(table.id)
-        number = stored.game_id[1:]
-        if stored.game_id.startswith("g") and number.isdigit():
-            self._next_game = max(self._next_game, int(number) + 1)
-        log.info("game %s restored (%s, %s)", table.id, kind.name, table.status)
+        elif game.outcome is not None:
+            table.enter(Lifecycle.OVER)
         return table
 
     @staticmethod
@@ -162,6 +178,47 @@ class Housekeeping(LobbyBase):
                     timeout,
                 )
         return tuple(adjourned)
+
+    def expire(self, stored: StoredGame, last_active: float) -> Result:
+        """End the adjourned game ``stored`` as abandoned (RULINGS H14; issue 16 item 3):
+        nobody resumed it within the expiry, whose count started at ``last_active`` (seconds
+        since the epoch, as the store gave it with the game, ``SqliteStore.expired_games``).
+        The result's store command (:class:`Abandon`) keeps the game's record as it stood,
+        with no winner; once it is stored the id is no longer noted as adjourned, and a seat's
+        ``resume`` then answers its final view (as for any finished game), ``record`` serves
+        it, and ``play`` and ``legal`` answer ``game-over``. Nobody follows an adjourned game,
+        so no event is sent.
+
+        A game loaded again meanwhile (a seat resumed it) is left alone: an empty result. A
+        game that cannot be rebuilt (say, its kind is no longer served) is ended all the same,
+        keeping its last stored snapshot as its record (the moves after it are lost); logged.
+        """
+        game_id = stored.game_id
+        result = Result()
+        if game_id in self.tables or stored.finished:
+            return result
+        record = stored.snapshot
+        try:
+            record = self._rebuild(stored).game.record_data()
+        except ValueError as error:
+            log.error(
+                "game %s: %s; ended as abandoned with its last stored snapshot as its record",
+                game_id,
+                error,
+            )
+        result.store_calls.append(Abandon(game_id, record, last_active))
+        result.games = (game_id,)
+
+        def ended() -> None:
+            self._adjourned.pop(game_id, None)
+            log.info(
+                "game %s ended as abandoned: adjourned and resumed by nobody; no winner; its "
+                "record is kept",
+                game_id,
+            )
+
+        result.pending = ended
+        return result
 
     def adjourn(self, game_id: str) -> None:
         """Unload the loaded game ``game_id``: the lobby forgets its table and its seats'

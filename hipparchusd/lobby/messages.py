@@ -76,11 +76,27 @@ class Shutdown:
     grace: float | int
 
 
+def _game_over_data(event: GameOver) -> dict[str, Any]:
+    """``game-over``'s data: ``abandoned`` only for a game ended as abandoned, so that every
+    other game's event reads as it always has (PROTOCOL.md section 4)."""
+    data: dict[str, Any] = {
+        "winners": list(event.winners),
+        "scores": list(event.scores),
+        "resigned": event.resigned,
+    }
+    if event.abandoned:
+        data["abandoned"] = True
+    return data
+
+
 #: The unstructure function of each event class the lobby itself publishes in games, looked up
 #: once (every move publishes ``to-move``).
 LOBBY_EVENTS: dict[type, Callable[[Any], dict[str, Any]]] = {
-    cls: converter.get_unstructure_hook(cls)
-    for cls in (Joined, Left, Disconnected, Resumed, ToMove, GameOver)
+    **{
+        cls: converter.get_unstructure_hook(cls)
+        for cls in (Joined, Left, Disconnected, Resumed, ToMove)
+    },
+    GameOver: _game_over_data,
 }
 
 

@@ -116,6 +116,9 @@ class Playing(LobbyBase):
         seat = self._seat(session, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.abandoned:
+            # Its game never ended by its rules and would still offer moves (RULINGS H14).
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over (abandoned)")
         # The JSON form (e.g. clump positions) is made now, for a JSON-mode connection only: the
         # answer waits behind the game's earlier results (their events come first, as for
         # ``state``), and by then the position may have moved on.
@@ -140,8 +143,9 @@ class Playing(LobbyBase):
         seat = self._seat(s, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
-        if table.game.outcome is not None:
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
+        if table.finished or table.game.outcome is not None:
+            why = " (abandoned)" if table.abandoned else ""
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why}")
         return seat
 
     def _cmd_play(
@@ -237,12 +241,15 @@ class Playing(LobbyBase):
             "players": list(table.names),
             "record": table.game.record_data(),
         }
+        if table.abandoned:
+            data["abandoned"] = True
         return self._ok(request, data, fmt.lines(data))
 
     def stored_record(self, request: Request, stored: StoredGame) -> Result:
         """The answer to ``record`` for a finished game that only the store still holds (after
         a restart, or once the lobby has forgotten it): ``stored`` from
-        ``GameStore.load_finished``, whose snapshot is the final record."""
+        ``GameStore.load_finished``, whose snapshot is the final record (with ``abandoned``
+        for a game ended as abandoned, RULINGS H14)."""
         players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
         for seat in stored.seats:
             players[seat.seat] = seat.name
@@ -253,4 +260,6 @@ class Playing(LobbyBase):
             "players": players,
             "record": stored.snapshot,
         }
+        if stored.abandoned:
+            data["abandoned"] = True
         return self._ok(request, data, fmt.lines(data))

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from ..addresses import host_of
-from ..games.base import GameKind, ServedGame
+from ..games.base import GameKind, Outcome, ServedGame
 from ..protocol import Mode
 
 
@@ -43,7 +43,8 @@ class Lifecycle(enum.Enum):
     PLAYING = "playing"
     #: In the store only: nobody followed it for the adjourn timeout; ``resume`` brings it back.
     ADJOURNED = "adjourned"
-    #: Ended (won, shared or resigned); kept for ``record`` and ``state``.
+    #: Ended (won, shared, resigned, or abandoned: adjourned past the expiry); kept for
+    #: ``record`` and ``state``.
     OVER = "over"
     #: Forgotten before it started: nobody followed it.
     DROPPED = "dropped"
@@ -86,7 +87,9 @@ class Table:
     public event count ``seq`` and its :class:`Lifecycle` state. ``unattended_since`` is the
     sweep time (:meth:`Lobby.drop_abandoned` before the start, :meth:`Lobby.adjourn_unfollowed`
     after) since which nobody has followed the game; ``None`` until a sweep finds it
-    unfollowed, and again whenever a follower leaves."""
+    unfollowed, and again whenever a follower leaves. ``abandoned``: the game is over because
+    nobody resumed it within the adjourn expiry (RULINGS H14), not by its rules (its game
+    then has no outcome of its own)."""
 
     id: str
     kind: GameKind
@@ -98,6 +101,7 @@ class Table:
     seq: int = 0
     lifecycle: Lifecycle = Lifecycle.WAITING
     unattended_since: float | None = None
+    abandoned: bool = False
 
     @classmethod
     def new(
@@ -133,6 +137,14 @@ class Table:
     def finished(self) -> bool:
         """True once the game has ended."""
         return self.lifecycle is Lifecycle.OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (``None`` while it goes on): the game's own outcome, or
+        :meth:`Outcome.abandonment` for a game ended as abandoned."""
+        if self.abandoned:
+            return Outcome.abandonment()
+        return self.game.outcome
 
     @property
     def status(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from ..records import (
+    Abandon,
     AddMove,
     AddSeat,
     CreateGame,
@@ -39,6 +40,8 @@ async def execute(store: GameStore, command: StoreCommand) -> None:
             await store.snapshot(game_id, snapshot)
         case RemoveSeat(game_id, seat):
             await store.remove_seat(game_id, seat)
+        case Abandon(game_id, record, last_active):
+            await store.abandon(game_id, record, last_active)
         case DropGame(game_id):
             await store.drop_game(game_id)
         case _:

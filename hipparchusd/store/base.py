@@ -86,6 +86,17 @@ class GameStore(Protocol):
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
+    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+        """End the unfinished game ``game_id``, inactive since ``last_active`` (seconds since
+        the epoch, as the store reported it), as abandoned: no winner, ``record`` (the game as
+        it stood) kept per the retention setting and marked abandoned (RULINGS H14).
+
+        Raises:
+            StoreError: no unfinished game ``game_id`` inactive since ``last_active`` (a seat
+                resumed it meanwhile), or the write failed.
+        """
+        ...
+
     async def drop_game(self, game_id: str) -> None:
         """Forget a game that never started (no snapshot), its seats included: the daemon
         drops a waiting game nobody follows after ``abandon_timeout`` seconds. Its id still
@@ -150,6 +161,9 @@ class MemoryStore:
         """Nothing to do."""
 
     async def finish(self, game_id: str, record: Any) -> None:
+        """Nothing to do."""
+
+    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
         """Nothing to do."""
 
     async def drop_game(self, game_id: str) -> None:

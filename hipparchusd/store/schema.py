@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 3):
+What the layout holds (version 4):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -24,7 +24,12 @@ What the layout holds (version 3):
   record, ``NULL`` until the game starts) and ``record`` (the final record, once finished) are
   JSON in the project's versioned envelope (:func:`hipparchusd.serialization.envelope`).
   ``snapshot_move_id`` is the id of the last move the snapshot covers (0: none). ``created_at``
-  and ``finished_at`` are seconds since the Unix epoch.
+  and ``finished_at`` are seconds since the Unix epoch. ``last_active`` (version 4, seconds
+  since the epoch) is when an unfinished game was last written (a move: to within an hour,
+  :func:`hipparchusd.store.sql.insert_moves`), resumed or adjourned: a started game inactive
+  for the adjourn expiry is ended as abandoned (issue 16 item 3, RULINGS H14 in
+  docs/rules.md), which sets ``abandoned`` (version 4; 0 or 1) with its ``finished_at`` and
+  ``record``.
 - ``seats(game_id, seat, name, token_hash, bot)``: the SHA-256 digest of each seat's resume
   token, indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game;
   ``bot`` (version 3) is the engine's level word for a seat the daemon's engine plays, else
@@ -99,8 +104,31 @@ def _bot_seats_v3(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE seats ADD COLUMN bot TEXT")
 
 
+def _track_activity_v4(conn: sqlite3.Connection) -> None:
+    """Version 3 to 4: ``games.last_active`` and ``games.abandoned``, so that a started game
+    nobody resumes within the expiry is ended as abandoned (RULINGS H14). An unfinished game
+    of an older database gets the migration's time as its last activity (when it was last
+    played is not recorded): its expiry counts from the upgrade, never from before it. The
+    partial index finds the expired games without reading the finished ones."""
+    conn.execute("ALTER TABLE games ADD COLUMN last_active REAL")
+    conn.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
+    conn.execute(
+        "UPDATE games SET last_active = (julianday('now') - 2440587.5) * 86400.0 "
+        "WHERE finished_at IS NULL"
+    )
+    conn.execute(
+        "CREATE INDEX games_by_activity ON games (last_active) "
+        "WHERE finished_at IS NULL AND snapshot IS NOT NULL"
+    )
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: Sequence[Migration] = (_create_v1, _index_tokens_v2, _bot_seats_v3)
+MIGRATIONS: Sequence[Migration] = (
+    _create_v1,
+    _index_tokens_v2,
+    _bot_seats_v3,
+    _track_activity_v4,
+)
 
 
 def latest_version(migrations: Sequence[Migration] | None = None) -> int:

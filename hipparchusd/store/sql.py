@@ -20,16 +20,38 @@ class Refused(Exception):
     raises its message as a :class:`~hipparchusd.store.base.StoreError`."""
 
 
-def set_snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> bool:
+def set_snapshot(conn: sqlite3.Connection, game_id: str, text: str, now: float) -> bool:
     """Make ``text`` the snapshot of the unfinished game ``game_id``, covering every move
-    recorded so far; False when no such game is stored."""
+    recorded so far, active at ``now``; False when no such game is stored."""
     cursor = conn.execute(
-        "UPDATE games SET snapshot = ?1, snapshot_move_id = "
+        "UPDATE games SET snapshot = ?1, last_active = ?3, snapshot_move_id = "
         "(SELECT coalesce(max(id), 0) FROM moves WHERE game_id = ?2) "
         "WHERE game_id = ?2 AND finished_at IS NULL",
-        (text, game_id),
+        (text, game_id, now),
     )
     return cursor.rowcount == 1
+
+
+#: Seconds by which a move may leave its game's ``last_active`` behind (see _mark_active).
+MOVE_ACTIVITY_STEP: Final = 3600.0
+
+
+def _mark_active(
+    conn: sqlite3.Connection, game_ids: list[str], now: float, step: float = 0.0
+) -> None:
+    """The unfinished games ``game_ids`` were active at ``now`` (seconds since the epoch): a
+    write, a resume or an adjournment, from which their expiry counts (never backwards).
+
+    With ``step``, only a game last marked ``step`` seconds before ``now`` or earlier is
+    marked: moves use it (:data:`MOVE_ACTIVITY_STEP`), since an UPDATE rewrites the game's
+    whole row, its snapshot too, and doing so at every commit would multiply what a move
+    writes. A game is adjourned, and its expiry counted from then, exactly (``touch``)."""
+    conn.execute(
+        "UPDATE games SET last_active = ? WHERE finished_at IS NULL "
+        f"AND game_id IN ({', '.join('?' * len(game_ids))}) "
+        "AND (last_active IS NULL OR last_active <= ?)",
+        (now, *game_ids, now - step),
+    )
 
 
 def create_game(
@@ -38,8 +60,9 @@ def create_game(
     """Insert game ``game_id`` (``options`` as enveloped JSON text) and make it the latest id."""
     try:
         conn.execute(
-            "INSERT INTO games (game_id, kind, options, created_at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, options, created_at),
+            "INSERT INTO games (game_id, kind, options, created_at, last_active) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, options, created_at, created_at),
         )
     except sqlite3.IntegrityError:
         raise Refused(f"game {game_id} is already stored") from None
@@ -59,10 +82,11 @@ def add_seat(
     name: str,
     token_hash: bytes,
     snapshot: str | None,
+    now: float,
     bot: str | None = None,
 ) -> None:
-    """Insert or replace a seat of an unfinished game (``bot``: the engine's level word for a
-    seat the engine plays); with ``snapshot``, store it too."""
+    """Insert or replace a seat of an unfinished game, active at ``now`` (``bot``: the engine's
+    level word for a seat the engine plays); with ``snapshot``, store it too."""
     cursor = conn.execute(
         "INSERT INTO seats (game_id, seat, name, token_hash, bot) "
         "SELECT game_id, ?, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL "
@@ -73,7 +97,9 @@ def add_seat(
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} is stored")
     if snapshot is not None:
-        set_snapshot(conn, game_id, snapshot)
+        set_snapshot(conn, game_id, snapshot, now)
+    else:
+        _mark_active(conn, [game_id], now)
 
 
 def remove_seat(conn: sqlite3.Connection, game_id: str, seat: int) -> None:
@@ -87,16 +113,17 @@ def remove_seat(conn: sqlite3.Connection, game_id: str, seat: int) -> None:
         raise Refused(f"no seat {seat} of an unstarted game {game_id} is stored")
 
 
-def snapshot(conn: sqlite3.Connection, game_id: str, text: str) -> None:
-    """Replace the snapshot of the unfinished game ``game_id``."""
-    if not set_snapshot(conn, game_id, text):
+def snapshot(conn: sqlite3.Connection, game_id: str, text: str, now: float) -> None:
+    """Replace the snapshot of the unfinished game ``game_id``, active at ``now``."""
+    if not set_snapshot(conn, game_id, text, now):
         raise Refused(f"no unfinished game {game_id} is stored")
 
 
 def add_move(
-    conn: sqlite3.Connection, game_id: str, seat: int, move: str, snapshot: str | None
+    conn: sqlite3.Connection, game_id: str, seat: int, move: str, snapshot: str | None, now: float
 ) -> None:
-    """Insert one move of an unfinished game; with ``snapshot``, store it after the move."""
+    """Insert one move of an unfinished game, active at ``now``; with ``snapshot``, store it
+    after the move."""
     cursor = conn.execute(
         "INSERT INTO moves (game_id, seat, move) "
         "SELECT game_id, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
@@ -105,14 +132,20 @@ def add_move(
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} is stored")
     if snapshot is not None:
-        set_snapshot(conn, game_id, snapshot)
+        set_snapshot(conn, game_id, snapshot, now)
+    else:
+        _mark_active(conn, [game_id], now, MOVE_ACTIVITY_STEP)
 
 
-def insert_moves(conn: sqlite3.Connection, moves: list[tuple[str, int, str]]) -> list[str | None]:
-    """Insert the ``(game id, seat, move)`` rows with one statement, in order; the error of
-    each (``None``, or why it was left out: its game is not stored unfinished).
+def insert_moves(
+    conn: sqlite3.Connection, moves: list[tuple[str, int, str]], now: float
+) -> list[str | None]:
+    """Insert the ``(game id, seat, move)`` rows with one statement, in order, their games
+    active at ``now``; the error of each (``None``, or why it was left out: its game is not
+    stored unfinished).
 
-    Statements, not rows, set a batch's cost: this is the usual batch under load.
+    Statements, not rows, set a batch's cost: this is the usual batch under load (one more
+    statement marks the games active, rewriting a game's row at most once an hour).
     """
     values = ", ".join(["(?, ?, ?, ?)"] * len(moves))
     parameters = [item for index, move in enumerate(moves) for item in (*move, index)]
@@ -123,6 +156,7 @@ def insert_moves(conn: sqlite3.Connection, moves: list[tuple[str, int, str]]) ->
         "ORDER BY v.column4",
         parameters,
     )
+    _mark_active(conn, sorted({game_id for game_id, _, _ in moves}), now, MOVE_ACTIVITY_STEP)
     if cursor.rowcount == len(moves):
         return [None] * len(moves)
     games = sorted({game_id for game_id, _, _ in moves})
@@ -161,6 +195,52 @@ def finish(
         prune(conn, prune_before)
 
 
+def abandon(
+    conn: sqlite3.Connection,
+    game_id: str,
+    record: str,
+    finished_at: float,
+    last_active: float,
+    prune_before: float | None,
+) -> None:
+    """End the unfinished game ``game_id`` as abandoned (RULINGS H14: no winner, its record
+    kept): as :func:`finish`, and marked ``abandoned``. Refused unless the game is still
+    inactive since ``last_active`` (as :func:`expired` found it): a seat that resumed it
+    meanwhile keeps it going. ``record`` is opaque text here."""
+    cursor = conn.execute(
+        "UPDATE games SET finished_at = ?, record = ?, snapshot = NULL, abandoned = 1 "
+        "WHERE game_id = ? AND finished_at IS NULL AND last_active = ?",
+        (finished_at, record, game_id, last_active),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} inactive since {last_active} is stored")
+    conn.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+    if prune_before is not None:
+        prune(conn, prune_before)
+
+
+def touch(conn: sqlite3.Connection, game_ids: list[str], now: float) -> None:
+    """Mark the unfinished games ``game_ids`` active at ``now`` (e.g. adjourned then)."""
+    if game_ids:
+        _mark_active(conn, game_ids, now)
+
+
+def expired(conn: sqlite3.Connection, before: float, limit: int) -> list[tuple[GameRows, float]]:
+    """Up to ``limit`` started, unfinished games last active before ``before``, the least
+    recently active first: each one's rows (as :func:`load_unfinished`) and its
+    ``last_active`` (for :func:`abandon`)."""
+    found: list[tuple[GameRows, float]] = []
+    for game_id, last_active in conn.execute(
+        "SELECT game_id, last_active FROM games WHERE finished_at IS NULL "
+        "AND snapshot IS NOT NULL AND last_active < ? ORDER BY last_active LIMIT ?",
+        (before, limit),
+    ).fetchall():
+        rows = load_unfinished(conn, game_id)
+        if rows:
+            found.append((rows[0], last_active))
+    return found
+
+
 def drop_game(conn: sqlite3.Connection, game_id: str) -> None:
     """Delete the unfinished game ``game_id`` that never started, with its seats."""
     cursor = conn.execute(
@@ -179,11 +259,12 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
     return cursor.rowcount
 
 
-#: One game's rows: (game id, kind, options text, created_at, snapshot text or None; for a
-#: finished game, its record text), its seats as (seat, name, token digest, bot level or None)
-#: and its moves after the snapshot as (seat, move) in order (none for a finished game).
+#: One game's rows: (game id, kind, options text, created_at, snapshot text or None (for a
+#: finished game, its record text), abandoned (0 or 1)), its seats as (seat, name, token
+#: digest, bot level or None) and its moves after the snapshot as (seat, move) in order (none
+#: for a finished game).
 GameRows = tuple[
-    tuple[str, str, str, float, str | None],
+    tuple[str, str, str, float, str | None, int],
     list[tuple[int, str, bytes, str | None]],
     list[tuple[int, str]],
 ]
@@ -216,7 +297,7 @@ def load_unfinished(
     return [
         (row, seats.get(row[0], []), moves.get(row[0], []))
         for row in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot FROM games AS g "
+            "SELECT game_id, kind, options, created_at, snapshot, abandoned FROM games AS g "
             f"WHERE {where} ORDER BY created_at, rowid",
             parameters,
         )
@@ -252,8 +333,9 @@ def engine_games(conn: sqlite3.Connection) -> list[GameRows]:
     return [rows for game_id in ids for rows in load_unfinished(conn, game_id, True)]
 
 
-def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | None:
-    """The rows of the unfinished game with a seat whose token digest is ``token_hash``."""
+def find_by_token(conn: sqlite3.Connection, token_hash: bytes, now: float) -> GameRows | None:
+    """The rows of the unfinished game with a seat whose token digest is ``token_hash``; a
+    seat resumes it, so it is active at ``now`` (its expiry starts again)."""
     row = conn.execute(
         "SELECT s.game_id FROM seats AS s JOIN games AS g USING (game_id) "
         "WHERE s.token_hash = ? AND g.finished_at IS NULL LIMIT 1",
@@ -261,6 +343,7 @@ def find_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameRows | Non
     ).fetchone()
     if row is None:
         return None
+    _mark_active(conn, [row[0]], now)
     found = load_unfinished(conn, row[0])
     return found[0] if found else None
 
@@ -279,7 +362,7 @@ def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameR
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record FROM games "
+        "SELECT game_id, kind, options, created_at, record, abandoned FROM games "
         "WHERE game_id = ? AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -311,6 +394,9 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         snapshot,
         add_move,
         finish,
+        abandon,
+        touch,
+        expired,
         drop_game,
         prune,
         load_unfinished,
@@ -333,6 +419,14 @@ def _is_plain_move(request: Request) -> bool:
     return request[1] == "add_move" and request[2][3] is None
 
 
+def _insert_plain_moves(conn: sqlite3.Connection, batch: list[Request]) -> list[str | None]:
+    """:func:`insert_moves` of the plain ``add_move`` requests ``batch`` (game, seat, move,
+    no snapshot, time), their games active at the latest of their times."""
+    return insert_moves(
+        conn, [request[2][:3] for request in batch], max(request[2][4] for request in batch)
+    )
+
+
 def run_batch(
     conn: sqlite3.Connection, batch: list[Request], where: str
 ) -> tuple[int, list[Answer]]:
@@ -348,7 +442,7 @@ def run_batch(
     results: list[Any] = [None] * len(batch)
     try:
         if all(_is_plain_move(request) for request in batch):
-            errors = insert_moves(conn, [request[2][:3] for request in batch])
+            errors = _insert_plain_moves(conn, batch)
         else:
             conn.execute("BEGIN IMMEDIATE")
             start = 0
@@ -359,8 +453,7 @@ def run_batch(
                 ):
                     end += 1
                 if end - start > 1:
-                    moves = [request[2][:3] for request in batch[start:end]]
-                    errors[start:end] = insert_moves(conn, moves)
+                    errors[start:end] = _insert_plain_moves(conn, batch[start:end])
                 else:
                     _, name, arguments = batch[start]
                     try:

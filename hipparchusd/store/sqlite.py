@@ -284,8 +284,9 @@ class SqliteStore:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
+        now = self._clock()
         await self._call(
-            "add_seat", (game_id, seat.seat, seat.name, seat.token_hash, text, seat.bot)
+            "add_seat", (game_id, seat.seat, seat.name, seat.token_hash, text, now, seat.bot)
         )
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
@@ -303,7 +304,7 @@ class SqliteStore:
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
-        await self._call("snapshot", (game_id, dump("snapshot", snapshot)))
+        await self._call("snapshot", (game_id, dump("snapshot", snapshot), self._clock()))
 
     async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
         """Record ``seat``'s move (canonical text); return once it is committed to disk. With
@@ -315,7 +316,7 @@ class SqliteStore:
                 not recorded and must not be acknowledged).
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
-        await self._call("add_move", (game_id, seat, move, text))
+        await self._call("add_move", (game_id, seat, move, text, self._clock()))
 
     async def finish(self, game_id: str, record: Any) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are
@@ -327,11 +328,46 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        prune_before = None
-        if now - self._last_prune >= PRUNE_INTERVAL:
-            self._last_prune = now
-            prune_before = self._prune_before(now)
-        await self._call("finish", (game_id, text, now, prune_before))
+        await self._call("finish", (game_id, text, now, self._due_prune(now)))
+
+    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+        """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
+        no winner), keeping ``record`` (the game as it stood) under the retention rule like
+        any finished game's, and marked ``abandoned``. Refused when the game was active since
+        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile.
+
+        Raises:
+            StoreError: no unfinished game ``game_id`` inactive since ``last_active``, or the
+                write failed.
+        """
+        text = dump("record", record)
+        now = self._clock()
+        await self._call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
+
+    async def touch(self, game_ids: Sequence[str]) -> None:
+        """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
+        their expiry counts from now.
+
+        Raises:
+            StoreError: the write failed.
+        """
+        await self._call("touch", (list(game_ids), self._clock()))
+
+    async def expired_games(self, days: float, limit: int) -> list[tuple[StoredGame, float]]:
+        """Up to ``limit`` started, unfinished games that nothing wrote, resumed or adjourned
+        for ``days`` days (by this store's clock), least recently active first, each as
+        :meth:`load_unfinished` gives it with its last activity (seconds since the epoch, to
+        pass to :meth:`abandon`).
+
+        Raises:
+            StoreError: a stored game cannot be read, or the read failed.
+            ValueError: ``days`` not above 0.
+        """
+        if not days > 0:
+            raise ValueError(f"an expiry must be more than 0 days, not {days}")
+        before = self._clock() - days * _DAY
+        found: list[tuple[GameRows, float]] = await self._call("expired", (before, limit))
+        return [(self._stored_game(rows, finished=False), active) for rows, active in found]
 
     async def drop_game(self, game_id: str) -> None:
         """Delete the unfinished game ``game_id`` that never started (no snapshot), with its
@@ -357,12 +393,14 @@ class SqliteStore:
         """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
         snapshot and the moves after it, as :meth:`load_unfinished` gives them), else a
         finished one still kept (as :meth:`load_finished` gives it, ``finished`` set), so
-        that its seats can learn its result after a restart (issue 16 item 5); or ``None``.
+        that its seats can learn its result after a restart (issue 16 item 5); or ``None``. An
+        unfinished game found so is being resumed: it is marked active now (its expiry, see
+        :meth:`expired_games`, starts again).
 
         Raises:
             StoreError: the stored game cannot be read.
         """
-        rows: GameRows | None = await self._call("find_by_token", (token_hash,))
+        rows: GameRows | None = await self._call("find_by_token", (token_hash, self._clock()))
         if rows is not None:
             return self._stored_game(rows, finished=False)
         rows = await self._call("find_finished_by_token", (token_hash,))
@@ -601,6 +639,14 @@ class SqliteStore:
 
     # -- helpers --------------------------------------------------------------------------------
 
+    def _due_prune(self, now: float) -> float | None:
+        """The ``prune_before`` of a finishing call made at ``now``: finished games past
+        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds."""
+        if now - self._last_prune < PRUNE_INTERVAL:
+            return None
+        self._last_prune = now
+        return self._prune_before(now)
+
     def _prune_before(self, now: float) -> float | None:
         """The finish time before which finished games are past retention (None: keep all)."""
         return now - self.retention_days * _DAY if self.retention_days else None
@@ -617,7 +663,7 @@ class SqliteStore:
     def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
         """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
         is its record)."""
-        (game_id, kind, options, created_at, stored), seats, moves = rows
+        (game_id, kind, options, created_at, stored, abandoned), seats, moves = rows
         where = f"{self.path}, game {game_id}"
         return StoredGame(
             game_id=game_id,
@@ -630,4 +676,5 @@ class SqliteStore:
             else load(stored, "record" if finished else "snapshot", where),
             moves=tuple(moves),
             finished=finished,
+            abandoned=bool(abandoned),
         )

@@ -103,7 +103,7 @@ async def test_moves_inserted_together_keep_their_order(
         await store.create_game("h", "hipparchus", {}, 1.0)
         moves = [("h", 1, "x"), ("g", 0, "a"), ("g", 1, "b"), ("nope", 0, "?"), ("g", 0, "c")]
         with open_db(state_dir / DB_NAME) as conn:  # as the writer would
-            errors = insert_moves(conn, moves)
+            errors = insert_moves(conn, moves, 5.0)
         assert errors == [
             None,
             None,

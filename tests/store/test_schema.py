@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from store_helpers import open_db, open_sqlite, stored_seat
 from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
-from hipparchusd.store.sqlite import SqliteStore
+from hipparchusd.store.codec import dump
 from hipparchusd.store.startup import DB_NAME
 
 
@@ -24,10 +25,22 @@ def _meta(path: Path) -> dict[str, str]:
         return dict(conn.execute("SELECT key, value FROM meta").fetchall())
 
 
+def _make_old_database(state_dir: Path, version: int) -> sqlite3.Connection:
+    """A database at schema ``version``, made as that version's program made it: by its
+    migrations (today's store writes columns an older layout lacks)."""
+    state_dir.mkdir(mode=0o700, exist_ok=True)
+    conn = sqlite3.connect(state_dir / DB_NAME, isolation_level=None)
+    schema.migrate(conn, "old", schema.MIGRATIONS[:version])
+    return conn
+
+
 async def _make_v1_store_with_a_game(state_dir: Path) -> None:
-    async with SqliteStore.open(state_dir, migrations=schema.MIGRATIONS[:1]) as store:
-        await store.create_game("g", "hipparchus", {"seed": "3"}, 10.0)
-        await store.add_move("g", 0, "1S@1")
+    with contextlib.closing(_make_old_database(state_dir, 1)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at) VALUES (?, ?, ?, ?)",
+            ("g", "hipparchus", dump("options", {"seed": "3"}), 10.0),
+        )
+        conn.execute("INSERT INTO moves (game_id, seat, move) VALUES ('g', 0, '1S@1')")
 
 
 async def test_a_new_database_is_at_the_latest_version(
@@ -39,7 +52,7 @@ async def test_a_new_database_is_at_the_latest_version(
     assert meta["application"] == "hipparchusd"
     assert meta["schema_version"] == str(schema.latest_version())
     assert meta["last_opened"].endswith(f" pid {os.getpid()}")
-    assert schema.latest_version() == len(schema.MIGRATIONS) == 3
+    assert schema.latest_version() == len(schema.MIGRATIONS) == 4
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(
@@ -51,7 +64,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 3\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 4\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
@@ -148,16 +161,14 @@ def test_migrating_from_the_empty_database_runs_every_step(tmp_path: Path) -> No
 async def test_version_2_indexes_seats_by_token_digest(
     state_dir: Path, nursery: trio.Nursery
 ) -> None:
-    store = await open_sqlite(nursery, state_dir, migrations=schema.MIGRATIONS[:1])
-    await store.create_game("g", "hipparchus", {}, 1.0)
-    await store.aclose()
-    path = state_dir / DB_NAME
-    with open_db(path) as conn:
-        # Written as version 1 wrote seats (this program's SQL writes the version 3 columns).
-        seat = stored_seat(0, "ann")
+    with contextlib.closing(_make_old_database(state_dir, 1)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at) VALUES (?, ?, ?, ?)",
+            ("g", "hipparchus", dump("options", {}), 1.0),
+        )
         conn.execute(
             "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ('g', 0, 'ann', ?)",
-            (seat.token_hash,),
+            (stored_seat(0, "ann").token_hash,),
         )
     store = await open_sqlite(nursery, state_dir)
     try:
@@ -166,7 +177,8 @@ async def test_version_2_indexes_seats_by_token_digest(
         assert found.seats == (stored_seat(0, "ann"),)  # a person's seat: bot None
     finally:
         await store.aclose()
-    assert _meta(path)["schema_version"] == "3"
+    path = state_dir / DB_NAME
+    assert _meta(path)["schema_version"] == str(schema.latest_version())
     with open_db(path) as conn:
         plan = " ".join(
             row[3]
@@ -183,20 +195,21 @@ async def test_version_2_indexes_seats_by_token_digest(
 async def test_version_3_keeps_the_engines_seats(state_dir: Path, nursery: trio.Nursery) -> None:
     """A version 2 database gains ``seats.bot`` (``NULL`` for its seats); a seat the engine
     plays keeps its level word across a reopening."""
-    store = await open_sqlite(nursery, state_dir, migrations=schema.MIGRATIONS[:2])
-    await store.create_game("g", "hipparchus", {}, 1.0)
-    await store.aclose()
-    path = state_dir / DB_NAME
-    with open_db(path) as conn:
+    with contextlib.closing(_make_old_database(state_dir, 2)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at) VALUES (?, ?, ?, ?)",
+            ("g", "hipparchus", dump("options", {}), 1.0),
+        )
         conn.execute(
             "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ('g', 0, 'ann', ?)",
             (stored_seat(0, "ann").token_hash,),
         )
+    path = state_dir / DB_NAME
     store = await open_sqlite(nursery, state_dir)
     bot = StoredSeat(1, "bot-ismcts", stored_seat(1, "bot").token_hash, "ismcts:50ms")
     await store.add_seat("g", bot)
     await store.aclose()
-    assert _meta(path)["schema_version"] == "3"
+    assert _meta(path)["schema_version"] == str(schema.latest_version())
     assert list(state_dir.glob("*.v2-*.bak"))  # copied aside before migrating
     store = await open_sqlite(nursery, state_dir)
     try:
@@ -204,3 +217,68 @@ async def test_version_3_keeps_the_engines_seats(state_dir: Path, nursery: trio.
         assert game.seats == (stored_seat(0, "ann"), bot)
     finally:
         await store.aclose()
+
+
+async def test_versions_2_to_4_keep_every_game_and_time_expiry_from_the_upgrade(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    # A version 2 database as the previous program left it: a game waiting for players, one
+    # in progress (a snapshot and a move after it) and a finished one.
+    with contextlib.closing(_make_old_database(state_dir, 2)) as conn:
+        for game_id, snapshot, finished_at, record in (
+            ("g1", None, None, None),
+            ("g2", dump("snapshot", {"deals": [1]}), None, None),
+            ("g3", None, 30.0, dump("record", {"deals": [2]})),
+        ):
+            conn.execute(
+                "INSERT INTO games (game_id, kind, options, created_at, snapshot, finished_at, "
+                "record) VALUES (?, 'hipparchus', ?, 10.0, ?, ?, ?)",
+                (game_id, dump("options", {"seed": "3"}), snapshot, finished_at, record),
+            )
+            conn.execute(
+                "INSERT INTO seats (game_id, seat, name, token_hash) VALUES (?, 0, 'ann', ?)",
+                (game_id, stored_seat(0, f"ann-{game_id}").token_hash),
+            )
+        conn.execute("INSERT INTO moves (game_id, seat, move) VALUES ('g2', 0, '1S@1')")
+        before = {
+            row[0]: row
+            for row in conn.execute(
+                "SELECT game_id, kind, options, created_at, snapshot, finished_at, record "
+                "FROM games"
+            )
+        }
+
+    upgrade_started = time.time()
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        unfinished = {game.game_id: game for game in await store.load_unfinished()}
+        finished = await store.load_finished("g3")
+        # Expiry counts from the upgrade (now), not from the games' creation long ago.
+        assert await store.expired_games(1, 10) == []
+    finally:
+        await store.aclose()
+    assert sorted(unfinished) == ["g1", "g2"]
+    assert unfinished["g2"].snapshot == {"deals": [1]}
+    assert unfinished["g2"].moves == ((0, "1S@1"),)
+    assert not unfinished["g2"].abandoned
+    assert finished is not None and finished.snapshot == {"deals": [2]}
+    assert not finished.abandoned
+    path = state_dir / DB_NAME
+    assert _meta(path)["schema_version"] == str(schema.latest_version())
+    with open_db(path) as conn:
+        after = {
+            row[0]: row
+            for row in conn.execute(
+                "SELECT game_id, kind, options, created_at, snapshot, finished_at, record "
+                "FROM games"
+            )
+        }
+        activity = dict(conn.execute("SELECT game_id, last_active FROM games").fetchall())
+        assert conn.execute("SELECT count(*) FROM games WHERE abandoned != 0").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM seats").fetchone() == (3,)
+    assert after == before  # every game, unchanged
+    assert activity["g3"] is None  # a finished game has nothing to expire
+    for game_id in ("g1", "g2"):
+        assert upgrade_started - 1 <= activity[game_id] <= time.time() + 1
+    [backup] = state_dir.glob(f"{DB_NAME}.v2-*.bak")
+    assert _meta(backup)["schema_version"] == "2"
