@@ -112,15 +112,28 @@ async def made(pilot: Pilot[Any], screen: GameScreen, before: int) -> None:
 
 
 def shown_hipparchus_hand(screen: HipparchusScreen) -> str:
-    """The hand as the hand bar shows it (``1 ☉☉  3 ☽``), checking each clump's position."""
+    """The hand as the hand bar shows it (``a ☉☉  b ☽``), checking that the clumps are
+    lettered a, b, c... from the left."""
     hand = ""
-    for item in screen.hand_items():
-        position, cards = item.label.plain.split(" ")
-        assert int(position) == len(hand) + 1
+    for index, item in enumerate(screen.hand_items()):
+        letter, cards = item.label.plain.split(" ")
+        assert letter == "abcdefghijklmn"[index]
         letters = "".join(SYMBOL_LETTERS.get(card, card) for card in cards)
         assert len(set(letters)) == 1, "a clump holds one suit"
         hand += letters
     return hand or "-"
+
+
+def expected_labels(hand: str, legal: list[str]) -> list[str]:
+    """Each legal play's label as the rules place it: the letter of the clump (H2: a maximal
+    run of one suit) that starts at the play's position, counted from the left, then the
+    count (``2E@5`` in ``SSMEEE``... is ``c2``)."""
+    starts = [i + 1 for i in range(len(hand)) if i == 0 or hand[i] != hand[i - 1]]
+    labels = []
+    for play in legal:
+        cards, _, position = play.partition("@")
+        labels.append("abcdefghijklmn"[starts.index(int(position))] + cards[:-1])
+    return labels
 
 
 def expected_turns(record: dict[str, Any], seat: int) -> list[tuple[str, list[str], str]]:
@@ -185,9 +198,13 @@ async def hipparchus_match(tmp_path: Path) -> None:
                 hand = shown_hipparchus_hand(screen)
                 legal = [str(move["move"]) for move in screen.moves]
                 shown.append((hand, legal))
+                # Each play is labelled by the clump it takes from, as lettered above it.
+                labels = [item.label.plain.split(" ")[0] for item in screen.move_items()]
+                assert labels == expected_labels(hand, legal)
                 assert screen.status_text().plain.startswith("Your turn")
                 if len(shown) == 1:
                     await refuse_a_clump_split(pilot, screen, hand)
+                    await refuse_bad_labels(pilot, screen, hand, labels)
                     await press(pilot, "?")
                     await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
                     await press(pilot, "escape")
@@ -198,7 +215,7 @@ async def hipparchus_match(tmp_path: Path) -> None:
                     screenshot(app, "tui-hipparchus.svg", tmp_path)
                 index = rng.randrange(len(legal))
                 before = screen.moves_made
-                await choose(pilot, screen, len(shown) % 4, index, legal[index])
+                await choose(pilot, screen, len(shown) % 4, index, legal[index], labels[index])
                 await made(pilot, screen, before)
                 chosen.append(legal[index])
             over = screen.over
@@ -243,16 +260,40 @@ async def refuse_a_clump_split(pilot: Pilot[Any], screen: HipparchusScreen, hand
     assert screen.my_turn
 
 
-async def choose(pilot: Pilot[Any], screen: GameScreen, way: int, index: int, word: str) -> None:
-    """Make the move ``index`` (``word``) one of four ways: arrows and Enter, its number, its
-    notation typed in lower case, or two clicks."""
+async def refuse_bad_labels(
+    pilot: Pilot[Any], screen: HipparchusScreen, hand: str, labels: list[str]
+) -> None:
+    """Labels that name no legal play are refused by the client, saying what they could
+    mean; nothing is sent."""
+    count = sum(1 for i in range(len(hand)) if i == 0 or hand[i] != hand[i - 1])
+    tries: list[tuple[str, str]] = []
+    if count < 14:  # a letter past the last clump
+        last, beyond = "abcdefghijklmn"[count - 1], "abcdefghijklmn"[count]
+        tries.append((beyond, f"no clump {beyond}: your clumps are a to {last}"))
+    letter = labels[0][0]
+    counts = " or ".join(label for label in labels if label[0] == letter)
+    tries.append((f"{letter}9", f"{letter}9 is not a legal play: choose {counts}"))
+    before = screen.moves_made
+    for typed, refusal in tries:
+        await press(pilot, *typed)
+        await wait_for(pilot, lambda typed=typed: screen.buffer == typed, what="the typing")
+        await press(pilot, "enter")
+        await wait_for(pilot, lambda refusal=refusal: screen.refusal == refusal, what=refusal)
+    assert screen.moves_made == before and screen.my_turn
+
+
+async def choose(
+    pilot: Pilot[Any], screen: GameScreen, way: int, index: int, word: str, label: str = ""
+) -> None:
+    """Make the move ``index`` (``word``) one of four ways: arrows and Enter, its label (its
+    number in the list when it has none), its notation typed in lower case, or two clicks."""
     if way == 0:
         steps = (index - screen.selected) % screen.selectable()
         await press(pilot, *["right"] * steps)
         await wait_for(pilot, lambda: screen.selected == index, what="the selection")
         await press(pilot, "enter")
     elif way in (1, 2):
-        typed = str(index + 1) if way == 1 else word.lower()
+        typed = (label or str(index + 1)) if way == 1 else word.lower()
         await press(pilot, *typed)
         await wait_for(pilot, lambda: screen.buffer == typed, what="the typing")
         await press(pilot, "enter")
