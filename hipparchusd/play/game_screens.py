@@ -1070,6 +1070,9 @@ class PlanetsScreen(GameScreen):
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             if not tricks:
                 parts.append(Text("V1 leads the first trick", "italic"))
+        if view.get("received") and not tricks and view.get("phase") == "play":
+            # What the pass brought stays in sight until the first trick is done.
+            parts.append(Text.assemble("you received ", self.look.card_list(view["received"])))
         if view.get("shoot_pending") is not None:
             parts.append(Text(f"{self.label(int(view['shoot_pending']))} shot the moon", "bold"))
         if self.notes:

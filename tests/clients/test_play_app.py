@@ -11,13 +11,17 @@ With ``HIPPARCHUS_TUI_SCREENSHOTS=1`` the mid-game screenshots are also written 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import random
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import attrs
+from rich.console import Console
 from textual.pilot import Pilot
 from tui_harness import (
     Bot,
@@ -39,6 +43,7 @@ from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.planets import PlanetsRecord, replay
 from hipparchusd.games.planets.codec import converter as planets_converter
 from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.follow import sort_cards
 from hipparchusd.play.game_screens import GameScreen, HipparchusScreen, PlanetsScreen
 from hipparchusd.play.lobby import LobbyScreen
 from hipparchusd.play.seats import SeatStore
@@ -408,6 +413,187 @@ async def pass_cards(pilot: Pilot[Any], screen: PlanetsScreen) -> None:
         card in screen.marked for card in hand
     ]
     await press(pilot, "enter")
+
+
+def result_text(app: PlayApp) -> str:
+    """The result screen on top, as plain text (its title and body)."""
+    top = app.screen
+    assert isinstance(top, ResultScreen)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(top.title_text)
+    console.print(top.body)
+    return console.export_text()
+
+
+def row_of(text: str, label: str) -> list[str]:
+    """The words of the table row of ``label`` in a result's text."""
+    rows = [line.split() for line in text.splitlines() if line.split()[:1] == [label]]
+    assert len(rows) == 1, (label, text)
+    return rows[0]
+
+
+def test_the_first_planets_hand_from_the_pass_to_its_end(tmp_path: Path) -> None:
+    asyncio.run(planets_first_hand(tmp_path))
+
+
+async def planets_first_hand(tmp_path: Path) -> None:
+    """A three-seat game created from the client (seed 7), two bots: the pass chosen with the
+    keyboard and the mouse and confirmed, ``waiting for`` the seats still passing, the cards
+    received, the whole first hand played to its ``hand-over``; all checked against the
+    record replayed through the rules (docs/planets.md)."""
+    rng = random.Random(3)
+    with thread_daemon() as daemon:
+        options = Options(
+            port=daemon.port,
+            new="planets",
+            options=["players=3", "seed=7"],
+            name="human",
+            data_dir=tmp_path,
+        )
+        app = PlayApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat == 0
+            game = screen.seating.game
+            gates = [threading.Event(), threading.Event()]
+            bots = [
+                Bot(daemon, game, name, seed, gate=gate)
+                for seed, (name, gate) in enumerate(zip(("bob", "carol"), gates, strict=True))
+            ]
+            for bot in bots:
+                bot.start()
+            await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
+            pick = screen.pick
+            assert pick is not None and pick.count == 4 and list(pick.to or []) == [1] * 4
+            dealt = screen.hand_list()
+            assert list(pick.items) == dealt and len(dealt) == 18
+            assert "fixed deal" in screen.title_text().plain
+            assert "pass 4 cards to the left" in screen.title_text().plain
+            assert screen.status_text().plain.startswith("Pass 4 cards to bob: ")
+            # The keyboard: Space marks the card under the cursor, the arrows move it.
+            await press(pilot, "space")
+            await wait_for(pilot, lambda: screen.marked == [dealt[0]], what="Space's mark")
+            await press(pilot, "right", "right", "space")
+            await wait_for(pilot, lambda: len(screen.marked) == 2, what="the second mark")
+            # The mouse: a click marks, a second click unmarks.
+            for index in (4, 7, 7, 9):
+                count = len(screen.marked)
+                await click_item(pilot, "hand", index)
+                await wait_for(pilot, lambda count=count: len(screen.marked) != count)
+            chosen = [dealt[0], dealt[2], dealt[4], dealt[9]]
+            assert screen.marked == chosen
+            marks = [item.label.plain.startswith("+") for item in screen.hand_items()]
+            assert marks == [card in chosen for card in dealt]
+            moves = [item.label.plain for item in screen.move_items()]
+            assert moves == [f"{card} → bob" for card in chosen] + ["[ Pass ]"]
+            await asyncio.sleep(0.2)
+            screenshot(app, "tui-planets-pass.svg", tmp_path)
+            before = screen.moves_made
+            await press(pilot, "enter")
+            await made(pilot, screen, before)
+            assert screen.view is not None and screen.view["my_pass"] == sort_cards(chosen)
+            # The others pass one by one: whose pass is awaited is shown.
+            await wait_for(
+                pilot, lambda: screen.status_text().plain == "waiting for bob, carol...", what="b,c"
+            )
+            assert "you pass " + " ".join(sort_cards(chosen)) in _center(screen)
+            gates[0].set()
+            await wait_for(
+                pilot, lambda: screen.status_text().plain == "waiting for carol...", what="carol"
+            )
+            assert "2 of 3 have passed" in _center(screen)  # bob and we have
+            gates[1].set()
+            await wait_for(pilot, lambda: bool((screen.view or {}).get("received")), what="cards")
+            received = list((screen.view or {}).get("received") or [])
+            await wait_for(pilot, lambda: "you received" in _center(screen), what="the centre")
+            assert "you received " + " ".join(received) in _center(screen)
+            hand_after = screen.hand_list()
+            # The whole hand, our cards chosen every way, up to its end.
+            shown_legal: list[list[str]] = []
+            played: list[str] = []
+            while True:
+                await wait_for(
+                    pilot,
+                    lambda: (
+                        isinstance(app.screen, ResultScreen)
+                        or (screen.my_turn and screen.pick is None and bool(screen.cards))
+                    ),
+                    what="a turn or the hand's end",
+                )
+                if isinstance(app.screen, ResultScreen):
+                    break
+                legal = list(screen.cards)
+                dim = [item.style == "dim" for item in screen.hand_items()]
+                assert [card not in legal for card in screen.hand_list()] == dim
+                shown_legal.append(legal)
+                index = rng.randrange(len(legal))
+                before = screen.moves_made
+                await choose(pilot, screen, len(played) % 4, index, legal[index])
+                await made(pilot, screen, before)
+                played.append(legal[index])
+            shown = result_text(app)
+            logged = [line for line in screen.transcript if line.startswith("Trick ")]
+            received_line = next(x for x in screen.transcript if x.startswith("You received "))
+            # Resign so that the game ends and its record can be read.
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            await press(pilot, "ctrl+r")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
+            await press(pilot, "y")
+            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+        for bot in bots:
+            bot.join(10)
+            assert bot.error is None
+        record = planets_converter.structure(fetch_record(daemon, game)["record"], PlanetsRecord)
+    first = record.hands[0]
+    names = {0: "you", 1: "bob", 2: "carol"}
+    # The pass: ours as chosen, what we received and from whom, the hand it made.
+    assert [str(card) for card in first.passes[0] or ()] == chosen
+    after_pass = replay(attrs.evolve(record, hands=(attrs.evolve(first, plays=()),)))
+    cards, givers = after_pass.hand.received(0)
+    assert received == [str(card) for card in cards] and set(givers) == {2}
+    assert received_line == "You received " + ", ".join(f"{c} from carol" for c in received)
+    kept = [card for card in dealt if card not in chosen]
+    assert hand_after == sort_cards(kept + received)
+    assert dealt == [str(card) for card in first.deal[0]]
+    # Every turn: the legal cards the rules allow, and the card played is in the record.
+    state = after_pass
+    expected_legal: list[list[str]] = []
+    ours: list[str] = []
+    winners: list[int] = []
+    for card in first.plays:
+        if state.hand.player == 0:
+            expected_legal.append([str(c) for c in state.hand.legal_cards()])
+            ours.append(str(card))
+        tricks = len(state.hand.tricks)
+        state = state.play(card)
+        if len(state.hand.tricks) > tricks:
+            winners.append(state.hand.tricks[-1].winner)
+    assert shown_legal == expected_legal and played == ours
+    # Each trick logged with its winner, as the rules have it (P5).
+    assert len(logged) == len(winners) == 18
+    for number, (line, winner) in enumerate(zip(logged, winners, strict=True), start=1):
+        assert line.startswith(f"Trick {number}: {names[winner]} take"), line
+    # The hand's end as shown: points taken, added and totals per seat, as the rules score it.
+    result = state.results[0]
+    assert result.shooter is None
+    assert shown.startswith("Hand 1 over")
+    for seat, label in names.items():
+        row = row_of(shown, label)
+        expected = [
+            label,
+            str(result.points[seat]),
+            f"{result.added[seat]:+d}",
+            str(result.totals[seat]),
+        ]
+        assert row == expected, shown
+
+
+def _center(screen: PlanetsScreen) -> str:
+    """The middle of the table as plain text."""
+    console = Console(width=60, record=True, file=io.StringIO())
+    console.print(screen.center())
+    return console.export_text()
 
 
 # --- watching, leaving, resuming, the lobby -----------------------------------------------------
