@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from tui_harness import (
@@ -426,8 +427,13 @@ def result_text(app: PlayApp) -> str:
 
 
 def row_of(text: str, label: str) -> list[str]:
-    """The words of the table row of ``label`` in a result's text."""
-    rows = [line.split() for line in text.splitlines() if line.split()[:1] == [label]]
+    """The words of the table row of ``label`` in a result's text (seat, took, added,
+    total)."""
+    rows = [
+        words
+        for words in (line.split() for line in text.splitlines())
+        if words[:1] == [label] and len(words) == 4
+    ]
     assert len(rows) == 1, (label, text)
     return rows[0]
 
@@ -461,7 +467,9 @@ async def planets_first_hand(tmp_path: Path) -> None:
                 for seed, (name, gate) in enumerate(zip(("bob", "carol"), gates, strict=True))
             ]
             for bot in bots:
-                bot.start()
+                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
+                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            assert [bot.seat for bot in bots] == [1, 2]
             await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
             pick = screen.pick
             assert pick is not None and pick.count == 4 and list(pick.to or []) == [1] * 4
@@ -587,6 +595,117 @@ async def planets_first_hand(tmp_path: Path) -> None:
             str(result.totals[seat]),
         ]
         assert row == expected, shown
+
+
+#: Three seats where seat 0, after the left pass of :data:`SHOOT_PASSES`, wins every trick
+#: whatever is played and so takes every point card (RULINGS P8): it holds all of Venus, the
+#: top four Saturns (above seat 2's S1-S5) and Jupiter 5 to Sun (above seat 1's J1-J4). The
+#: same deal as tests/daemon/planets_play.py.
+SHOOT_DEAL = [
+    "V1,V2,V3,V4,V5,V6,V7,VM,VS,J1,J2,J3,J4,J5,J6,J7,JM,JS",
+    "E1,E2,E3,E4,E5,E6,E7,EM,ES,M1,M2,M3,M4,M5,M6,M7,MM,MS",
+    "N1,N2,N3,N4,N5,N6,N7,NM,NS,S1,S2,S3,S4,S5,S6,S7,SM,SS",
+]
+SHOOT_PASSES = ["J1,J2,J3,J4", "E1,E2,E3,E4", "S6,S7,SM,SS"]
+
+
+@pytest.mark.parametrize("choice", ["self", "others"])
+def test_shooting_the_moon_through_the_client(tmp_path: Path, choice: str) -> None:
+    asyncio.run(shoot(tmp_path, choice))
+
+
+async def shoot(tmp_path: Path, choice: str) -> None:
+    """A fixed deal (``deal=``) where our seat takes every point card: we pass J1-J4 with the
+    keyboard, play the hand out, and are offered ``self`` or ``others`` (P8); ``self`` is
+    chosen with the arrows and Enter, ``others`` with two clicks; the hand's end shows the
+    totals the rules give (P13)."""
+    rng = random.Random(choice)
+    with thread_daemon() as daemon:
+        options = Options(
+            port=daemon.port,
+            new="planets",
+            options=["players=3", "dealer=1", "deal=" + "/".join(SHOOT_DEAL)],
+            name="human",
+            data_dir=tmp_path,
+        )
+        app = PlayApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat == 0
+            game = screen.seating.game
+            bots = [
+                Bot(daemon, game, name, seat, script=[SHOOT_PASSES[seat]])
+                for seat, name in ((1, "bob"), (2, "carol"))
+            ]
+            for bot in bots:
+                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
+                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            assert [bot.seat for bot in bots] == [1, 2]
+            await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
+            assert screen.hand_list()[:4] == ["J1", "J2", "J3", "J4"]
+            await press(pilot, "space", "right", "space", "right", "space", "right", "space")
+            await wait_for(pilot, lambda: len(screen.marked) == 4, what="the marks")
+            before = screen.moves_made
+            await press(pilot, "enter")
+            await made(pilot, screen, before)
+            tricks = 0
+            while True:
+                await wait_for(pilot, lambda: screen.my_turn and screen.pick is None, what="turn")
+                if screen.choices:
+                    break
+                legal = list(screen.cards)
+                index = rng.randrange(len(legal))
+                before = screen.moves_made
+                await choose(pilot, screen, tricks % 4, index, legal[index])
+                await made(pilot, screen, before)
+                tricks += 1
+            assert tricks == 18 and sorted(screen.choices) == ["others", "self"]
+            assert screen.turn_prompt().plain.startswith("You took every point card! choose:")
+            assert "you shot the moon" in _center(screen)
+            assert [item.label.plain for item in screen.move_items()] == [
+                f"{n} {word}" for n, word in enumerate(screen.choices, start=1)
+            ]
+            index = screen.choices.index(choice)
+            before = screen.moves_made
+            if choice == "self":
+                steps = (index - screen.selected) % len(screen.choices)
+                await press(pilot, *["right"] * steps)
+                await wait_for(pilot, lambda: screen.selected == index, what="the selection")
+                await press(pilot, "enter")
+            else:
+                if screen.selected != index:
+                    await click_item(pilot, "moves", index)
+                    await wait_for(pilot, lambda: screen.selected == index, what="the click")
+                await click_item(pilot, "moves", index)
+            await made(pilot, screen, before)
+            await wait_for(pilot, lambda: isinstance(app.screen, ResultScreen), what="hand-over")
+            shown = result_text(app)
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            await press(pilot, "ctrl+r")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
+            await press(pilot, "y")
+            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+        for bot in bots:
+            bot.join(10)
+            assert bot.error is None
+        record = planets_converter.structure(fetch_record(daemon, game)["record"], PlanetsRecord)
+    first = record.hands[0]
+    assert first.choice is not None and first.choice.value == choice
+    state = replay(attrs.evolve(record, hands=(first,)))
+    result = state.results[0]
+    assert result.shooter == 0 and result.points == (23, 0, 0)
+    assert result.totals == ((-23, 0, 0) if choice == "self" else (0, 23, 23))
+    for seat, label in enumerate(("you", "bob", "carol")):
+        row = row_of(shown, label)
+        assert row == [
+            label,
+            str(result.points[seat]),
+            f"{result.added[seat]:+d}",
+            str(result.totals[seat]),
+        ], shown
+    what = "23 off their own total" if choice == "self" else "23 added to every opponent"
+    assert f"you took every point card and chose {choice}: {what}" in " ".join(shown.split())
 
 
 def _center(screen: PlanetsScreen) -> str:
