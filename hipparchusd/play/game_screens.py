@@ -446,9 +446,7 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Static).update(self.status_text())
         if self.seating.seat is not None:
             self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
-        self.query_one("#moves", ChoiceBar).show(
-            self.move_items(), self.selected if self.my_turn else None
-        )
+        self.query_one("#moves", ChoiceBar).show(self.move_items(), self.move_cursor())
         typed = Text()
         if self.buffer:
             typed.append("typed: ", "dim")
@@ -525,6 +523,10 @@ class GameScreen(Screen[None]):
     def hand_cursor(self) -> int | None:
         """The hand item to draw reversed."""
         return None
+
+    def move_cursor(self) -> int | None:
+        """The move item to draw reversed: the selection, at our turn."""
+        return self.selected if self.my_turn else None
 
     def move_items(self) -> list[ChoiceBar.Item]:
         """The legal moves (or the choice in progress), as clickable items."""
@@ -1140,6 +1142,13 @@ class PlanetsScreen(GameScreen):
             card = self.cards[self.selected]
             return hand.index(card) if card in hand else None
         return None
+
+    def move_cursor(self) -> int | None:
+        """During the pass the arrows move over the hand, not this row: ``[ Pass ]`` is
+        reversed once enough cards are marked (Enter passes them), nothing before."""
+        if self.my_turn and self.pick is not None:
+            return len(self.marked) if len(self.marked) == self.pick.count else None
+        return super().move_cursor()
 
     def move_items(self) -> list[ChoiceBar.Item]:
         """The legal cards numbered, the pass as marked with its targets, or the choice."""

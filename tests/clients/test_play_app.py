@@ -494,6 +494,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
             assert marks == [card in chosen for card in dealt]
             moves = [item.label.plain for item in screen.move_items()]
             assert moves == [f"{card} → bob" for card in chosen] + ["[ Pass ]"]
+            assert screen.move_cursor() == 4  # [ Pass ]: Enter passes the cards marked
             await asyncio.sleep(0.2)
             screenshot(app, "tui-planets-pass.svg", tmp_path)
             before = screen.moves_made
