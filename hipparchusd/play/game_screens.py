@@ -44,7 +44,17 @@ from .follow import (
     without_play,
 )
 from .rules_text import SUMMARIES
-from .widgets import ChoiceBar, ConfirmScreen, Look, ResultScreen, RulesScreen, clumps, hand_text
+from .widgets import (
+    ChoiceBar,
+    ConfirmScreen,
+    Look,
+    ResultScreen,
+    RulesScreen,
+    clump_letter,
+    clumps,
+    hand_text,
+    play_labels,
+)
 
 #: Events after which a spectator's watch pauses ``delay`` seconds (the others are instant).
 PACED = frozenset({"played", "trick", "no-follow", "passed", "round-over", "hand-over"})
@@ -436,9 +446,7 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Static).update(self.status_text())
         if self.seating.seat is not None:
             self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
-        self.query_one("#moves", ChoiceBar).show(
-            self.move_items(), self.selected if self.my_turn else None
-        )
+        self.query_one("#moves", ChoiceBar).show(self.move_items(), self.move_cursor())
         typed = Text()
         if self.buffer:
             typed.append("typed: ", "dim")
@@ -515,6 +523,10 @@ class GameScreen(Screen[None]):
     def hand_cursor(self) -> int | None:
         """The hand item to draw reversed."""
         return None
+
+    def move_cursor(self) -> int | None:
+        """The move item to draw reversed: the selection, at our turn."""
+        return self.selected if self.my_turn else None
 
     def move_items(self) -> list[ChoiceBar.Item]:
         """The legal moves (or the choice in progress), as clickable items."""
@@ -742,19 +754,24 @@ class HipparchusScreen(GameScreen):
             text.append_text(Text.assemble("answer ", self.look.played(str(lead)), ". "))
         else:
             text.append("lead. ")
-        text.append("←/→ choose, ↑/↓ more or fewer, Enter plays; or type 2, or 2E@5", "dim")
+        text.append(
+            "←/→ choose, ↑/↓ more or fewer, Enter plays; or type a play's label (b2: "
+            "2 cards of clump b) or its notation (2E@5)",
+            "dim",
+        )
         return text
 
     def hand_items(self) -> list[ChoiceBar.Item]:
-        """Each clump after its first position; the selected play's cards reversed, clumps
-        with no legal play dimmed."""
+        """Each clump after its letter (``a`` for the leftmost, :func:`.widgets.clump_letter`:
+        the legal plays' labels name it); the selected play's cards reversed, clumps with no
+        legal play dimmed."""
         view = self.view or {}
         hand = str(view.get("hand") or "-")
         legal_starts = {int(move["position"]) for move in self.moves}
         chosen = self.moves[self.selected] if self.my_turn and self.moves else None
         items = []
-        for position, run in clumps(hand):
-            label = Text(f"{position} ", "dim")
+        for index, (position, run) in enumerate(clumps(hand)):
+            label = Text(f"{clump_letter(index)} ", "bold")
             cards = self.look.cards(run)
             if chosen is not None and int(chosen["position"]) == position:
                 cards.stylize("reverse", 0, int(chosen["count"]))
@@ -763,13 +780,22 @@ class HipparchusScreen(GameScreen):
             items.append(ChoiceBar.Item(label, style))
         return items
 
+    def play_labels(self) -> list[str]:
+        """Each legal play's label: its clump's letter in the hand shown, then its count
+        (:func:`.widgets.play_labels`), e.g. ``c2``."""
+        hand = str((self.view or {}).get("hand") or "-")
+        plays = [(int(move["position"]), int(move["count"])) for move in self.moves]
+        return play_labels(hand, plays)
+
     def move_items(self) -> list[ChoiceBar.Item]:
-        """The legal plays, numbered from 1."""
+        """The legal plays, each labelled by the clump it takes from and its count."""
         if not self.my_turn:
             return []
         return [
-            ChoiceBar.Item(Text.assemble((f"{n} ", "dim"), self.look.played(str(move["move"]))))
-            for n, move in enumerate(self.moves, start=1)
+            ChoiceBar.Item(
+                Text.assemble((f"{label} ", "bold"), self.look.played(str(move["move"])))
+            )
+            for label, move in zip(self.play_labels(), self.moves, strict=True)
         ]
 
     def selectable(self) -> int:
@@ -808,14 +834,28 @@ class HipparchusScreen(GameScreen):
             self.selected = in_clump[0]
 
     def word_for(self, typed: str) -> str:
-        """A number picks that play of the list; notation is sent as typed."""
-        if typed.isdigit():
-            number = int(typed)
-            if 1 <= number <= len(self.moves):
-                return str(self.moves[number - 1]["move"])
-            self.refusal = f"no play number {number}: choose 1 to {len(self.moves)}"
-            return ""
-        return typed
+        """A play's label (``b2``) makes that play; a clump's letter alone makes its one
+        legal play (or asks for the count); notation (``2E@5``, always starting with a digit)
+        is sent as typed, so that the daemon says why if it is not legal."""
+        if not typed[:1].isalpha():
+            return typed
+        label = typed.lower()
+        labels = self.play_labels()
+        if label in labels:
+            return str(self.moves[labels.index(label)]["move"])
+        hand = str((self.view or {}).get("hand") or "-")
+        letters = [clump_letter(index) for index in range(len(clumps(hand)))]
+        counts = [x for x in labels if x[0] == label[0]]
+        if label[0] not in letters:
+            named = f"{letters[0]} to {letters[-1]}" if letters else "none"
+            self.refusal = f"no clump {label[0]}: your clumps are {named}"
+        elif not counts:
+            self.refusal = f"no legal play from clump {label[0]} now"
+        elif len(label) == 1 and len(counts) == 1:
+            return str(self.moves[labels.index(counts[0])]["move"])
+        else:
+            self.refusal = f"{label} is not a legal play: choose {' or '.join(counts)}"
+        return ""
 
 
 class PlanetsScreen(GameScreen):
@@ -1032,6 +1072,9 @@ class PlanetsScreen(GameScreen):
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             if not tricks:
                 parts.append(Text("V1 leads the first trick", "italic"))
+        if view.get("received") and not tricks and view.get("phase") == "play":
+            # What the pass brought stays in sight until the first trick is done.
+            parts.append(Text.assemble("you received ", self.look.card_list(view["received"])))
         if view.get("shoot_pending") is not None:
             parts.append(Text(f"{self.label(int(view['shoot_pending']))} shot the moon", "bold"))
         if self.notes:
@@ -1099,6 +1142,13 @@ class PlanetsScreen(GameScreen):
             card = self.cards[self.selected]
             return hand.index(card) if card in hand else None
         return None
+
+    def move_cursor(self) -> int | None:
+        """During the pass the arrows move over the hand, not this row: ``[ Pass ]`` is
+        reversed once enough cards are marked (Enter passes them), nothing before."""
+        if self.my_turn and self.pick is not None:
+            return len(self.marked) if len(self.marked) == self.pick.count else None
+        return super().move_cursor()
 
     def move_items(self) -> list[ChoiceBar.Item]:
         """The legal cards numbered, the pass as marked with its targets, or the choice."""

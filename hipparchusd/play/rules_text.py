@@ -27,8 +27,9 @@ deals 14 cards to each player; 2 lie face down, unseen.
 
 Notation: `2E@5` = two Earths from the clump holding your 5th card.
 
-Keys: arrows choose, Enter plays, a number picks from the list, or type the notation;
-Ctrl+R resigns, Ctrl+Q leaves. Full rules: docs/rules.md.
+Keys: your clumps are lettered a, b, c... from the left, and each legal play is labelled by
+its clump and count (`b2` = two cards of clump b). Arrows choose, Enter plays; or type a
+label or the notation. Ctrl+R resigns, Ctrl+Q leaves. Full rules: docs/rules.md.
 """
 
 PLANETS = """\

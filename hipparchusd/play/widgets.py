@@ -80,6 +80,39 @@ def clumps(hand: str) -> list[tuple[int, str]]:
     return groups
 
 
+#: The letters that name a hand's clumps, left to right (a hand of 14 has at most 14 clumps).
+CLUMP_LETTERS = "abcdefghijklmn"
+
+
+def clump_letter(index: int) -> str:
+    """The letter of the ``index``-th clump (from 0) of the hand as shown: ``a``, ``b``...
+
+    Raises:
+        ValueError: ``index`` is not 0 to 13 (a hand holds at most 14 cards, RULINGS H1).
+    """
+    if not 0 <= index < len(CLUMP_LETTERS):
+        raise ValueError(f"no clump {index}: a hand has at most {len(CLUMP_LETTERS)} clumps")
+    return CLUMP_LETTERS[index]
+
+
+def play_labels(hand: str, plays: list[tuple[int, int]]) -> list[str]:
+    """The label of each play ``(position of its clump's first card, count)`` of ``hand``:
+    the letter of its clump as the hand is shown, then the count (``c2``: two cards of clump
+    ``c``). A label says which clump above it a play takes from, so it never depends on the
+    order or the number of the legal plays listed.
+
+    Raises:
+        ValueError: a position that does not start a clump of ``hand``.
+    """
+    letters = {position: clump_letter(index) for index, (position, _) in enumerate(clumps(hand))}
+    labels = []
+    for position, count in plays:
+        if position not in letters:
+            raise ValueError(f"no clump starts at position {position} of {hand}")
+        labels.append(f"{letters[position]}{count}")
+    return labels
+
+
 def hand_text(hand: str, look: Look) -> Text:
     """A hand in its real order, each clump after the position of its first card (the
     position a play names): ``1 ☉☉  3 ☽  4 ⊕⊕⊕``; ``(empty)`` for no cards."""

@@ -11,13 +11,18 @@ With ``HIPPARCHUS_TUI_SCREENSHOTS=1`` the mid-game screenshots are also written 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import random
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import attrs
+import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from tui_harness import (
     Bot,
@@ -39,6 +44,7 @@ from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.planets import PlanetsRecord, replay
 from hipparchusd.games.planets.codec import converter as planets_converter
 from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.follow import sort_cards
 from hipparchusd.play.game_screens import GameScreen, HipparchusScreen, PlanetsScreen
 from hipparchusd.play.lobby import LobbyScreen
 from hipparchusd.play.seats import SeatStore
@@ -112,15 +118,28 @@ async def made(pilot: Pilot[Any], screen: GameScreen, before: int) -> None:
 
 
 def shown_hipparchus_hand(screen: HipparchusScreen) -> str:
-    """The hand as the hand bar shows it (``1 ☉☉  3 ☽``), checking each clump's position."""
+    """The hand as the hand bar shows it (``a ☉☉  b ☽``), checking that the clumps are
+    lettered a, b, c... from the left."""
     hand = ""
-    for item in screen.hand_items():
-        position, cards = item.label.plain.split(" ")
-        assert int(position) == len(hand) + 1
+    for index, item in enumerate(screen.hand_items()):
+        letter, cards = item.label.plain.split(" ")
+        assert letter == "abcdefghijklmn"[index]
         letters = "".join(SYMBOL_LETTERS.get(card, card) for card in cards)
         assert len(set(letters)) == 1, "a clump holds one suit"
         hand += letters
     return hand or "-"
+
+
+def expected_labels(hand: str, legal: list[str]) -> list[str]:
+    """Each legal play's label as the rules place it: the letter of the clump (H2: a maximal
+    run of one suit) that starts at the play's position, counted from the left, then the
+    count (``2E@5`` in ``SSMEEE``... is ``c2``)."""
+    starts = [i + 1 for i in range(len(hand)) if i == 0 or hand[i] != hand[i - 1]]
+    labels = []
+    for play in legal:
+        cards, _, position = play.partition("@")
+        labels.append("abcdefghijklmn"[starts.index(int(position))] + cards[:-1])
+    return labels
 
 
 def expected_turns(record: dict[str, Any], seat: int) -> list[tuple[str, list[str], str]]:
@@ -185,9 +204,13 @@ async def hipparchus_match(tmp_path: Path) -> None:
                 hand = shown_hipparchus_hand(screen)
                 legal = [str(move["move"]) for move in screen.moves]
                 shown.append((hand, legal))
+                # Each play is labelled by the clump it takes from, as lettered above it.
+                labels = [item.label.plain.split(" ")[0] for item in screen.move_items()]
+                assert labels == expected_labels(hand, legal)
                 assert screen.status_text().plain.startswith("Your turn")
                 if len(shown) == 1:
                     await refuse_a_clump_split(pilot, screen, hand)
+                    await refuse_bad_labels(pilot, screen, hand, labels)
                     await press(pilot, "?")
                     await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
                     await press(pilot, "escape")
@@ -198,7 +221,7 @@ async def hipparchus_match(tmp_path: Path) -> None:
                     screenshot(app, "tui-hipparchus.svg", tmp_path)
                 index = rng.randrange(len(legal))
                 before = screen.moves_made
-                await choose(pilot, screen, len(shown) % 4, index, legal[index])
+                await choose(pilot, screen, len(shown) % 4, index, legal[index], labels[index])
                 await made(pilot, screen, before)
                 chosen.append(legal[index])
             over = screen.over
@@ -243,16 +266,40 @@ async def refuse_a_clump_split(pilot: Pilot[Any], screen: HipparchusScreen, hand
     assert screen.my_turn
 
 
-async def choose(pilot: Pilot[Any], screen: GameScreen, way: int, index: int, word: str) -> None:
-    """Make the move ``index`` (``word``) one of four ways: arrows and Enter, its number, its
-    notation typed in lower case, or two clicks."""
+async def refuse_bad_labels(
+    pilot: Pilot[Any], screen: HipparchusScreen, hand: str, labels: list[str]
+) -> None:
+    """Labels that name no legal play are refused by the client, saying what they could
+    mean; nothing is sent."""
+    count = sum(1 for i in range(len(hand)) if i == 0 or hand[i] != hand[i - 1])
+    tries: list[tuple[str, str]] = []
+    if count < 14:  # a letter past the last clump
+        last, beyond = "abcdefghijklmn"[count - 1], "abcdefghijklmn"[count]
+        tries.append((beyond, f"no clump {beyond}: your clumps are a to {last}"))
+    letter = labels[0][0]
+    counts = " or ".join(label for label in labels if label[0] == letter)
+    tries.append((f"{letter}9", f"{letter}9 is not a legal play: choose {counts}"))
+    before = screen.moves_made
+    for typed, refusal in tries:
+        await press(pilot, *typed)
+        await wait_for(pilot, lambda typed=typed: screen.buffer == typed, what="the typing")
+        await press(pilot, "enter")
+        await wait_for(pilot, lambda refusal=refusal: screen.refusal == refusal, what=refusal)
+    assert screen.moves_made == before and screen.my_turn
+
+
+async def choose(
+    pilot: Pilot[Any], screen: GameScreen, way: int, index: int, word: str, label: str = ""
+) -> None:
+    """Make the move ``index`` (``word``) one of four ways: arrows and Enter, its label (its
+    number in the list when it has none), its notation typed in lower case, or two clicks."""
     if way == 0:
         steps = (index - screen.selected) % screen.selectable()
         await press(pilot, *["right"] * steps)
         await wait_for(pilot, lambda: screen.selected == index, what="the selection")
         await press(pilot, "enter")
     elif way in (1, 2):
-        typed = str(index + 1) if way == 1 else word.lower()
+        typed = (label or str(index + 1)) if way == 1 else word.lower()
         await press(pilot, *typed)
         await wait_for(pilot, lambda: screen.buffer == typed, what="the typing")
         await press(pilot, "enter")
@@ -367,6 +414,306 @@ async def pass_cards(pilot: Pilot[Any], screen: PlanetsScreen) -> None:
         card in screen.marked for card in hand
     ]
     await press(pilot, "enter")
+
+
+def result_text(app: PlayApp) -> str:
+    """The result screen on top, as plain text (its title and body)."""
+    top = app.screen
+    assert isinstance(top, ResultScreen)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(top.title_text)
+    console.print(top.body)
+    return console.export_text()
+
+
+def row_of(text: str, label: str) -> list[str]:
+    """The words of the table row of ``label`` in a result's text (seat, took, added,
+    total)."""
+    rows = [
+        words
+        for words in (line.split() for line in text.splitlines())
+        if words[:1] == [label] and len(words) == 4
+    ]
+    assert len(rows) == 1, (label, text)
+    return rows[0]
+
+
+def test_the_first_planets_hand_from_the_pass_to_its_end(tmp_path: Path) -> None:
+    asyncio.run(planets_first_hand(tmp_path))
+
+
+async def planets_first_hand(tmp_path: Path) -> None:
+    """A three-seat game created from the client (seed 7), two bots: the pass chosen with the
+    keyboard and the mouse and confirmed, ``waiting for`` the seats still passing, the cards
+    received, the whole first hand played to its ``hand-over``; all checked against the
+    record replayed through the rules (docs/planets.md)."""
+    rng = random.Random(3)
+    with thread_daemon() as daemon:
+        options = Options(
+            port=daemon.port,
+            new="planets",
+            options=["players=3", "seed=7"],
+            name="human",
+            data_dir=tmp_path,
+        )
+        app = PlayApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat == 0
+            game = screen.seating.game
+            gates = [threading.Event(), threading.Event()]
+            bots = [
+                Bot(daemon, game, name, seed, gate=gate)
+                for seed, (name, gate) in enumerate(zip(("bob", "carol"), gates, strict=True))
+            ]
+            for bot in bots:
+                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
+                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            assert [bot.seat for bot in bots] == [1, 2]
+            await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
+            pick = screen.pick
+            assert pick is not None and pick.count == 4 and list(pick.to or []) == [1] * 4
+            dealt = screen.hand_list()
+            assert list(pick.items) == dealt and len(dealt) == 18
+            assert "fixed deal" in screen.title_text().plain
+            assert "pass 4 cards to the left" in screen.title_text().plain
+            assert screen.status_text().plain.startswith("Pass 4 cards to bob: ")
+            # The keyboard: Space marks the card under the cursor, the arrows move it.
+            await press(pilot, "space")
+            await wait_for(pilot, lambda: screen.marked == [dealt[0]], what="Space's mark")
+            await press(pilot, "right", "right", "space")
+            await wait_for(pilot, lambda: len(screen.marked) == 2, what="the second mark")
+            # The mouse: a click marks, a second click unmarks.
+            for index in (4, 7, 7, 9):
+                count = len(screen.marked)
+                await click_item(pilot, "hand", index)
+                await wait_for(pilot, lambda count=count: len(screen.marked) != count)
+            chosen = [dealt[0], dealt[2], dealt[4], dealt[9]]
+            assert screen.marked == chosen
+            marks = [item.label.plain.startswith("+") for item in screen.hand_items()]
+            assert marks == [card in chosen for card in dealt]
+            moves = [item.label.plain for item in screen.move_items()]
+            assert moves == [f"{card} → bob" for card in chosen] + ["[ Pass ]"]
+            assert screen.move_cursor() == 4  # [ Pass ]: Enter passes the cards marked
+            await asyncio.sleep(0.2)
+            screenshot(app, "tui-planets-pass.svg", tmp_path)
+            before = screen.moves_made
+            await press(pilot, "enter")
+            await made(pilot, screen, before)
+            assert screen.view is not None and screen.view["my_pass"] == sort_cards(chosen)
+            # The others pass one by one: whose pass is awaited is shown.
+            await wait_for(
+                pilot, lambda: screen.status_text().plain == "waiting for bob, carol...", what="b,c"
+            )
+            assert "you pass " + " ".join(sort_cards(chosen)) in _center(screen)
+            gates[0].set()
+            await wait_for(
+                pilot, lambda: screen.status_text().plain == "waiting for carol...", what="carol"
+            )
+            assert "2 of 3 have passed" in _center(screen)  # bob and we have
+            gates[1].set()
+            await wait_for(pilot, lambda: bool((screen.view or {}).get("received")), what="cards")
+            received = list((screen.view or {}).get("received") or [])
+            await wait_for(pilot, lambda: "you received" in _center(screen), what="the centre")
+            assert "you received " + " ".join(received) in _center(screen)
+            hand_after = screen.hand_list()
+            # The whole hand, our cards chosen every way, up to its end.
+            shown_legal: list[list[str]] = []
+            played: list[str] = []
+            while True:
+                await wait_for(
+                    pilot,
+                    lambda: (
+                        isinstance(app.screen, ResultScreen)
+                        or (screen.my_turn and screen.pick is None and bool(screen.cards))
+                    ),
+                    what="a turn or the hand's end",
+                )
+                if isinstance(app.screen, ResultScreen):
+                    break
+                legal = list(screen.cards)
+                dim = [item.style == "dim" for item in screen.hand_items()]
+                assert [card not in legal for card in screen.hand_list()] == dim
+                shown_legal.append(legal)
+                index = rng.randrange(len(legal))
+                before = screen.moves_made
+                await choose(pilot, screen, len(played) % 4, index, legal[index])
+                await made(pilot, screen, before)
+                played.append(legal[index])
+            shown = result_text(app)
+            logged = [line for line in screen.transcript if line.startswith("Trick ")]
+            received_line = next(x for x in screen.transcript if x.startswith("You received "))
+            # Resign so that the game ends and its record can be read.
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            await press(pilot, "ctrl+r")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
+            await press(pilot, "y")
+            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+        for bot in bots:
+            bot.join(10)
+            assert bot.error is None
+        record = planets_converter.structure(fetch_record(daemon, game)["record"], PlanetsRecord)
+    first = record.hands[0]
+    names = {0: "you", 1: "bob", 2: "carol"}
+    # The pass: ours as chosen, what we received and from whom, the hand it made.
+    assert [str(card) for card in first.passes[0] or ()] == chosen
+    after_pass = replay(attrs.evolve(record, hands=(attrs.evolve(first, plays=()),)))
+    cards, givers = after_pass.hand.received(0)
+    assert received == [str(card) for card in cards] and set(givers) == {2}
+    assert received_line == "You received " + ", ".join(f"{c} from carol" for c in received)
+    kept = [card for card in dealt if card not in chosen]
+    assert hand_after == sort_cards(kept + received)
+    assert dealt == [str(card) for card in first.deal[0]]
+    # Every turn: the legal cards the rules allow, and the card played is in the record.
+    state = after_pass
+    expected_legal: list[list[str]] = []
+    ours: list[str] = []
+    winners: list[int] = []
+    for card in first.plays:
+        if state.hand.player == 0:
+            expected_legal.append([str(c) for c in state.hand.legal_cards()])
+            ours.append(str(card))
+        tricks = len(state.hand.tricks)
+        state = state.play(card)
+        if len(state.hand.tricks) > tricks:
+            winners.append(state.hand.tricks[-1].winner)
+    assert shown_legal == expected_legal and played == ours
+    # Each trick logged with its winner, as the rules have it (P5).
+    assert len(logged) == len(winners) == 18
+    for number, (line, winner) in enumerate(zip(logged, winners, strict=True), start=1):
+        assert line.startswith(f"Trick {number}: {names[winner]} take"), line
+    # The hand's end as shown: points taken, added and totals per seat, as the rules score it.
+    result = state.results[0]
+    assert result.shooter is None
+    assert shown.startswith("Hand 1 over")
+    for seat, label in names.items():
+        row = row_of(shown, label)
+        expected = [
+            label,
+            str(result.points[seat]),
+            f"{result.added[seat]:+d}",
+            str(result.totals[seat]),
+        ]
+        assert row == expected, shown
+
+
+#: Three seats where seat 0, after the left pass of :data:`SHOOT_PASSES`, wins every trick
+#: whatever is played and so takes every point card (RULINGS P8): it holds all of Venus, the
+#: top four Saturns (above seat 2's S1-S5) and Jupiter 5 to Sun (above seat 1's J1-J4). The
+#: same deal as tests/daemon/planets_play.py.
+SHOOT_DEAL = [
+    "V1,V2,V3,V4,V5,V6,V7,VM,VS,J1,J2,J3,J4,J5,J6,J7,JM,JS",
+    "E1,E2,E3,E4,E5,E6,E7,EM,ES,M1,M2,M3,M4,M5,M6,M7,MM,MS",
+    "N1,N2,N3,N4,N5,N6,N7,NM,NS,S1,S2,S3,S4,S5,S6,S7,SM,SS",
+]
+SHOOT_PASSES = ["J1,J2,J3,J4", "E1,E2,E3,E4", "S6,S7,SM,SS"]
+
+
+@pytest.mark.parametrize("choice", ["self", "others"])
+def test_shooting_the_moon_through_the_client(tmp_path: Path, choice: str) -> None:
+    asyncio.run(shoot(tmp_path, choice))
+
+
+async def shoot(tmp_path: Path, choice: str) -> None:
+    """A fixed deal (``deal=``) where our seat takes every point card: we pass J1-J4 with the
+    keyboard, play the hand out, and are offered ``self`` or ``others`` (P8); ``self`` is
+    chosen with the arrows and Enter, ``others`` with two clicks; the hand's end shows the
+    totals the rules give (P13)."""
+    rng = random.Random(choice)
+    with thread_daemon() as daemon:
+        options = Options(
+            port=daemon.port,
+            new="planets",
+            options=["players=3", "dealer=1", "deal=" + "/".join(SHOOT_DEAL)],
+            name="human",
+            data_dir=tmp_path,
+        )
+        app = PlayApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat == 0
+            game = screen.seating.game
+            bots = [
+                Bot(daemon, game, name, seat, script=[SHOOT_PASSES[seat]])
+                for seat, name in ((1, "bob"), (2, "carol"))
+            ]
+            for bot in bots:
+                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
+                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            assert [bot.seat for bot in bots] == [1, 2]
+            await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
+            assert screen.hand_list()[:4] == ["J1", "J2", "J3", "J4"]
+            await press(pilot, "space", "right", "space", "right", "space", "right", "space")
+            await wait_for(pilot, lambda: len(screen.marked) == 4, what="the marks")
+            before = screen.moves_made
+            await press(pilot, "enter")
+            await made(pilot, screen, before)
+            tricks = 0
+            while True:
+                await wait_for(pilot, lambda: screen.my_turn and screen.pick is None, what="turn")
+                if screen.choices:
+                    break
+                legal = list(screen.cards)
+                index = rng.randrange(len(legal))
+                before = screen.moves_made
+                await choose(pilot, screen, tricks % 4, index, legal[index])
+                await made(pilot, screen, before)
+                tricks += 1
+            assert tricks == 18 and sorted(screen.choices) == ["others", "self"]
+            assert screen.turn_prompt().plain.startswith("You took every point card! choose:")
+            assert "you shot the moon" in _center(screen)
+            assert [item.label.plain for item in screen.move_items()] == [
+                f"{n} {word}" for n, word in enumerate(screen.choices, start=1)
+            ]
+            index = screen.choices.index(choice)
+            before = screen.moves_made
+            if choice == "self":
+                steps = (index - screen.selected) % len(screen.choices)
+                await press(pilot, *["right"] * steps)
+                await wait_for(pilot, lambda: screen.selected == index, what="the selection")
+                await press(pilot, "enter")
+            else:
+                if screen.selected != index:
+                    await click_item(pilot, "moves", index)
+                    await wait_for(pilot, lambda: screen.selected == index, what="the click")
+                await click_item(pilot, "moves", index)
+            await made(pilot, screen, before)
+            await wait_for(pilot, lambda: isinstance(app.screen, ResultScreen), what="hand-over")
+            shown = result_text(app)
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            await press(pilot, "ctrl+r")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
+            await press(pilot, "y")
+            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+        for bot in bots:
+            bot.join(10)
+            assert bot.error is None
+        record = planets_converter.structure(fetch_record(daemon, game)["record"], PlanetsRecord)
+    first = record.hands[0]
+    assert first.choice is not None and first.choice.value == choice
+    state = replay(attrs.evolve(record, hands=(first,)))
+    result = state.results[0]
+    assert result.shooter == 0 and result.points == (23, 0, 0)
+    assert result.totals == ((-23, 0, 0) if choice == "self" else (0, 23, 23))
+    for seat, label in enumerate(("you", "bob", "carol")):
+        row = row_of(shown, label)
+        assert row == [
+            label,
+            str(result.points[seat]),
+            f"{result.added[seat]:+d}",
+            str(result.totals[seat]),
+        ], shown
+    what = "23 off their own total" if choice == "self" else "23 added to every opponent"
+    assert f"you took every point card and chose {choice}: {what}" in " ".join(shown.split())
+
+
+def _center(screen: PlanetsScreen) -> str:
+    """The middle of the table as plain text."""
+    console = Console(width=60, record=True, file=io.StringIO())
+    console.print(screen.center())
+    return console.export_text()
 
 
 # --- watching, leaving, resuming, the lobby -----------------------------------------------------

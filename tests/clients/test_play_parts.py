@@ -25,7 +25,7 @@ from hipparchusd.play.follow import (
     without_play,
 )
 from hipparchusd.play.seats import SavedSeat, SeatStore
-from hipparchusd.play.widgets import Look, clumps, hand_text
+from hipparchusd.play.widgets import Look, clump_letter, clumps, hand_text, play_labels
 
 NAMES = {0: "you", 1: "bob"}
 
@@ -246,3 +246,18 @@ def test_planets_follow_the_pass_and_a_trick() -> None:
     view = follow_planets(view, "trick", {**trick, "jupiter_broken": True})
     assert view is not None and view["points_taken"] == [0, 1, 0] and view["jupiter_broken"]
     assert view["trick"] is None and view["hand_sizes"] == [2, 2, 2]
+
+
+def test_plays_are_labelled_by_the_clump_shown_and_the_count() -> None:
+    # SS M EEEE S: clumps a (1), b (3), c (4), d (8); a play's label never depends on the
+    # list of legal plays, only on the clump it takes from as the hand is shown.
+    hand = "SSMEEEES"
+    assert play_labels(hand, [(4, 3), (1, 2), (8, 1), (4, 1)]) == ["c3", "a2", "d1", "c1"]
+    assert play_labels(hand, []) == []
+    # After b's Moon is played the hand is SSEEEES: the Earths are now clump b.
+    assert play_labels(without_play(hand, "1M@3"), [(3, 2)]) == ["b2"]
+    assert [clump_letter(i) for i in range(3)] == ["a", "b", "c"]
+    with pytest.raises(ValueError, match="no clump starts at position 2"):
+        play_labels(hand, [(2, 1)])
+    with pytest.raises(ValueError, match="at most 14 clumps"):
+        clump_letter(14)

@@ -76,12 +76,25 @@ def thread_daemon(store: MemoryStore | None = None) -> Iterator[ThreadDaemon]:
 
 class Bot(threading.Thread):
     """A player that joins ``game`` and makes random legal moves (any game: the generic
-    contract, PROTOCOL.md) until the game is over; ``result`` is the ``game-over`` data."""
+    contract, PROTOCOL.md) until the game is over; ``result`` is the ``game-over`` data.
+
+    ``script`` gives its first moves instead (e.g. a planets pass); with a ``gate`` it makes
+    each move only once the gate is set (so that a test sees it still to move)."""
 
     def __init__(
-        self, daemon: ThreadDaemon, game: str, name: str, seed: int, token: str | None = None
+        self,
+        daemon: ThreadDaemon,
+        game: str,
+        name: str,
+        seed: int,
+        token: str | None = None,
+        *,
+        script: list[str] | None = None,
+        gate: threading.Event | None = None,
     ) -> None:
         super().__init__(daemon=True)
+        self.script = list(script or [])
+        self.gate = gate
         self.token = token
         self.daemon_address = (daemon.host, daemon.port)
         self.game = game
@@ -107,9 +120,12 @@ class Bot(threading.Thread):
                     if event.game != self.game:
                         continue
                     if event.kind == "to-move" and self.seat in int_list(event.data["seats"]):
+                        if self.gate is not None and not self.gate.wait(30):
+                            raise TimeoutError(f"{self.name}: the gate was never opened")
                         legal = client.legal(self.game)
                         if legal:
-                            client.request("play", self.game, random_move(legal, self.rng))
+                            move = self.script.pop(0) if self.script else None
+                            client.request("play", self.game, move or random_move(legal, self.rng))
                     elif event.kind == "game-over":
                         self.result = event.data
                         return
