@@ -1,8 +1,9 @@
 """The page in a real browser (headless Chromium, tests/web/browser.py): a whole Hipparchus
-match between two pages, a planets game of one page against two bots, played by clicking; a
-refused play showing its reason; a reload and a dropped WebSocket mid-trick that take the
-seat back with no gap in the events' seq; spectators of both games; no JavaScript error in any
-console. Screenshots of each table go to docs/ (shown in README.md)."""
+match between two pages, a planets game of one page against two bots, a Hipparchus match of one
+page against the engine added with the table's control, played by clicking; a refused play
+showing its reason; a reload and a dropped WebSocket mid-trick that take the seat back with no
+gap in the events' seq; spectators of both games; no JavaScript error in any console.
+Screenshots of each table go to docs/ (shown in README.md)."""
 
 from __future__ import annotations
 
@@ -296,3 +297,36 @@ def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page])
     for seat in winner_seats:
         assert names[seat] in page.text("#match-winner")
     assert hands >= 1
+
+
+def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: list[Page]) -> None:
+    page = pages[0]
+    name_and_open(page, daemon.url, "heidi")
+    # The lobby offers the levels, the search at the daemon's default budget first chosen.
+    assert page.one("#lobby-bot-level").get_attribute("value") == "ismcts"
+    game = create(page, "hipparchus", {"leader": "0", "seed": "7"})
+    page.wait(lambda: "waiting for players" in page.text("#turn"))
+    page.one("#bot-level option[value=random]").click()
+    page.click("#add-bot")
+    # The engine takes the free seat under the name the daemon gives it, and the match starts.
+    page.wait(lambda: page.find(".seat-panel.opponent[data-seat='1']"), what="the match")
+    assert page.text(".seat-panel.opponent .who b") == "bot-random"
+    assert page.find("#bot-control") == [] and not page.find(".banner.shown")
+    deadline = time.monotonic() + 60
+    while not page.find("#match-winner"):
+        assert time.monotonic() < deadline, "the match did not end"
+        page.settle()
+        if page.find("#summary.shown"):
+            page.click("#summary-close")
+        elif page.find(".turn.mine") and page.find(".clump.legal"):
+            before = seq(page, game)
+            if not page.click(".clump.legal button.card"):
+                continue
+            if page.find(".chooser"):
+                page.click(".chooser button.choose")
+            page.wait(lambda b=before: seq(page, game) > b, what="the play's events")  # type: ignore[misc]
+        else:
+            time.sleep(0.05)
+    assert not page.find(".banner.shown")
+    winner = page.text("#match-winner")
+    assert winner.startswith(("heidi wins the match", "bot-random wins the match")), winner

@@ -4,6 +4,7 @@
 // with `resume`.
 
 import { Client, ProtocolError } from "./client.js";
+import { addBot, levelSelect } from "./bots.js";
 import { el } from "./cards.js";
 import { HipparchusTable } from "./hipparchus.js";
 import { PlanetsTable } from "./planets.js";
@@ -145,6 +146,7 @@ async function showLobby() {
       "section",
       { class: "lobby" },
       el("div", { class: "panel" }, el("h2", { text: "Games" }),
+        el("label", { class: "bot-choice", for: "lobby-bot-level" }, "computer opponents: ", levelSelect("lobby-bot-level")),
         el("table", { class: "games" },
           el("thead", {}, el("tr", {}, ...["game", "kind", "status", "players", ""].map((t) => el("th", { text: t })))),
           gamesBox)),
@@ -178,11 +180,25 @@ async function listGames(box) {
         { class: "actions" },
         held ? el("a", { class: "button", href: `#${g.game}`, text: "take my seat" }) : null,
         !held && free ? el("button", { type: "button", class: "join", onclick: () => join(g.game), text: "join" }) : null,
+        free && g.status === "waiting"
+          ? el("button", { type: "button", class: "secondary add-bot", title: "seat the daemon's engine in a free seat (level: above)", onclick: () => lobbyBot(g.game, box), text: "add computer" })
+          : null,
         el("a", { class: "button secondary watch", href: `#${g.game}`, text: held ? "open" : "watch" }),
       ),
     );
   });
   box.replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5, class: "empty", text: "no games yet: create one" }))]));
+}
+
+async function lobbyBot(game, box) {
+  const level = document.getElementById("lobby-bot-level")?.value;
+  try {
+    const answer = await addBot(client, game, level);
+    toast(`${game}: the engine (${answer.level}) took seat ${answer.seat}`);
+  } catch (error) {
+    toast(`${game}: ${error.code} ${error.message}`, "error");
+  }
+  await listGames(box).catch(() => {});
 }
 
 async function join(game) {

@@ -58,7 +58,7 @@ export class HipparchusTable extends Table {
     this.renderHead();
     const view = this.view;
     if (!view) {
-      fill(this.board,el("p", { class: "waiting", text: `waiting for players: ${this.snapshot.players.map((p, i) => p || `seat ${i} free`).join(", ")}` }));
+      fill(this.board, this.waitingBoard());
       return;
     }
     const me = view.seat;

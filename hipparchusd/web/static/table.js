@@ -2,6 +2,7 @@
 // event log), refreshing the view and the legal moves after events, and the end-of-round
 // summary. A game kind's table (hipparchus.js, planets.js) draws the rest.
 
+import { addBot, levelSelect } from "./bots.js";
 import { el } from "./cards.js";
 
 export class Table {
@@ -24,6 +25,7 @@ export class Table {
     this.board = el("div", { class: "board" });
     this.head = el("header", { class: "table-head" });
     this.dialog = el("div", { class: "summary-box", id: "summary" });
+    this.botBox = null; // the control adding a computer opponent, made once (keeps its choice)
     root.replaceChildren(
       el(
         "section",
@@ -154,6 +156,41 @@ export class Table {
       await this.client.request(`resign ${this.game}`);
     } catch (error) {
       this.refuse(error);
+    }
+  }
+
+  /** The board of a game waiting for players: who sits where, and a control that seats the
+   * daemon's engine in a free seat at a chosen level. */
+  waitingBoard() {
+    const players = this.snapshot.players;
+    const free = players.some((p) => p === null);
+    if (!this.botBox) {
+      const button = el("button", { type: "button", class: "primary", id: "add-bot", text: "add computer opponent" });
+      const select = levelSelect("bot-level");
+      button.addEventListener("click", () => this.addBot(select.value, button));
+      this.botBox = el("div", { class: "bot-control", id: "bot-control" }, el("label", { for: "bot-level", text: "level" }), select, button);
+    }
+    return el(
+      "div",
+      { class: "waiting" },
+      el("p", { text: `waiting for players: ${players.map((p, i) => p || `seat ${i} free`).join(", ")}` }),
+      free && this.snapshot.status === "waiting" ? this.botBox : null,
+    );
+  }
+
+  /** Seat the engine in the first free seat; a refusal shows its reason in the banner. */
+  async addBot(level, button) {
+    if (button.disabled) return;
+    button.disabled = true;
+    this.banner.textContent = "";
+    this.banner.classList.remove("shown");
+    try {
+      await addBot(this.client, this.game, level);
+      await this.refresh();
+    } catch (error) {
+      if (error.code !== "disconnected") this.refuse(error);
+    } finally {
+      button.disabled = false;
     }
   }
 
