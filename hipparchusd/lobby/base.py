@@ -84,6 +84,12 @@ class LobbyBase:
         if session.address in self.trusted:
             return
         limit = self.max_games_per_address
+        # Every game the address's connections count waits for players, so is one of the
+        # loaded games not finished: while those are fewer than the limit, the address cannot
+        # be over it, and the scan of all its connections (each ``new`` and ``join`` would
+        # otherwise cost time in proportion to them) is spared.
+        if self.active_games < limit:
+            return
         held = set(mine)
         for other in self.by_address.get(session.address, ()):
             if other is not session:
