@@ -153,7 +153,16 @@ def progress(game: ServedGame) -> Event:
     outcome = game.outcome
     if outcome is not None:
         return Event(EVERYONE, GameOver.of(outcome))
-    return Event(EVERYONE, ToMove(tuple(sorted(game.seats_to_move()))))
+    seats = game.seats_to_move()
+    event = _TO_MOVE.get(seats)
+    if event is None:
+        event = _TO_MOVE[seats] = Event(EVERYONE, ToMove(tuple(sorted(seats))))
+    return event
+
+
+#: The ``to-move`` event of each set of seats, made once (events are immutable): every move
+#: publishes one, and a game has few such sets (one per seat, mostly).
+_TO_MOVE: dict[frozenset[int], Event] = {}
 
 
 @attrs.frozen(slots=True)

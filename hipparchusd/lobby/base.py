@@ -84,6 +84,12 @@ class LobbyBase:
         if session.address in self.trusted:
             return
         limit = self.max_games_per_address
+        # Every game the address's connections count waits for players, so is one of the
+        # loaded games not finished: while those are fewer than the limit, the address cannot
+        # be over it, and the scan of all its connections (each ``new`` and ``join`` would
+        # otherwise cost time in proportion to them) is spared.
+        if self.active_games < limit:
+            return
         held = set(mine)
         for other in self.by_address.get(session.address, ()):
             if other is not session:
@@ -178,24 +184,28 @@ class LobbyBase:
     def _publish(self, table: Table, events: Sequence[Event]) -> list[Delivery]:
         """Number ``events`` and address them: public ones to every follower, a seat's own
         to that seat's connection only (RULINGS H13)."""
+        # Every move comes here with several events: what the loop needs is looked up once.
         deliveries: list[Delivery] = []
+        append = deliveries.append
         followers: tuple[Session, ...] | None = None
+        game_id = table.id
+        seats = table.seats
+        event_data = table.game.event_data
+        lobby_events = LOBBY_EVENTS
         for event in events:
-            if event.audience is None:
+            audience = event.audience
+            if audience is None:
                 table.seq += 1
                 if followers is None:
                     followers = table.followers()
                 recipients = followers
             else:
-                holder = table.seats[event.audience].holder
+                holder = seats[audience].holder
                 recipients = () if holder is None else (holder,)
             if recipients:
                 payload = event.payload
-                lobby_event = LOBBY_EVENTS.get(type(payload))
-                if lobby_event is not None:
-                    data = lobby_event(payload)
-                else:
-                    data = table.game.event_data(payload)
-                message = EventMessage(table.id, table.seq, type(payload).kind, data)
-                deliveries.append(Delivery(recipients, message))
+                cls = type(payload)
+                lobby_event = lobby_events.get(cls)
+                data = event_data(payload) if lobby_event is None else lobby_event(payload)
+                append(Delivery(recipients, EventMessage(game_id, table.seq, cls.kind, data)))
         return deliveries

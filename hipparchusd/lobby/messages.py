@@ -89,13 +89,25 @@ def _game_over_data(event: GameOver) -> dict[str, Any]:
     return data
 
 
+_to_move_hook = converter.get_unstructure_hook(ToMove)
+#: The data of each ``to-move`` event, made once: every move publishes one, and the events
+#: share few values (:func:`~hipparchusd.games.base.progress` reuses them). The dicts are
+#: shared between messages, which never change their data.
+_to_move_data: dict[ToMove, dict[str, Any]] = {}
+
+
+def _to_move(event: ToMove) -> dict[str, Any]:
+    data = _to_move_data.get(event)
+    if data is None:
+        data = _to_move_data[event] = _to_move_hook(event)
+    return data
+
+
 #: The unstructure function of each event class the lobby itself publishes in games, looked up
 #: once (every move publishes ``to-move``).
 LOBBY_EVENTS: dict[type, Callable[[Any], dict[str, Any]]] = {
-    **{
-        cls: converter.get_unstructure_hook(cls)
-        for cls in (Joined, Left, Disconnected, Resumed, ToMove)
-    },
+    **{cls: converter.get_unstructure_hook(cls) for cls in (Joined, Left, Disconnected, Resumed)},
+    ToMove: _to_move,
     GameOver: _game_over_data,
 }
 
