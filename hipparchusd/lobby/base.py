@@ -4,6 +4,7 @@ sets, and the helpers that find games, check seats, build answers and address ev
 
 from __future__ import annotations
 
+import abc
 import collections
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from .results import BotTurn, Delivery, Result
 from .tables import Session, Table
 
 
-class LobbyBase:
+class LobbyBase(abc.ABC):
     """The state the parts of the :class:`~.core.Lobby` share (see ``Lobby.__init__``) and
     their common helpers. Not used on its own."""
 
@@ -44,9 +45,9 @@ class LobbyBase:
     #: Ids of adjourned games, oldest first (a dict for its insertion order).
     _adjourned: dict[str, None]
 
+    @abc.abstractmethod
     def prepare(self, session: Session, request: Request) -> Result:
         """Check ``request`` and work out its result (:meth:`.core.Lobby.prepare`)."""
-        raise NotImplementedError
 
     @property
     def active_games(self) -> int:
