@@ -263,6 +263,10 @@ class ServedGame(Protocol):
         """An event payload of this game as a JSON object (without its ``kind``)."""
         ...
 
+    def turn_refusal(self, seat: int) -> str:
+        """Why ``seat``, which is not among the seats to move, may not move now."""
+        ...
+
     def fork(self) -> Self:
         """An independent copy of the game as it stands (see :meth:`Game.fork`)."""
         ...
@@ -369,6 +373,12 @@ class Game(abc.ABC, Generic[MoveT, ViewT, RecordT]):
         the copy leave this game unchanged, and the reverse. The daemon plays a move on a fork
         and keeps it only once the move is stored, so that a move that cannot be stored changes
         nothing."""
+
+    def turn_refusal(self, seat: int) -> str:
+        """Why ``seat``, which is not among :meth:`seats_to_move`, may not move now: the
+        message of the :class:`NotYourTurn` that :meth:`play` raises. A game whose seats can
+        be out of turn for a reason of their own (planets: a seat that has passed) says so."""
+        return "it is not your turn"
 
     # The daemon's side, the same for every game.
 

@@ -14,7 +14,6 @@ from ..games.base import (
     Event,
     GameError,
     MoveList,
-    NotYourTurn,
     Outcome,
     ServedGame,
     progress,
@@ -36,19 +35,6 @@ def _error_code(error: GameError) -> ErrorCode:
         return ErrorCode(error.code)
     except ValueError:
         return ErrorCode.ILLEGAL_MOVE
-
-
-def _not_your_turn(game: ServedGame, seat: int, word: str) -> str:
-    """Why ``seat``, which is not among the seats to move, may not play ``word`` now: the
-    game's own reason when it gives one (planets: "you have already passed this hand"), else
-    the generic one. The move is tried on a fork, which is thrown away."""
-    try:
-        game.fork().play_word(seat, word)
-    except NotYourTurn as error:
-        return str(error)
-    except GameError:
-        pass  # a word the game cannot read: still, first of all, not this seat's turn
-    return "it is not your turn"
 
 
 class Playing(LobbyBase):
@@ -157,7 +143,7 @@ class Playing(LobbyBase):
             raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
         game = table.game
         if seat not in game.seats_to_move():
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, _not_your_turn(game, seat, args[1]))
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, game.turn_refusal(seat))
         try:
             after = game.fork()
             text, events = after.play_word(seat, args[1])

@@ -305,6 +305,12 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             return {"move": word, "choice": move.value}
         return {"move": word, "card": move.name, "suit": move.name[0], "rank": move.name[1]}
 
+    def turn_refusal(self, seat: int) -> str:
+        """During the pass a seat out of turn has passed already (P4: a pass is final)."""
+        if self._state.hand.phase is Phase.PASS:
+            return "you have already passed this hand"
+        return "it is not your turn"
+
     def play(self, seat: int, move: Move) -> list[Event]:
         """Make ``seat``'s move; return the events it caused.
 
@@ -319,9 +325,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         state = self._state
         hand = state.hand
         if seat not in state.to_move:
-            if hand.phase is Phase.PASS:
-                raise NotYourTurn("you have already passed this hand")
-            raise NotYourTurn("it is not your turn")
+            raise NotYourTurn(self.turn_refusal(seat))
         try:
             if isinstance(move, Pass):
                 if hand.phase is not Phase.PASS:
