@@ -483,6 +483,16 @@ class GameKind:
                 raise BadOption(f"option {key} has no value")
 
 
+def deal_announced_by(payload: type[Payload]) -> Callable[[Sequence[Event]], bool]:
+    """A :attr:`GameKind.new_deal` for a game whose every deal is announced by one event class
+    (Hipparchus: ``round-started``; planets: ``hand-started``)."""
+
+    def new_deal(events: Sequence[Event]) -> bool:
+        return any(type(event.payload) is payload for event in events)
+
+    return new_deal
+
+
 _INTEGER = re.compile(r"-?[0-9]{1,19}")
 
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from ..base import JSON, BadOption, Event, GameKind, Option, integer_option
+from ..base import JSON, BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal
@@ -64,11 +64,6 @@ def restore(options: Mapping[str, str], snapshot: JSON) -> HipparchusGame:
     return HipparchusGame.restore(record, seed=seed)
 
 
-def new_deal(events: Sequence[Event]) -> bool:
-    """True when the events of a move include a new round's deal."""
-    return any(type(event.payload) is RoundStarted for event in events)
-
-
 #: The registry's entry (:mod:`hipparchusd.games.registry`).
 HIPPARCHUS = GameKind(
     name=HipparchusGame.kind,
@@ -77,6 +72,6 @@ HIPPARCHUS = GameKind(
     options=OPTIONS,
     create=create,
     restore=restore,
-    new_deal=new_deal,
+    new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
 )

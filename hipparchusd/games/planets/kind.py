@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from ...codec import InvalidState
-from ..base import JSON, BadOption, Event, GameKind, Option, integer_option
+from ..base import JSON, BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
 from .notation import parse_deal
@@ -90,11 +90,6 @@ def restore(options: Mapping[str, str], snapshot: JSON) -> PlanetsGame:
     return PlanetsGame.restore(record, seed=seed)
 
 
-def new_deal(events: Sequence[Event]) -> bool:
-    """True when the events of a move include a new hand's deal."""
-    return any(type(event.payload) is HandStarted for event in events)
-
-
 #: The registry's entry (:mod:`hipparchusd.games.registry`).
 PLANETS = GameKind(
     name=PlanetsGame.kind,
@@ -103,6 +98,6 @@ PLANETS = GameKind(
     options=OPTIONS,
     create=create,
     restore=restore,
-    new_deal=new_deal,
+    new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
 )

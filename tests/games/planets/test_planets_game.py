@@ -18,7 +18,7 @@ from hipparchusd.games.planets.codec import (
     load_record,
     load_view,
 )
-from hipparchusd.games.planets.kind import PLANETS, create, new_deal, restore
+from hipparchusd.games.planets.kind import PLANETS, create, restore
 from hipparchusd.games.planets.model import cards_of
 from hipparchusd.games.planets.views import HandDealt, HandStarted
 from hipparchusd.games.registry import find_kind
@@ -83,7 +83,7 @@ def test_start_sends_the_hand_to_each_seat_alone() -> None:
     assert [(e.audience, e.payload) for e in events[1:]] == [
         (seat, HandDealt(1, seat, cards_of(dealt[seat]))) for seat in range(4)
     ]
-    assert new_deal(events) and not new_deal(events[1:])
+    assert PLANETS.new_deal(events) and not PLANETS.new_deal(events[1:])
 
 
 def test_legal_forms() -> None:
