@@ -215,7 +215,9 @@ async def transport_server(port: int) -> None:
         return False
 
     Pipeline.answer = answer_at_once  # type: ignore[method-assign]
-    settings = Settings(host="127.0.0.1", port=port, max_connections=10_000)
+    settings = Settings(
+        host="127.0.0.1", port=port, max_connections=10_000, trusted_addresses=("127.0.0.1",)
+    )
     await serve(settings, MemoryStore())
 
 
