@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
 from ..lobby.results import NeedsSearch
-from ..protocol import ErrorCode, LineError, ProtocolError, Request, parse_request
+from ..protocol import ErrorCode, LineError, Mode, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
 from ..store.base import GameStore, StoreUnreachable
@@ -373,14 +373,35 @@ class Pipeline:
                 log.exception("delivering events failed")
 
     def dispatch(self, result: Result) -> None:
-        """Queue the events of ``result`` for their recipients' connections."""
+        """Queue the events of ``result`` for their recipients' connections.
+
+        A move's events mostly go to the same recipients one after another (the lobby
+        addresses a game's public events to one tuple of followers): such a run is queued
+        for each connection as one piece, its bytes joined once per output mode, rather than
+        event by event and recipient by recipient. Each connection still gets its events in
+        order, each counted as one message (:meth:`Connection.enqueue`).
+        """
         connections = self.connections
-        for delivery in result.deliveries:
-            message = delivery.message
-            for session in delivery.sessions:
+        deliveries = result.deliveries
+        end = len(deliveries)
+        start = 0
+        while start < end:
+            sessions = deliveries[start].sessions
+            stop = start + 1
+            while stop < end and deliveries[stop].sessions is sessions:
+                stop += 1
+            run, count = deliveries[start:stop], stop - start
+            start = stop
+            encoded: dict[Mode, bytes] = {}
+            for session in sessions:
                 target = connections.get(session.id)
                 if target is not None:
-                    target.enqueue(message.encode(session.mode))
+                    mode = session.mode
+                    data = encoded.get(mode)
+                    if data is None:
+                        data = b"".join([delivery.message.encode(mode) for delivery in run])
+                        encoded[mode] = data
+                    target.enqueue(data, count)
 
     def flush(self) -> None:
         """Send what the last result queued, one write per connection."""
