@@ -60,7 +60,8 @@ class Connection(abc.ABC):
         self._dirty = dirty
         self._pending: list[bytes] = []
         self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
-        self._waiting = 0  # messages in _pending and _backlog
+        self._waiting = 0  # messages in _pending and _backlog, or being written
+        self._unsent = 0  # of those, the messages in _backlog or being written
         self._writing = False
         self._wakeup = trio.Event()
         self._drained = trio.Event()
@@ -100,11 +101,13 @@ class Connection(abc.ABC):
     async def aclose(self) -> None:  # noqa: B027 (a hook most transports need not fill)
         """Close the transport; the default does nothing (the caller closes the stream)."""
 
-    def enqueue(self, data: bytes) -> None:
-        """Queue one message; if the queue is full, close the connection instead."""
+    def enqueue(self, data: bytes, count: int = 1) -> None:
+        """Queue one message, or ``count`` whole messages joined in ``data``; if the queue
+        cannot take them all, close the connection instead (as queueing them one by one
+        would: an overflowed connection sends nothing more)."""
         if self.overflowed or self.closing:
             return
-        if self._waiting >= self.queue_size:
+        if self._waiting + count > self.queue_size:
             self.overflowed = True
             log.info("connection %d: outbound queue full, closing", self.session.id)
             self.cancel_scope.cancel()
@@ -112,14 +115,14 @@ class Connection(abc.ABC):
         if not self._pending:
             self._dirty.append(self)
         self._pending.append(data)
-        self._waiting += 1
+        self._waiting += count
 
     def flush(self) -> None:
         """Send what was queued since the last flush, or hand it to the writer task."""
         if not self._pending or self.overflowed:
             return
         data = b"".join(self._pending)
-        count = len(self._pending)
+        count = self._waiting - self._unsent  # the messages in _pending (a piece may hold several)
         self._pending.clear()
         if not self._backlog and not self._writing:
             sent = self.send_now(data)
@@ -128,6 +131,7 @@ class Connection(abc.ABC):
                 return
             data = data[sent:]
         self._backlog.append((data, count))
+        self._unsent += count
         self._wakeup.set()
 
     @property
@@ -167,7 +171,9 @@ class Connection(abc.ABC):
                 return
             finally:
                 self._writing = False
-            self._waiting -= sum(count for _, count in items)
+            sent = sum(count for _, count in items)
+            self._waiting -= sent
+            self._unsent -= sent
             self._drained.set()
 
 

@@ -23,7 +23,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, KeysView
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -314,6 +314,10 @@ class Engines:
         self._bots: dict[str, set[trio.CancelScope]] = {}
         #: The analyze streams by session id.
         self._streams: dict[int, _Stream] = {}
+        #: The session ids with an ``analyze`` stream running: a live view of the streams,
+        #: which every request checks (any request ends its connection's stream), so it
+        #: costs a membership test rather than a method call.
+        self.streaming_sessions: KeysView[int] = self._streams.keys()
         #: Client searches (genmove and analyze) running.
         self.client_searches = 0
 
@@ -457,10 +461,6 @@ class Engines:
         self._streams[job.session.id] = stream
         self.client_searches += 1
         nursery.start_soon(self._stream, stream)
-
-    def streaming(self, session_id: int) -> bool:
-        """Whether an ``analyze`` stream runs for the session."""
-        return session_id in self._streams
 
     async def end_stream(self, session_id: int, reason: str = "stop") -> None:
         """Stop the session's ``analyze`` stream and wait until its final events are queued

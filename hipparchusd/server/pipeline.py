@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
 from ..lobby.results import NeedsSearch
-from ..protocol import ErrorCode, LineError, ProtocolError, Request, parse_request
+from ..protocol import ErrorCode, LineError, Mode, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
 from ..store.base import GameStore, StoreUnreachable
@@ -60,6 +60,9 @@ class Pipeline:
     ) -> None:
         self.lobby = lobby
         self.store = store
+        #: ``store.durable``, read once: a store's durability is fixed by its kind (the
+        #: lobby's snapshots were chosen by it too, :meth:`Lobby.for_settings`).
+        self.durable = store.durable
         self.connections = connections
         self.engines = engines
         if engines is not None:
@@ -87,27 +90,29 @@ class Pipeline:
         if request is None:
             return False
         engines = self.engines
-        if engines is not None and engines.streaming(session.id):
+        if engines is not None and session.id in engines.streaming_sessions:
             # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
             # events come before this request's answer.
             await engines.end_stream(session.id)
         try:
             lobby = self.lobby
             games = lobby.games_of(session, request)
-            if not any(map(self.sequencer.busy, games)):
+            if self.sequencer.idle(games):
                 # No earlier request on these games is still in progress: nothing to wait for.
                 result = lobby.prepare(session, request)
                 if result.engine and engines is not None:
                     result = engines.admit(result)
-                if isinstance(result.needs, NeedsSearch):
-                    result = await self._search(result, result.needs, conn, request)
-                elif result.needs is not None or self._commands(result):
-                    result = await self._complete_holding(result, games, conn, request)
-                else:
-                    # It awaits nothing, so no other task runs before its events are queued:
-                    # it needs no place in the games' order.
+                needs = result.needs
+                if needs is None and not (self.durable and result.store_calls):
+                    # It awaits nothing (no need, and no store call: :meth:`_commands`), so
+                    # no other task runs before its events are queued: it needs no place in
+                    # the games' order.
                     result.commit()
                     self._deliver(result, conn)
+                elif isinstance(needs, NeedsSearch):
+                    result = await self._search(result, needs, conn, request)
+                else:
+                    result = await self._complete_holding(result, games, conn, request)
             else:
                 prepare = functools.partial(lobby.prepare, session, request)
                 result = await self.sequenced(games, prepare, conn, request)
@@ -353,7 +358,7 @@ class Pipeline:
     def _commands(self, result: Result) -> list[StoreCommand]:
         """The store commands to carry out for ``result``: none for a store that is not
         durable, which would keep nothing of them."""
-        return result.store_calls if self.store.durable else []
+        return result.store_calls if self.durable else []
 
     def _deliver(self, result: Result, conn: Connection | None) -> None:
         """Queue the response of a carried-out ``result`` for ``conn`` and its events for their
@@ -369,14 +374,35 @@ class Pipeline:
                 log.exception("delivering events failed")
 
     def dispatch(self, result: Result) -> None:
-        """Queue the events of ``result`` for their recipients' connections."""
+        """Queue the events of ``result`` for their recipients' connections.
+
+        A move's events mostly go to the same recipients one after another (the lobby
+        addresses a game's public events to one tuple of followers): such a run is queued
+        for each connection as one piece, its bytes joined once per output mode, rather than
+        event by event and recipient by recipient. Each connection still gets its events in
+        order, each counted as one message (:meth:`Connection.enqueue`).
+        """
         connections = self.connections
-        for delivery in result.deliveries:
-            message = delivery.message
-            for session in delivery.sessions:
+        deliveries = result.deliveries
+        end = len(deliveries)
+        start = 0
+        while start < end:
+            sessions = deliveries[start].sessions
+            stop = start + 1
+            while stop < end and deliveries[stop].sessions is sessions:
+                stop += 1
+            run, count = deliveries[start:stop], stop - start
+            start = stop
+            encoded: dict[Mode, bytes] = {}
+            for session in sessions:
                 target = connections.get(session.id)
                 if target is not None:
-                    target.enqueue(message.encode(session.mode))
+                    mode = session.mode
+                    data = encoded.get(mode)
+                    if data is None:
+                        data = b"".join([delivery.message.encode(mode) for delivery in run])
+                        encoded[mode] = data
+                    target.enqueue(data, count)
 
     def flush(self) -> None:
         """Send what the last result queued, one write per connection."""

@@ -64,6 +64,10 @@ class Sequencer:
         """Whether a request on ``game`` is still waiting or being carried out."""
         return game in self._tails
 
+    def idle(self, games: Sequence[str]) -> bool:
+        """Whether no request on any of ``games`` is still waiting or being carried out."""
+        return self._tails.keys().isdisjoint(games)
+
     def release(self, games: Sequence[str], done: Ticket | None) -> None:
         """Mark the ticket ``done`` carried out."""
         if done is None:

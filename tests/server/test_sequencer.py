@@ -1,7 +1,7 @@
 """The Sequencer: the requests on one game are carried out one at a time, in the order they
 took their tickets; requests on other games do not wait for them (the server's module
 docstring: "every follower sees a game's events in seq order even while a store call is in
-flight"). Tested through its public methods only: ticket, busy, release, Ticket.wait."""
+flight"). Tested through its public methods only: ticket, busy, idle, release, Ticket.wait."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ async def test_the_first_request_on_a_game_waits_for_nothing() -> None:
     waits, done = sequencer.ticket(("g1",))
     assert waits == [] and done is not None
     assert sequencer.busy("g1") and not sequencer.busy("g2")
+    assert not sequencer.idle(("g2", "g1")) and sequencer.idle(("g2",)) and sequencer.idle(())
     sequencer.release(("g1",), done)
-    assert not sequencer.busy("g1")
+    assert not sequencer.busy("g1") and sequencer.idle(("g1", "g2"))
     # A released ticket is waited for at once, without a checkpoint.
     with trio.testing.assert_no_checkpoints():
         await done.wait()
