@@ -103,14 +103,14 @@ class Table:
     unattended_since: float | None = None
     abandoned: bool = False
     #: True once every seat was taken and the game began (playing or over). Kept with
-    #: ``lifecycle`` (:meth:`enter`) rather than derived on each read: every request on a
-    #: game asks, several times.
+    #: ``lifecycle`` by :meth:`enter` (the only way it changes) rather than derived on each
+    #: read: every request on a game asks, several times.
     started: bool = attrs.field(init=False)
     #: True once the game has ended (``lifecycle`` is ``over``); kept as ``started`` is.
     finished: bool = attrs.field(init=False)
     #: The seats the daemon's engine plays, known once the game starts: every seat is taken
     #: then, and no seat is freed or taken again after (``resume`` changes only its holder),
-    #: so a game without any spares each move the look for a search to start.
+    #: so that a move in a game without any need not look for a search to start.
     bot_seats: frozenset[int] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
