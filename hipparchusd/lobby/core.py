@@ -29,7 +29,7 @@ from __future__ import annotations
 import collections
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from .. import __version__
 from ..addresses import NOBODY, AddressSet
@@ -38,7 +38,7 @@ from ..games.registry import KINDS
 from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..settings import Settings
-from .commands import COMMANDS, CommandSpec
+from .commands import COMMANDS
 from .engine import Engine
 from .housekeeping import Housekeeping
 from .messages import PROTOCOL_VERSION, SERVER_NAME, EventMessage, Hello, Response, Shutdown
@@ -234,7 +234,15 @@ class Lobby(Housekeeping, Engine):
                 raise ProtocolError(
                     ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(request.command)}"
                 )
-            args, options = self._split_args(spec, request)
+            if spec.options:
+                args, options = self._split_options(request.args)
+            else:
+                # Every word is an argument (most requests, ``legal`` and ``play`` among them):
+                # no call to split them.
+                args, options = list(request.args), {}
+            if not spec.min_args <= len(args) <= spec.max_args:
+                few = "few" if len(args) < spec.min_args else "many"
+                raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {spec.usage}")
             result = self._handlers[request.command](session, request, args, options)
         except ProtocolError as error:
             error.request_id = request.id
@@ -245,34 +253,30 @@ class Lobby(Housekeeping, Engine):
         return result
 
     @staticmethod
-    def _split_args(spec: CommandSpec, request: Request) -> tuple[list[str], dict[str, str]]:
+    def _split_options(words: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+        """The arguments and the ``key=value`` options among ``words``, for a command that
+        takes options.
+
+        Raises:
+            ProtocolError: ``syntax`` for a word with no key, ``bad-option`` for an option with
+                no value or given twice.
+        """
+        args: list[str] = []
         options: dict[str, str] = {}
-        if not spec.options:
-            # Every word is an argument (most requests, ``legal`` and ``play`` among them).
-            args = list(request.args)
-        else:
-            args = []
-            for word in request.args:
-                key, equals, value = word.partition("=")
-                if equals:
-                    if not key:
-                        raise ProtocolError(ErrorCode.SYNTAX, f"{shown(word)} is not key=value")
-                    if not value:
-                        # PROTOCOL.md's error table: an option without a value is a bad
-                        # option, as the games' own check says (GameKind.check_options).
-                        raise ProtocolError(
-                            ErrorCode.BAD_OPTION, f"option {shown(key)} has no value"
-                        )
-                    if key in options:
-                        raise ProtocolError(
-                            ErrorCode.BAD_OPTION, f"option {shown(key)} given twice"
-                        )
-                    options[key] = value
-                else:
-                    args.append(word)
-        if not spec.min_args <= len(args) <= spec.max_args:
-            few = "few" if len(args) < spec.min_args else "many"
-            raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {spec.usage}")
+        for word in words:
+            key, equals, value = word.partition("=")
+            if equals:
+                if not key:
+                    raise ProtocolError(ErrorCode.SYNTAX, f"{shown(word)} is not key=value")
+                if not value:
+                    # PROTOCOL.md's error table: an option without a value is a bad
+                    # option, as the games' own check says (GameKind.check_options).
+                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {shown(key)} has no value")
+                if key in options:
+                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {shown(key)} given twice")
+                options[key] = value
+            else:
+                args.append(word)
         return args, options
 
     # GTP-style commands.

@@ -92,14 +92,15 @@ def _game_over_data(event: GameOver) -> dict[str, Any]:
 _to_move_hook = converter.get_unstructure_hook(ToMove)
 #: The data of each ``to-move`` event, made once: every move publishes one, and the events
 #: share few values (:func:`~hipparchusd.games.base.progress` reuses them). The dicts are
-#: shared between messages, which never change their data.
-_to_move_data: dict[ToMove, dict[str, Any]] = {}
+#: shared between messages, which never change their data. Keyed by ``seats``, the event's
+#: only field (a tuple of ints hashes without the Python-level ``__hash__`` of the event).
+_to_move_data: dict[tuple[int, ...], dict[str, Any]] = {}
 
 
 def _to_move(event: ToMove) -> dict[str, Any]:
-    data = _to_move_data.get(event)
+    data = _to_move_data.get(event.seats)
     if data is None:
-        data = _to_move_data[event] = _to_move_hook(event)
+        data = _to_move_data[event.seats] = _to_move_hook(event)
     return data
 
 

@@ -114,7 +114,9 @@ class Playing(LobbyBase):
         if isinstance(legal, MoveList):
             if json_mode:
                 data = {"game": table.id, "moves": list(legal.described)}
-            texts = fmt.join_lines([" ".join(legal.moves)])
+            line = " ".join(legal.moves)
+            # No line at all when there is no move (an empty line would end the response).
+            texts = [line] if line else []
         else:
             to = None if legal.to is None else list(legal.to)
             if json_mode:
@@ -193,7 +195,7 @@ class Playing(LobbyBase):
             if outcome is not None:
                 self._ended(table, outcome)
                 result.engine.append(StopSearches(table.id))
-            else:
+            elif table.bot_seats:
                 result.engine += self._bot_turns(table)
 
         result.pending = move

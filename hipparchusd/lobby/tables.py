@@ -102,6 +102,19 @@ class Table:
     lifecycle: Lifecycle = Lifecycle.WAITING
     unattended_since: float | None = None
     abandoned: bool = False
+    #: True once every seat was taken and the game began (playing or over). Kept with
+    #: ``lifecycle`` by :meth:`enter` (the only way it changes) rather than derived on each
+    #: read: every request on a game asks, several times.
+    started: bool = attrs.field(init=False)
+    #: True once the game has ended (``lifecycle`` is ``over``); kept as ``started`` is.
+    finished: bool = attrs.field(init=False)
+    #: The seats the daemon's engine plays, known once the game starts: every seat is taken
+    #: then, and no seat is freed or taken again after (``resume`` changes only its holder),
+    #: so that a move in a game without any need not look for a search to start.
+    bot_seats: frozenset[int] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._entered()
 
     @classmethod
     def new(
@@ -127,16 +140,17 @@ class Table:
                 f"game {self.id} cannot go from {self.lifecycle.value} to {state.value}"
             )
         self.lifecycle = state
+        self._entered()
 
-    @property
-    def started(self) -> bool:
-        """True once every seat was taken and the game began (playing or over)."""
-        return self.lifecycle is not Lifecycle.WAITING
-
-    @property
-    def finished(self) -> bool:
-        """True once the game has ended."""
-        return self.lifecycle is Lifecycle.OVER
+    def _entered(self) -> None:
+        """Bring what follows from ``lifecycle`` up to date with it."""
+        self.started = self.lifecycle is not Lifecycle.WAITING
+        self.finished = self.lifecycle is Lifecycle.OVER
+        self.bot_seats = (
+            frozenset(n for n, seat in enumerate(self.seats) if seat.bot is not None)
+            if self.started
+            else frozenset()
+        )
 
     @property
     def outcome(self) -> Outcome | None:
