@@ -23,6 +23,11 @@ class Mode(enum.StrEnum):
     JSON = "json"
 
 
+# Mode.JSON looked up once: every response and event asks for it, and an enum member's lookup
+# through its class costs more than the rest of the test (Python 3.11 does not specialise it).
+_JSON_MODE = Mode.JSON
+
+
 def scalar_text(value: Any) -> str:
     """The text form of one scalar: ``-`` for ``None``, ``true``/``false``, else ``str``."""
     if value is None:
@@ -90,10 +95,13 @@ def _list_text(value: list[Any]) -> str | None:
     their texts joined with ``/`` (``-`` for an empty one); ``None`` for any other list (its
     items get numbered keys)."""
     if type(value[0]) is list:
-        inner = [_scalars_text(v) if type(v) is list else None for v in value]
-        if None in inner:
-            return None
-        return "/".join([text or "-" for text in inner])
+        # One pass, given up at the first item that is no list of scalars.
+        texts = []
+        for v in value:
+            if type(v) is not list or (text := _scalars_text(v)) is None:
+                return None
+            texts.append(text or "-")
+        return "/".join(texts)
     return _scalars_text(value)
 
 
@@ -149,11 +157,10 @@ def lines(value: Mapping[str, Any]) -> list[str]:
 
 
 # One encoder for every message: json.dumps with options would build a new one per call.
-_JSON = json.JSONEncoder(ensure_ascii=False)
-
-
-def _json(value: Any) -> str:
-    return _JSON.encode(value)
+# Payloads are trees (made by the converter or the lobby, never holding themselves), so the
+# check for circular references, a dictionary of every container per call, is left out: a
+# cycle would still fail, as a RecursionError instead of a ValueError.
+_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def success(
@@ -164,11 +171,12 @@ def success(
     ``data`` is the JSON payload; ``text`` the text payload's lines (none for an empty payload).
     """
     head = "=" + (request_id or "")
-    if mode is Mode.JSON:
+    if mode is _JSON_MODE:
         return f"{head} {_json(data)}\n\n".encode()
     if not text:
         return f"{head}\n\n".encode()
-    return (head + " " + "\n".join(text) + "\n\n").encode()
+    payload = "\n".join(text)
+    return f"{head} {payload}\n\n".encode()
 
 
 def one_line(message: str) -> str:
@@ -180,26 +188,29 @@ def failure(request_id: str | None, mode: Mode, code: ErrorCode, message: str) -
     """A failure response: ``?[id] code message`` (or the JSON object) and the empty line."""
     head = "?" + (request_id or "")
     message = one_line(message)
-    if mode is Mode.JSON:
+    if mode is _JSON_MODE:
         return f"{head} {_json({'code': str(code), 'message': message})}\n\n".encode()
     return f"{head} {code} {message}\n\n".encode()
 
 
 def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, Any]) -> bytes:
     """An event of ``game``: ``* g1 7 played seat=0 ...`` or ``* {"game": ...}``."""
-    if mode is Mode.JSON:
+    if mode is _JSON_MODE:
         obj = {"game": game, "seq": seq, "kind": kind, "data": data}
         return f"* {_json(obj)}\n".encode()
-    fields = words(data)
-    return f"* {game} {seq} {kind}{' ' if fields else ''}{fields}\n".encode()
+    # The head is the line's first word: one join makes the line, with no copy of the fields.
+    parts = [f"* {game} {seq} {kind}"]
+    _words_into(parts, "", data)
+    return (" ".join(parts) + "\n").encode()
 
 
 def server_event(mode: Mode, kind: str, data: Mapping[str, Any]) -> bytes:
     """A server event: ``* server hello ...`` or ``* {"game": "server", ...}`` (no ``seq``)."""
-    if mode is Mode.JSON:
+    if mode is _JSON_MODE:
         return f"* {_json({'game': 'server', 'kind': kind, 'data': data})}\n".encode()
-    fields = words(data)
-    return f"* server {kind}{' ' if fields else ''}{fields}\n".encode()
+    parts = [f"* server {kind}"]
+    _words_into(parts, "", data)
+    return (" ".join(parts) + "\n").encode()
 
 
 def join_lines(items: Iterable[str]) -> list[str]:

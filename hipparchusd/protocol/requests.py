@@ -16,7 +16,8 @@ import attrs
 from .errors import ErrorCode, ProtocolError, shown
 
 _WORDS = re.compile(r"[^ \t]+")
-_COMMAND = re.compile(r"[a-z_]+")
+#: The characters of a command word (``1*(%x61-7A / "_")``).
+_COMMAND_CHARACTERS = "abcdefghijklmnopqrstuvwxyz_"
 #: The longest id (digits) a request may carry.
 MAX_ID_DIGITS = 9
 
@@ -44,7 +45,7 @@ def parse_request(line: str) -> Request | None:
     # In a line of printable ASCII the only separator there can be is the space, which
     # str.split() splits runs of as _WORDS does (and faster): most requests are such lines.
     words = line.split() if line.isascii() and line.isprintable() else _WORDS.findall(line)
-    if not words or words[0].startswith("#"):
+    if not words or words[0][0] == "#":  # (a word is never empty)
         return None
     request_id: str | None = None
     if words[0].isascii() and words[0].isdigit():
@@ -56,7 +57,9 @@ def parse_request(line: str) -> Request | None:
         if not words:
             raise ProtocolError(ErrorCode.SYNTAX, "a command is missing after the id", request_id)
     command = words[0]
-    if _COMMAND.fullmatch(command) is None:
+    # Stripping the command characters leaves nothing only of a command word; a regular
+    # expression's fullmatch says the same at twice the cost, on every request.
+    if command.strip(_COMMAND_CHARACTERS):
         raise ProtocolError(
             ErrorCode.SYNTAX,
             f"{shown(command)} is not a command (commands are lower-case words)",
