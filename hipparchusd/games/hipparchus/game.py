@@ -112,6 +112,9 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         self._rounds: tuple[RoundRecord, ...] = ()
         self._plays: tuple[Play, ...] = ()
         self._resigned: int | None = None
+        # seats_to_move()'s answer and the rules state it is for (None: not worked out yet).
+        self._seats: frozenset[int] = _NOBODY
+        self._seats_state: MatchState | None = None
 
     def _deal(self, round_number: int) -> Deal:
         if round_number <= len(self._deals):
@@ -197,10 +200,16 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self._resigned is not None or self._state.winner is not None:
+        if self._resigned is not None:
             return _NOBODY
-        seat = self._state.round.to_move
-        return _NOBODY if seat is None else _ONE_SEAT[seat]
+        state = self._state
+        if state is not self._seats_state:
+            # Worked out once per rules state, which is immutable (the answer depends on it
+            # and on the resignation alone): the daemon asks several times per move.
+            seat = None if state.winner is not None else state.round.to_move
+            self._seats = _NOBODY if seat is None else _ONE_SEAT[seat]
+            self._seats_state = state
+        return self._seats
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
