@@ -10,7 +10,17 @@ from ...codec import Codec
 from ..base import EVERYONE, JSON, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
 from .codec import CODEC
 from .dealing import seeded_deal, system_deal
-from .model import SEATS, Deal, Play, PublicTrick, played_cards
+from .model import (
+    HAND_SIZE,
+    MAX_PLAY,
+    SEATS,
+    SUITS,
+    Deal,
+    Play,
+    PublicTrick,
+    cards_of,
+    played_cards,
+)
 from .notation import NotationError, format_play, parse_play
 from .record import MatchRecord, RoundRecord, replay
 from .rules import GameOver, IllegalPlay, MatchState
@@ -31,6 +41,32 @@ from .views import (
 # Asked on every request that moves: made once.
 _NOBODY: frozenset[int] = frozenset()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
+
+# The ``played`` and ``turn`` events that every play sends, made once (events and their
+# payloads are immutable values, so sharing them is invisible to their readers), as
+# _PLAYED_EVENTS[seat][suit][count][hand size after the play], _TURN_TO_LEAD[seat] and
+# _TURN_TO_FOLLOW[seat][suit][count] (the lead's suit and count).
+_PLAYED_EVENTS = tuple(
+    tuple(
+        tuple(
+            tuple(
+                Event(EVERYONE, Played(seat, cards_of(count, suit), size))
+                for size in range(HAND_SIZE)
+            )
+            for count in range(MAX_PLAY + 1)
+        )
+        for suit in SUITS
+    )
+    for seat in range(SEATS)
+)
+_TURN_TO_LEAD = tuple(Event(EVERYONE, Turn(seat, None)) for seat in range(SEATS))
+_TURN_TO_FOLLOW = tuple(
+    tuple(
+        tuple(Event(EVERYONE, Turn(seat, cards_of(count, suit))) for count in range(MAX_PLAY + 1))
+        for suit in SUITS
+    )
+    for seat in range(SEATS)
+)
 
 
 def _check_seat(seat: object) -> None:
@@ -76,6 +112,9 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         self._rounds: tuple[RoundRecord, ...] = ()
         self._plays: tuple[Play, ...] = ()
         self._resigned: int | None = None
+        # seats_to_move()'s answer and the rules state it is for (None: not worked out yet).
+        self._seats: frozenset[int] = _NOBODY
+        self._seats_state: MatchState | None = None
 
     def _deal(self, round_number: int) -> Deal:
         if round_number <= len(self._deals):
@@ -161,10 +200,16 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self._resigned is not None or self._state.winner is not None:
+        if self._resigned is not None:
             return _NOBODY
-        seat = self._state.round.to_move
-        return _NOBODY if seat is None else _ONE_SEAT[seat]
+        state = self._state
+        if state is not self._seats_state:
+            # Worked out once per rules state, which is immutable (the answer depends on it
+            # and on the resignation alone): the daemon asks several times per move.
+            seat = None if state.winner is not None else state.round.to_move
+            self._seats = _NOBODY if seat is None else _ONE_SEAT[seat]
+            self._seats_state = state
+        return self._seats
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
@@ -185,9 +230,9 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         except NotationError as error:
             raise IllegalMove(str(error)) from None
 
-    def format_move(self, move: Play) -> str:
-        """Canonical play notation, e.g. ``2E@5``."""
-        return format_play(move)
+    #: Canonical play notation, e.g. ``2E@5``: :func:`~.notation.format_play` itself, without
+    #: a method around it (every ``legal`` answer formats each legal play with it).
+    format_move = staticmethod(format_play)
 
     def describe_move(self, seat: int, move: Play) -> dict[str, JSON]:
         """The play with its suit letter, count and the 1-based hand positions of its clump."""
@@ -224,7 +269,12 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         self._plays += (move,)
         round_ = after.round
         # Public forms only (RULINGS H13): the player got the canonical move in its answer.
-        events = [Event(EVERYONE, Played(seat, played_cards(move), round_.hands[seat].size))]
+        size = round_.hands[seat].size
+        if size < HAND_SIZE:  # always, after a play from a dealt hand
+            played = _PLAYED_EVENTS[seat][move.suit][move.count][size]
+        else:
+            played = Event(EVERYONE, Played(seat, played_cards(move), size))
+        events = [played]
         if len(round_.tricks) > len(before.round.tricks):
             number = len(round_.tricks)
             trick = PublicTrick.of(round_.tricks[-1])
@@ -235,8 +285,12 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         if round_.result is not None:
             events.extend(self._end_round())
         else:
-            lead = None if round_.lead is None else played_cards(round_.lead)
-            events.append(Event(EVERYONE, Turn(seat=round_.to_move or 0, lead=lead)))
+            lead = round_.lead
+            to_move = round_.to_move or 0
+            if lead is None:
+                events.append(_TURN_TO_LEAD[to_move])
+            else:
+                events.append(_TURN_TO_FOLLOW[to_move][lead.suit][lead.count])
         return events
 
     def _end_round(self) -> list[Event]:
