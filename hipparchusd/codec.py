@@ -316,10 +316,9 @@ class Codec:
                 raise ValueError(f"two event classes named {cls.kind!r}")
             self.payloads[cls.kind] = cls
         MIGRATIONS.update(migrations or {})
-        #: The unstructure hook of each payload class met so far, looked up once per class
-        #: (every move publishes events); :meth:`payload_data` fills it in. Game.event_data
-        #: reads it directly, to save a call per event.
-        self.payload_hooks: dict[type, Callable[[Any], dict[str, JSON]]] = {}
+        # The unstructure hook of each payload class met so far, looked up once per class:
+        # every move publishes events.
+        self._payload_hooks: dict[type, Callable[[Any], dict[str, JSON]]] = {}
 
     def unstructure(self, value: object) -> JSON:
         """``value`` (a state, view, payload or record of this game) as JSON data."""
@@ -333,9 +332,9 @@ class Codec:
     def payload_data(self, payload: Payload) -> dict[str, JSON]:
         """An event payload as a JSON object (without its ``kind``)."""
         cls = type(payload)
-        hook = self.payload_hooks.get(cls)
+        hook = self._payload_hooks.get(cls)
         if hook is None:
-            hook = self.payload_hooks[cls] = self.converter.get_unstructure_hook(cls)
+            hook = self._payload_hooks[cls] = self.converter.get_unstructure_hook(cls)
         return hook(payload)
 
     def dump_payload(self, payload: Payload) -> dict[str, JSON]:

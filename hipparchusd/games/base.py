@@ -413,11 +413,7 @@ class Game(abc.ABC, Generic[MoveT, ViewT, RecordT]):
 
     def event_data(self, payload: Payload) -> dict[str, JSON]:
         """An event payload of this game as a JSON object (:meth:`Codec.payload_data`)."""
-        # The codec's hook for the class, without the call to payload_data once it is known.
-        hook = self.codec.payload_hooks.get(type(payload))
-        if hook is None:
-            return self.codec.payload_data(payload)
-        return hook(payload)
+        return self.codec.payload_data(payload)
 
 
 # A game kind: what the registry holds of each game.
