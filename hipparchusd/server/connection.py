@@ -61,7 +61,7 @@ class Connection(abc.ABC):
         self._pending: list[bytes] = []
         self._backlog: collections.deque[tuple[bytes, int]] = collections.deque()
         self._waiting = 0  # messages in _pending and _backlog, or being written
-        self._unsent = 0  # of those, the messages in _backlog or being written
+        self._pending_count = 0  # of those, the messages in _pending (a piece may hold several)
         self._writing = False
         self._wakeup = trio.Event()
         self._drained = trio.Event()
@@ -115,6 +115,7 @@ class Connection(abc.ABC):
         if not self._pending:
             self._dirty.append(self)
         self._pending.append(data)
+        self._pending_count += count
         self._waiting += count
 
     def flush(self) -> None:
@@ -122,8 +123,9 @@ class Connection(abc.ABC):
         if not self._pending or self.overflowed:
             return
         data = b"".join(self._pending)
-        count = self._waiting - self._unsent  # the messages in _pending (a piece may hold several)
+        count = self._pending_count
         self._pending.clear()
+        self._pending_count = 0
         if not self._backlog and not self._writing:
             sent = self.send_now(data)
             if sent == len(data):
@@ -131,7 +133,6 @@ class Connection(abc.ABC):
                 return
             data = data[sent:]
         self._backlog.append((data, count))
-        self._unsent += count
         self._wakeup.set()
 
     @property
@@ -171,9 +172,7 @@ class Connection(abc.ABC):
                 return
             finally:
                 self._writing = False
-            sent = sum(count for _, count in items)
-            self._waiting -= sent
-            self._unsent -= sent
+            self._waiting -= sum(count for _, count in items)
             self._drained.set()
 
 

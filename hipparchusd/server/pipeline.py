@@ -103,10 +103,9 @@ class Pipeline:
                 if result.engine and engines is not None:
                     result = engines.admit(result)
                 needs = result.needs
-                if needs is None and not (self.durable and result.store_calls):
-                    # It awaits nothing (no need, and no store call: :meth:`_commands`), so
-                    # no other task runs before its events are queued: it needs no place in
-                    # the games' order.
+                if needs is None and not self._commands(result):
+                    # It awaits nothing, so no other task runs before its events are queued:
+                    # it needs no place in the games' order.
                     result.commit()
                     self._deliver(result, conn)
                 elif isinstance(needs, NeedsSearch):
