@@ -155,8 +155,7 @@ class LobbyBase(abc.ABC):
         are not searching yet (each is marked ``thinking`` until its move is played). Each
         search sees only its seat's view (RULINGS H13)."""
         # ``bot_seats`` is empty until the game starts; most games have no engine seat.
-        bot_seats = table.bot_seats
-        if not bot_seats or table.finished or table.game.outcome is not None:
+        if not table.bot_seats or table.finished or table.game.outcome is not None:
             return []
         turns: list[BotTurn] = []
         game = table.game

@@ -195,7 +195,7 @@ class Playing(LobbyBase):
             if outcome is not None:
                 self._ended(table, outcome)
                 result.engine.append(StopSearches(table.id))
-            elif table.bot_seats:
+            else:
                 result.engine += self._bot_turns(table)
 
         result.pending = move
