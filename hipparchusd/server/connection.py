@@ -207,8 +207,24 @@ class TcpConnection(Connection):
         return self._splitter.partial
 
     async def receive_requests(self) -> Iterable[str | LineError] | None:
-        """See :meth:`Connection.receive_requests`: the lines completed by the next bytes."""
-        data = await self.receive()
+        """See :meth:`Connection.receive_requests`: the lines completed by the next bytes.
+
+        A client waits for each answer, so its next request is rarely there at once; but once
+        the other ready connections have had their turn, under load it usually is (about two
+        times in three in the benchmark). So: yield, then read, and only if nothing came wait
+        for readability, which costs an epoll re-arm and a wake-up per wait. (The read is
+        written here, not in a coroutine of its own: this runs for every request.)
+        """
+        # A cancelled connection stops here even if its peer never stops sending.
+        await trio.lowlevel.checkpoint()
+        while True:
+            try:
+                data = os.read(self._fileno, _RECEIVE_SIZE)
+                break
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(self._fileno)
+            except OSError as error:
+                raise trio.BrokenResourceError(str(error)) from error
         if not data:
             # A line the peer did not end with LF is no request (PROTOCOL.md section 1): a
             # connection dropped mid-line must not carry out, say, a truncated move.
@@ -216,28 +232,6 @@ class TcpConnection(Connection):
                 log.debug("connection %d: unterminated last line ignored", self.session.id)
             return None
         return self._splitter.feed(data)
-
-    async def receive(self) -> bytes:
-        """The next bytes from the peer (``b""`` at end of stream).
-
-        A client waits for each answer, so its next request is rarely there at once; but once
-        the other ready connections have had their turn, under load it usually is (about two
-        times in three in the benchmark). So: yield, then read, and only if nothing came wait
-        for readability, which costs an epoll re-arm and a wake-up per wait.
-
-        Raises:
-            trio.BrokenResourceError: the connection failed.
-            trio.ClosedResourceError: the stream was closed.
-        """
-        # A cancelled connection stops here even if its peer never stops sending.
-        await trio.lowlevel.checkpoint()
-        while True:
-            try:
-                return os.read(self._fileno, _RECEIVE_SIZE)
-            except BlockingIOError:
-                await trio.lowlevel.wait_readable(self._fileno)
-            except OSError as error:
-                raise trio.BrokenResourceError(str(error)) from error
 
     def send_now(self, data: bytes) -> int:
         """See :meth:`Connection.send_now`: one non-blocking write to the socket."""
