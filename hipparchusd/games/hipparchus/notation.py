@@ -74,13 +74,13 @@ class NotationError(ValueError):
         self.position = position
 
 
-def format_play(play: Play) -> str:
-    """The canonical notation of ``play``, e.g. ``2E@5``."""
-    text = play._notation
+def format_play(move: Play) -> str:
+    """The canonical notation of the play ``move``, e.g. ``2E@5``."""
+    text = move._notation
     if text is None:
         # Indexing the letters with the suit (an int) is Suit.letter without a call.
-        text = f"{play.count}{_SUIT_LETTERS[play.suit]}@{play.position}"
-        object.__setattr__(play, "_notation", text)  # the play's cache (model.Play)
+        text = f"{move.count}{_SUIT_LETTERS[move.suit]}@{move.position}"
+        object.__setattr__(move, "_notation", text)  # the play's cache (model.Play)
     return text
 
 
