@@ -195,9 +195,12 @@ def _free_port() -> int:
 def _start_daemon(state_dir: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    # e.g. "-m cProfile -o out": the daemon's own profile (as in bench_server.py)
+    prefix = os.environ.get("BENCH_DAEMON_PREFIX", "").split()
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "hipparchusd", "--host", "127.0.0.1", "--port", str(port),
+            [sys.executable, *prefix, "-m", "hipparchusd",
+             "--host", "127.0.0.1", "--port", str(port),
              "--state-dir", state_dir, "--max-games", "100000", "--max-connections", "10000",
              "--trusted-addresses", "127.0.0.1",
              "--log-level", "info"],
