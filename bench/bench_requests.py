@@ -12,7 +12,7 @@ It leaves out what the daemon spends in the kernel and in trio's scheduler betwe
 The SHA-256 of every byte the connections were sent (except the seat tokens, which are random)
 is printed too: two versions of the daemon that print the same digest sent the same bytes.
 
-    .venv/bin/python bench/bench_requests.py [--matches 150] [--repeat 5] [--json]
+    .venv/bin/python bench/bench_requests.py [--matches 150] [--repeat 5] [--json] [--durable]
 """
 
 from __future__ import annotations
@@ -62,10 +62,19 @@ class Seat:
         self.peer.close()
 
 
-async def run(matches: int, mode: Mode) -> tuple[float, int, str]:
+class DurableMemoryStore(MemoryStore):
+    """A store that keeps nothing but says it is durable (``--durable``): every play then
+    takes a durable store's path through the server (its store commands made and awaited in
+    the game's order, the snapshots of new deals and finished games made), without the cost
+    of SQLite itself."""
+
+    durable = True
+
+
+async def run(matches: int, mode: Mode, durable: bool = False) -> tuple[float, int, str]:
     """Play ``matches`` seeded random matches; (seconds spent in the server, requests, digest
     of the output)."""
-    server = Server(Settings(), MemoryStore())
+    server = Server(Settings(), DurableMemoryStore() if durable else MemoryStore())
     rng = random.Random(1)
     digest = hashlib.sha256()
     spent = 0.0
@@ -110,14 +119,18 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=150, help="matches per run (default 150)")
     parser.add_argument("--repeat", type=int, default=5, help="runs; the best counts (default 5)")
     parser.add_argument("--json", action="store_true", help="JSON-mode connections")
+    parser.add_argument(
+        "--durable", action="store_true", help="a store that says it is durable (see above)"
+    )
     args = parser.parse_args()
     mode = Mode.JSON if args.json else Mode.TEXT
     times = []
     for _ in range(args.repeat):
-        spent, requests, digest = trio.run(run, args.matches, mode)
+        spent, requests, digest = trio.run(run, args.matches, mode, args.durable)
         times.append(spent / requests * 1e6)
     times.sort()
-    print(f"{requests} requests per run ({mode} mode), {args.repeat} runs")
+    store = "a durable store" if args.durable else "a store that keeps nothing"
+    print(f"{requests} requests per run ({mode} mode, {store}), {args.repeat} runs")
     print(
         f"  server time per request: best {times[0]:.1f} us, median {times[len(times) // 2]:.1f} us"
     )
