@@ -13,6 +13,7 @@ The SHA-256 of every byte the connections were sent (except the seat tokens, whi
 is printed too: two versions of the daemon that print the same digest sent the same bytes.
 
     .venv/bin/python bench/bench_requests.py [--matches 150] [--repeat 5] [--json] [--durable]
+                                           [--at-once N]
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class Seat:
         ours.setblocking(False)
         theirs.setblocking(False)
         stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
-        session = server.lobby.connect("bench")
+        session = server.lobby.connect("127.0.0.1")
         session.mode = mode
         self.conn = TcpConnection(stream, session, 1000, server.pipeline.dirty)
         server.connections[session.id] = self.conn
@@ -71,10 +72,15 @@ class DurableMemoryStore(MemoryStore):
     durable = True
 
 
-async def run(matches: int, mode: Mode, durable: bool = False) -> tuple[float, int, str]:
-    """Play ``matches`` seeded random matches; (seconds spent in the server, requests, digest
-    of the output)."""
-    server = Server(Settings(), DurableMemoryStore() if durable else MemoryStore())
+async def run(
+    matches: int, mode: Mode, durable: bool = False, at_once: int = 1
+) -> tuple[float, int, str]:
+    """Play ``matches`` seeded random matches, ``at_once`` at a time (a move in each in turn);
+    (seconds spent in the server, requests, digest of the output)."""
+    # The connections come from a trusted address, as the load of bench_server.py and
+    # bench_durable.py does: the per-address limits would refuse hundreds of them.
+    settings = Settings(trusted_addresses=("127.0.0.1",))
+    server = Server(settings, DurableMemoryStore() if durable else MemoryStore())
     rng = random.Random(1)
     digest = hashlib.sha256()
     spent = 0.0
@@ -90,7 +96,7 @@ async def run(matches: int, mode: Mode, durable: bool = False) -> tuple[float, i
             server.pipeline.flush()
         spent += time.perf_counter() - started
 
-    for number in range(matches):
+    async def start(number: int) -> tuple[str, tuple[Seat, Seat]]:
         seats = (Seat(server, mode), Seat(server, mode))
         game = f"g{number + 1}"
         await send(seats[0], f"new hipparchus seed={number}")
@@ -99,18 +105,29 @@ async def run(matches: int, mode: Mode, durable: bool = False) -> tuple[float, i
         for seat in seats:
             lines = seat.output().split(b"\n")
             digest.update(b"\n".join(line for line in lines if b"token" not in line))
+        return game, seats
+
+    async def move(game: str, seats: tuple[Seat, Seat]) -> bool:
+        """One move of ``game`` (``legal``, then a random legal ``play``); False once over."""
         table = server.lobby.tables[game]
-        while table.game.outcome is None:
-            (to_move,) = table.game.seats_to_move()
-            seat = seats[to_move]
-            await send(seat, f"legal {game}")
-            digest.update(seat.output())
-            moves = [table.game.format_move(m) for m in table.game.legal_moves(to_move)]
-            await send(seat, f"play {game} {rng.choice(moves)}")
+        if table.game.outcome is not None:
             for seat in seats:
-                digest.update(seat.output())
+                seat.close()
+            return False
+        (to_move,) = table.game.seats_to_move()
+        seat = seats[to_move]
+        await send(seat, f"legal {game}")
+        digest.update(seat.output())
+        moves = [table.game.format_move(m) for m in table.game.legal_moves(to_move)]
+        await send(seat, f"play {game} {rng.choice(moves)}")
         for seat in seats:
-            seat.close()
+            digest.update(seat.output())
+        return True
+
+    for first in range(0, matches, at_once):
+        playing = [await start(number) for number in range(first, min(first + at_once, matches))]
+        while playing:
+            playing = [(game, seats) for game, seats in playing if await move(game, seats)]
     return spent, requests, digest.hexdigest()[:16]
 
 
@@ -122,11 +139,18 @@ def main() -> None:
     parser.add_argument(
         "--durable", action="store_true", help="a store that says it is durable (see above)"
     )
+    parser.add_argument(
+        "--at-once",
+        type=int,
+        default=1,
+        metavar="N",
+        help="matches played at once, a move in each in turn (default 1; bench_server has 100)",
+    )
     args = parser.parse_args()
     mode = Mode.JSON if args.json else Mode.TEXT
     times = []
     for _ in range(args.repeat):
-        spent, requests, digest = trio.run(run, args.matches, mode, args.durable)
+        spent, requests, digest = trio.run(run, args.matches, mode, args.durable, args.at_once)
         times.append(spent / requests * 1e6)
     times.sort()
     store = "a durable store" if args.durable else "a store that keeps nothing"
