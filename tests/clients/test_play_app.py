@@ -45,8 +45,10 @@ from hipparchusd.games.planets import PlanetsRecord, replay
 from hipparchusd.games.planets.codec import converter as planets_converter
 from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.follow import sort_cards
-from hipparchusd.play.game_screens import GameScreen, HipparchusScreen, PlanetsScreen
+from hipparchusd.play.game_screen import GameScreen
+from hipparchusd.play.hipparchus_screen import HipparchusScreen
 from hipparchusd.play.lobby import LobbyScreen
+from hipparchusd.play.planets_screen import PlanetsScreen
 from hipparchusd.play.seats import SeatStore
 from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, ResultScreen, RulesScreen
 
