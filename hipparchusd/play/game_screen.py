@@ -1,7 +1,7 @@
 """The shared game screen: :class:`GameScreen`, the table with the seats around it, the
 trick in the middle, the hand, the legal moves, whose move it is, and a log of every event
 explained; each game kind's screen (:mod:`.hipparchus_screen`, :mod:`.planets_screen`)
-provides the game's own hooks.
+provides the game's own hooks (its abstract methods).
 
 Events are queued by the connection's reader the moment they arrive and applied by a worker
 (:meth:`GameScreen.consume`), paced by ``delay`` seconds for a spectator; the player chooses
@@ -11,6 +11,7 @@ waits for it) and followed from the events in between (:mod:`.follow`).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.message_pump import _MessagePumpMeta  # type(Screen): by name, mypy checks it
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
@@ -60,10 +62,15 @@ class Seating:
     players: list[Any]
 
 
-class GameScreen(Screen[None]):
-    """What every game screen shares. Subclasses render their game (``reduce``, ``title``,
-    ``seat_panel``, ``center``, ``describe``...) and choose moves (``load_turn``,
-    ``hand_items``, ``move_items``, ``submit_selected``...).
+class _ScreenABCMeta(_MessagePumpMeta, abc.ABCMeta):
+    """Textual's screen metaclass with ABCMeta's, as a plain ABC base clashes with it."""
+
+
+class GameScreen(Screen[None], metaclass=_ScreenABCMeta):
+    """What every game screen shares. Subclasses must follow and render their game (the
+    abstract ``reduce``, ``explain``, ``to_move``, ``title_text``, ``seat_panel``, ``center``)
+    and take their turns (the abstract ``load_turn``), and choose moves as they need
+    (``hand_items``, ``move_items``, ``selected_word``, ``word_for``...).
 
     ``on_finished(message, code)`` is called when the player leaves; ``forget_token`` when
     the seat's token is of no more use (the game is over, or the seat was freed).
@@ -423,9 +430,9 @@ class GameScreen(Screen[None]):
             typed.append(self.refusal, "bold red")
         self.query_one("#typed", Static).update(typed)
 
+    @abc.abstractmethod
     def to_move(self) -> list[int]:
         """The seats that must move now."""
-        raise NotImplementedError
 
     def is_to_move(self, seat: int) -> bool:
         """True when ``seat`` must move now."""
@@ -452,17 +459,17 @@ class GameScreen(Screen[None]):
 
     # -- what each game provides
 
+    @abc.abstractmethod
     def reduce(self, view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> Any:
         """The view after an event (:mod:`.follow`)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def explain(self, kind: str, data: dict[str, Any], before: dict[str, Any] | None) -> None:
         """Log the game's own event, explained."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def load_turn(self) -> None:
         """Our turn: take the view and the legal moves."""
-        raise NotImplementedError
 
     def after_play(self, move: str) -> None:
         """Our move was accepted as ``move`` (canonical)."""
@@ -471,17 +478,17 @@ class GameScreen(Screen[None]):
         """A move word as drawn."""
         return Text(move)
 
+    @abc.abstractmethod
     def title_text(self) -> Text:
         """The top line."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def seat_panel(self, seat: int) -> RenderableType:
         """A seat's place at the table."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def center(self) -> RenderableType:
         """The middle of the table: the trick."""
-        raise NotImplementedError
 
     def hand_items(self) -> list[ChoiceBar.Item]:
         """Our hand, as clickable items."""
