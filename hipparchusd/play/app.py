@@ -23,8 +23,10 @@ from textual.binding import Binding, BindingType
 
 from ..client import DEFAULT_PORT, ClientError, Event, ServerError
 from .connection import Connection
-from .game_screens import SCREENS, GameScreen, Seating
+from .game_screen import GameScreen, Seating
+from .hipparchus_screen import HipparchusScreen
 from .lobby import LobbyScreen
+from .planets_screen import PlanetsScreen
 from .seats import SavedSeat, SeatStore
 from .widgets import ConfirmScreen, Look
 
@@ -55,6 +57,12 @@ ModalScreen { align: center middle; }
 #kind { width: 20; }
 #options { width: 1fr; }
 """
+
+SCREENS: dict[str, type[GameScreen]] = {
+    "hipparchus": HipparchusScreen,
+    "planets": PlanetsScreen,
+}
+"""The screen of each game kind."""
 
 
 @attrs.define

@@ -45,10 +45,12 @@ from hipparchusd.games.planets import PlanetsRecord, replay
 from hipparchusd.games.planets.codec import converter as planets_converter
 from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.follow import sort_cards
-from hipparchusd.play.game_screens import GameScreen, HipparchusScreen, PlanetsScreen
+from hipparchusd.play.game_screen import GameScreen, Seating
+from hipparchusd.play.hipparchus_screen import HipparchusScreen
 from hipparchusd.play.lobby import LobbyScreen
+from hipparchusd.play.planets_screen import PlanetsScreen
 from hipparchusd.play.seats import SeatStore
-from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, ResultScreen, RulesScreen
+from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, Look, ResultScreen, RulesScreen
 
 SIZE = (132, 40)
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -171,6 +173,37 @@ def trick_winners(record: dict[str, Any]) -> list[int | None]:
 
 
 # --- Hipparchus -----------------------------------------------------------------------------
+
+
+def test_each_game_must_provide_the_screen_hooks() -> None:
+    """The per-game hooks are abstract: the shared screen alone cannot be made; each game's can."""
+    connection: Any = None  # only kept by the constructor
+
+    def make(screen_class: type[GameScreen], kind: str) -> GameScreen:
+        seating = Seating("g1", kind, 0, "token", ["you", None])
+        return screen_class(
+            connection,
+            seating,
+            None,
+            0,
+            Look(),
+            on_finished=lambda *_: None,
+            forget_token=lambda: None,
+        )
+
+    assert GameScreen.__abstractmethods__ == {
+        "to_move",
+        "reduce",
+        "explain",
+        "load_turn",
+        "title_text",
+        "seat_panel",
+        "center",
+    }
+    with pytest.raises(TypeError, match="abstract"):
+        make(GameScreen, "hipparchus")
+    assert isinstance(make(HipparchusScreen, "hipparchus"), HipparchusScreen)
+    assert isinstance(make(PlanetsScreen, "planets"), PlanetsScreen)
 
 
 def test_a_whole_hipparchus_match_against_a_bot(tmp_path: Path) -> None:

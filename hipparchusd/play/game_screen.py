@@ -1,0 +1,540 @@
+"""The shared game screen: :class:`GameScreen`, the table with the seats around it, the
+trick in the middle, the hand, the legal moves, whose move it is, and a log of every event
+explained; each game kind's screen (:mod:`.hipparchus_screen`, :mod:`.planets_screen`)
+provides the game's own hooks (its abstract methods).
+
+Events are queued by the connection's reader the moment they arrive and applied by a worker
+(:meth:`GameScreen.consume`), paced by ``delay`` seconds for a spectator; the player chooses
+meanwhile. A seat's view is taken from ``state`` at each of its turns (the position then
+waits for it) and followed from the events in between (:mod:`.follow`).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import attrs
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from ..client import ConnectionClosed, Event, ServerError
+from .connection import Connection
+from .rules_text import SUMMARIES
+from .widgets import ChoiceBar, ConfirmScreen, Look, ResultScreen, RulesScreen
+
+#: Events after which a spectator's watch pauses ``delay`` seconds (the others are instant).
+PACED = frozenset({"played", "trick", "no-follow", "passed", "round-over", "hand-over"})
+
+#: Where each seat sits, by its place clockwise from the viewer (0 = the viewer, at the
+#: bottom; left = the next seat, RULINGS P15), for each table size.
+PLACES = {
+    2: ("b", "t"),
+    3: ("b", "l", "r"),
+    4: ("b", "l", "t", "r"),
+    5: ("b", "l", "tl", "tr", "r"),
+    6: ("b", "l", "tl", "t", "tr", "r"),
+}
+CELLS = ("tl", "t", "tr", "l", "c", "r", "bl", "b", "br")
+TYPED = frozenset("0123456789@,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+@attrs.define
+class Seating:
+    """Who the screen is for: the ``game`` and its ``kind``, our ``seat`` (``None`` for a
+    spectator) and its ``token``, the ``players``' names by seat (``None`` or ``-`` when free)."""
+
+    game: str
+    kind: str
+    seat: int | None
+    token: str | None
+    players: list[Any]
+
+
+# Textual's screen metaclass is taken from Screen itself rather than imported by its private
+# name, which a Textual release may rename; mypy cannot follow a base computed at run time.
+class _ScreenABCMeta(type(Screen), abc.ABCMeta):  # type: ignore[misc]
+    """Textual's screen metaclass with ABCMeta's, as a plain ABC base clashes with it."""
+
+
+class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metaclass]
+    """What every game screen shares. Subclasses must follow and render their game (the
+    abstract ``reduce``, ``explain``, ``to_move``, ``title_text``, ``seat_panel``, ``center``)
+    and take their turns (the abstract ``load_turn``), and choose moves as they need
+    (``hand_items``, ``move_items``, ``selected_word``, ``word_for``...).
+
+    ``on_finished(message, code)`` is called when the player leaves; ``forget_token`` when
+    the seat's token is of no more use (the game is over, or the seat was freed).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "choose", show=False),
+        Binding("right", "move(1)", "choose", show=False),
+        Binding("up", "count(1)", "more", show=False),
+        Binding("down", "count(-1)", "fewer", show=False),
+        Binding("enter", "submit", "play"),
+        Binding("space", "mark", "mark", show=False),
+        Binding("escape", "clear", "clear", show=False),
+        Binding("backspace", "erase", "erase", show=False),
+        Binding("question_mark", "rules", "rules"),
+        Binding("ctrl+r", "resign", "resign"),
+    ]
+
+    def __init__(
+        self,
+        connection: Connection,
+        seating: Seating,
+        snapshot: dict[str, Any] | None,
+        snapshot_order: int,
+        look: Look,
+        *,
+        delay: float = 0.0,
+        on_finished: Callable[[str, int], None],
+        forget_token: Callable[[], None],
+    ) -> None:
+        super().__init__()
+        self.connection = connection
+        self.seating = seating
+        self.look = look
+        self.delay = delay
+        self.on_finished = on_finished
+        self.forget_token = forget_token
+        self.view: dict[str, Any] | None = (snapshot or {}).get("view")
+        self.status = str((snapshot or {}).get("status") or "waiting")
+        if snapshot and snapshot.get("players"):
+            self.seating.players = list(snapshot["players"])
+        self.snapshot_order = snapshot_order
+        self.queue: asyncio.Queue[tuple[Event, int]] = asyncio.Queue()
+        self.my_turn = False
+        self.selected = 0
+        self.buffer = ""
+        self.refusal = ""
+        self.over: dict[str, Any] | None = None
+        self.disconnected: set[int] = set()
+        self.notes: list[Text] = []  # the center's explanation of the last trick
+        self.events_seen = 0
+        self.moves_made = 0  # moves the daemon accepted from us
+        self.transcript: list[str] = []  # every line logged, as plain text
+        self.join_hint = ""  # how a bot would join, shown while seats are free
+
+    # -- layout
+
+    def compose(self) -> ComposeResult:
+        """Title; the table (a 3x3 grid of seats around the trick), the status line, the hand,
+        the moves and the typed text; the event log on the right; the keys at the bottom."""
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="play-area"):
+                with Grid(id="table"):
+                    for cell in CELLS:
+                        yield Static(id=f"cell-{cell}", classes="cell")
+                yield Static(id="status")
+                yield Static(Text("Your hand", "bold"), id="hand-label")
+                yield ChoiceBar(id="hand")
+                yield ChoiceBar(id="moves", gap=3)
+                yield Static(id="typed")
+            log = RichLog(id="log", wrap=True, markup=False, min_width=20)
+            log.can_focus = False
+            yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start following the game's events and draw the table."""
+        self.run_worker(self.consume(), name="events", exclusive=True)
+        if self.seating.seat is None:
+            self.query_one("#hand-label", Static).display = False
+        self.redraw()
+
+    @property
+    def log_widget(self) -> RichLog:
+        """The event log."""
+        return self.query_one("#log", RichLog)
+
+    def label(self, seat: int) -> str:
+        """``you`` for our seat, else the seat's name (``seat <n>`` while it is free)."""
+        if seat == self.seating.seat:
+            return "you"
+        players = self.seating.players
+        name = players[seat] if 0 <= seat < len(players) else None
+        return str(name) if name not in (None, "-") else f"seat {seat}"
+
+    def note(self, text: Text | str) -> None:
+        """Add a line to the log (and to :attr:`transcript`, its plain text)."""
+        line = text if isinstance(text, Text) else Text(text)
+        self.transcript.append(line.plain)
+        self.log_widget.write(line)
+
+    # -- events
+
+    def push_event(self, event: Event, order: int) -> None:
+        """Queue an event of this game (called by the connection's reader, in order)."""
+        self.queue.put_nowait((event, order))
+
+    async def consume(self) -> None:
+        """Apply the queued events one by one, pausing ``delay`` seconds after each event a
+        person watches (:data:`PACED`)."""
+        while True:
+            event, order = await self.queue.get()
+            try:
+                await self.handle(event, order)
+            except (NoMatches, ConnectionClosed):  # the application is closing
+                return
+            self.events_seen += 1
+            paced = self.delay and event.kind in PACED
+            # Drawn once the events read so far are applied: a trick's four events, one draw.
+            if paced or self.queue.empty():
+                self.redraw()
+            if paced:
+                await asyncio.sleep(self.delay)
+
+    async def handle(self, event: Event, order: int) -> None:
+        """One event: the view follows it (unless a snapshot read later holds it already), the
+        log explains it, and at our turn the legal moves are fetched."""
+        data = event.data
+        kind = event.kind
+        before = self.view
+        if order > self.snapshot_order:
+            self.view = self.reduce(self.view, kind, data)
+        if kind == "joined":
+            seat = int(data["seat"])
+            while len(self.seating.players) <= seat:
+                self.seating.players.append(None)
+            self.seating.players[seat] = data.get("name")
+            self.note(f"{self.label(seat)} joined (seat {seat})")
+        elif kind == "left":
+            seat = int(data["seat"])
+            self.seating.players[seat] = None
+            self.note(f"seat {seat} left: the seat is free again")
+        elif kind == "disconnected":
+            self.disconnected.add(int(data["seat"]))
+            self.note(f"{self.label(int(data['seat']))} disconnected (the seat is kept)")
+        elif kind == "resumed":
+            self.disconnected.discard(int(data["seat"]))
+            self.note(f"{self.label(int(data['seat']))} is back")
+        elif kind == "to-move":
+            self.status = "playing"
+            seats = [int(s) for s in data.get("seats") or []]
+            if self.seating.seat in seats and self.seating.seat is not None:
+                await self.load_turn()
+        elif kind == "game-over":
+            self.game_over(data)
+        else:
+            self.status = "playing"
+            self.explain(kind, data, before)
+
+    def game_over(self, data: dict[str, Any]) -> None:
+        """The game has ended: say who won, forget the seat's token."""
+        self.over = data
+        self.my_turn = False
+        winners = [int(s) for s in data.get("winners") or []]
+        scores = data.get("scores") or []
+        names = " and ".join(self.label(s) for s in winners)
+        verb = "win" if winners == [self.seating.seat] or len(winners) > 1 else "wins"
+        line = Text(f"Game over: {names} {verb}", "bold")
+        resigned = data.get("resigned")
+        if resigned is not None:
+            line.append(f" ({self.label(int(resigned))} resigned)")
+        line.append(". Scores: " + ", ".join(f"{self.label(s)} {v}" for s, v in enumerate(scores)))
+        self.note(line)
+        self.forget_token()
+        body = Group(line, Text(self.score_explanation()))
+        self.app.push_screen(ResultScreen("Game over", body, self.auto_close))
+
+    @property
+    def auto_close(self) -> float | None:
+        """A spectator's results close by themselves (the watch goes on); a player's wait."""
+        return None if self.seating.seat is not None else max(3 * self.delay, 1.0)
+
+    # -- our turn
+
+    async def refresh_view(self) -> None:
+        """Take the seat's view from ``state`` (events read before its answer are in it)."""
+        state, order = await self.connection.ask("state", self.seating.game)
+        self.view = state.get("view")
+        self.snapshot_order = order
+        if state.get("players"):
+            self.seating.players = list(state["players"])
+
+    async def play(self, word: str) -> None:
+        """Send a move; show the daemon's reason if it refuses it."""
+        try:
+            answer = await self.connection.request("play", self.seating.game, word)
+        except ConnectionClosed:
+            return  # the application says so as it closes
+        except ServerError as error:
+            self.refusal = f"Refused {word}: {error.message}"
+            self.note(Text(self.refusal, "bold red"))
+            self.redraw()
+            return
+        played = str(answer.get("move", word))
+        self.refusal = ""
+        self.buffer = ""
+        self.my_turn = False
+        self.moves_made += 1
+        self.after_play(played)
+        self.note(Text.assemble(("You played ", "bold"), self.show_move(played)))
+        self.redraw()
+
+    # -- actions
+
+    def action_move(self, step: int) -> None:
+        """Move the selection left or right."""
+        count = self.selectable()
+        if self.my_turn and count:
+            self.selected = (self.selected + step) % count
+            self.redraw()
+
+    def action_count(self, step: int) -> None:
+        """More or fewer cards from the same clump (Hipparchus); nothing elsewhere."""
+
+    def action_mark(self) -> None:
+        """Mark a card to pass (planets); nothing elsewhere."""
+
+    def action_clear(self) -> None:
+        """Forget the typed text (and marks)."""
+        self.buffer = ""
+        self.refusal = ""
+        self.redraw()
+
+    def action_erase(self) -> None:
+        """Erase the last typed character."""
+        self.buffer = self.buffer[:-1]
+        self.redraw()
+
+    def action_submit(self) -> None:
+        """Play the typed move, or the selected one."""
+        if self.over is not None:
+            self.action_leave()
+            return
+        if not self.my_turn:
+            return
+        word = self.word_for(self.buffer.strip()) if self.buffer.strip() else self.selected_word()
+        self.buffer = ""
+        if word:
+            self.run_worker(self.play(word), group="moves")
+        self.redraw()
+
+    def action_rules(self) -> None:
+        """Show the rules summary."""
+        self.app.push_screen(RulesScreen(SUMMARIES[self.seating.kind]))
+
+    def action_resign(self) -> None:
+        """Resign, once confirmed."""
+        if self.seating.seat is None or self.over is not None or self.status != "playing":
+            return
+
+        async def resign(yes: bool | None) -> None:
+            if yes:
+                try:
+                    await self.connection.request("resign", self.seating.game)
+                except ConnectionClosed:
+                    return
+                except ServerError as error:
+                    self.note(Text(f"Resign refused: {error.message}", "red"))
+
+        def answered(yes: bool | None) -> None:
+            self.run_worker(resign(yes), group="moves")
+
+        self.app.push_screen(ConfirmScreen("Resign the whole game?"), answered)
+
+    def action_leave(self) -> None:
+        """Leave: the message says truly what becomes of the seat."""
+        game = self.seating.game
+        if self.seating.seat is None:
+            self.on_finished(f"Stopped watching {game}.", 0)
+        elif self.over is not None:
+            self.on_finished(f"Game {game} is over.", 0)
+        elif self.status != "playing":
+            # Before the start, leaving frees the seat (PROTOCOL.md, leave): no token to keep.
+            self.forget_token()
+            self.on_finished(f"You left {game} before it started: your seat is free again.", 130)
+        else:
+            self.on_finished(
+                f"You left {game}; your seat stays reserved. "
+                "Run hipparchus-play --resume to take it back.",
+                130,
+            )
+
+    def on_key(self, event: events.Key) -> None:
+        """Letters, digits, ``@`` and ``,`` are typed (a number or a move's notation)."""
+        if event.character and event.character in TYPED and self.seating.seat is not None:
+            self.buffer += event.character
+            event.stop()
+            self.redraw()
+
+    def on_choice_bar_clicked(self, message: ChoiceBar.Clicked) -> None:
+        """A click on the hand or the moves."""
+        if not self.my_turn:
+            return
+        if message.bar.id == "moves":
+            self.click_move(message.index)
+        else:
+            self.click_hand(message.index)
+        self.redraw()
+
+    def click_move(self, index: int) -> None:
+        """A click on a move: select it; a click on the selected one plays it."""
+        if index == self.selected:
+            self.action_submit()
+        else:
+            self.selected = index
+
+    def click_hand(self, index: int) -> None:
+        """A click on a card or clump (each game decides)."""
+
+    # -- drawing
+
+    def redraw(self) -> None:
+        """Draw everything from the view and the choice (nothing once the screen is gone)."""
+        with contextlib.suppress(NoMatches):  # the application is closing: no widgets
+            self._redraw()
+
+    def _redraw(self) -> None:
+        self.query_one("#title", Static).update(self.title_text())
+        players = len(self.seating.players) or 2
+        places = dict(zip(range(players), PLACES.get(players, PLACES[2]), strict=False))
+        me = self.seating.seat or 0
+        by_cell = {places[(seat - me) % players]: seat for seat in range(players)}
+        for cell in CELLS:
+            widget = self.query_one(f"#cell-{cell}", Static)
+            if cell == "c":
+                widget.update(self.center())
+                widget.set_class(True, "center")
+            elif cell in by_cell:
+                seat = by_cell[cell]
+                widget.update(self.seat_panel(seat))
+                widget.set_class(True, "seat")
+                widget.set_class(self.is_to_move(seat), "to-move")
+            else:
+                widget.update("")
+                widget.set_class(False, "seat")
+        self.query_one("#status", Static).update(self.status_text())
+        if self.seating.seat is not None:
+            self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
+        self.query_one("#moves", ChoiceBar).show(self.move_items(), self.move_cursor())
+        typed = Text()
+        if self.buffer:
+            typed.append("typed: ", "dim")
+            typed.append(self.buffer, "bold")
+            typed.append("  (Enter sends, Esc clears)", "dim")
+        elif self.refusal:
+            typed.append(self.refusal, "bold red")
+        self.query_one("#typed", Static).update(typed)
+
+    @abc.abstractmethod
+    def to_move(self) -> list[int]:
+        """The seats that must move now."""
+
+    def is_to_move(self, seat: int) -> bool:
+        """True when ``seat`` must move now."""
+        return self.over is None and seat in self.to_move()
+
+    def status_text(self) -> Text:
+        """Whose move it is: ``Your turn: ...`` or ``waiting for bob...``."""
+        if self.over is not None:
+            return Text("Game over. Enter or Ctrl+Q leaves.", "bold")
+        if self.view is None:
+            free = [s for s, name in enumerate(self.seating.players) if name in (None, "-")]
+            waiting = ", ".join(f"seat {s}" for s in free) or "the start"
+            text = Text(f"Waiting for players to join ({waiting})...", "italic")
+            if self.join_hint:
+                text.append(f"\nA bot joins with: {self.join_hint}", "dim")
+            return text
+        if self.my_turn:
+            return self.turn_prompt()
+        seats = [s for s in self.to_move() if s != self.seating.seat]
+        if not seats:
+            return Text("")
+        names = ", ".join(self.label(s) for s in seats)
+        return Text(f"waiting for {names}...", "italic yellow")
+
+    # -- what each game provides
+
+    @abc.abstractmethod
+    def reduce(self, view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> Any:
+        """The view after an event (:mod:`.follow`)."""
+
+    @abc.abstractmethod
+    def explain(self, kind: str, data: dict[str, Any], before: dict[str, Any] | None) -> None:
+        """Log the game's own event, explained."""
+
+    @abc.abstractmethod
+    async def load_turn(self) -> None:
+        """Our turn: take the view and the legal moves."""
+
+    def after_play(self, move: str) -> None:
+        """Our move was accepted as ``move`` (canonical)."""
+
+    def show_move(self, move: str) -> Text:
+        """A move word as drawn."""
+        return Text(move)
+
+    @abc.abstractmethod
+    def title_text(self) -> Text:
+        """The top line."""
+
+    @abc.abstractmethod
+    def seat_panel(self, seat: int) -> RenderableType:
+        """A seat's place at the table."""
+
+    @abc.abstractmethod
+    def center(self) -> RenderableType:
+        """The middle of the table: the trick."""
+
+    def hand_items(self) -> list[ChoiceBar.Item]:
+        """Our hand, as clickable items."""
+        return []
+
+    def hand_cursor(self) -> int | None:
+        """The hand item to draw reversed."""
+        return None
+
+    def move_cursor(self) -> int | None:
+        """The move item to draw reversed: the selection, at our turn."""
+        return self.selected if self.my_turn else None
+
+    def move_items(self) -> list[ChoiceBar.Item]:
+        """The legal moves (or the choice in progress), as clickable items."""
+        return []
+
+    def selectable(self) -> int:
+        """How many items the arrows move over."""
+        return 0
+
+    def selected_word(self) -> str:
+        """The move word of the selection ('' when there is none)."""
+        return ""
+
+    def word_for(self, typed: str) -> str:
+        """The move a typed text means: a number picks from the list; anything else is sent
+        as written, so that the daemon says why if it is not legal."""
+        return typed
+
+    def turn_prompt(self) -> Text:
+        """What to do now."""
+        return Text("Your turn", "bold green")
+
+    def score_explanation(self) -> str:
+        """How the game's scores read."""
+        return ""
+
+
+def seat_header(screen: GameScreen, seat: int) -> Text:
+    """A seat panel's first line: the name, ``(seat n)``, and markers."""
+    text = Text(screen.label(seat), "bold")
+    text.append(f" (seat {seat})", "dim")
+    if seat in screen.disconnected:
+        text.append(" disconnected", "red")
+    if screen.is_to_move(seat):
+        text.append(" ◀" if screen.look.symbols else " <", "bold yellow")
+    return text
