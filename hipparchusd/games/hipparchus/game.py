@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import ClassVar
@@ -10,17 +11,7 @@ from ...codec import Codec
 from ..base import EVERYONE, JSON, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
 from .codec import CODEC
 from .dealing import seeded_deal, system_deal
-from .model import (
-    HAND_SIZE,
-    MAX_PLAY,
-    SEATS,
-    SUITS,
-    Deal,
-    Play,
-    PublicTrick,
-    cards_of,
-    played_cards,
-)
+from .model import SEATS, Deal, Play, PublicTrick, Suit, cards_of
 from .notation import NotationError, format_play, parse_play
 from .record import MatchRecord, RoundRecord, replay
 from .rules import GameOver, IllegalPlay, MatchState
@@ -42,31 +33,21 @@ from .views import (
 _NOBODY: frozenset[int] = frozenset()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
 
-# The ``played`` and ``turn`` events that every play sends, made once (events and their
-# payloads are immutable values, so sharing them is invisible to their readers), as
-# _PLAYED_EVENTS[seat][suit][count][hand size after the play], _TURN_TO_LEAD[seat] and
-# _TURN_TO_FOLLOW[seat][suit][count] (the lead's suit and count).
-_PLAYED_EVENTS = tuple(
-    tuple(
-        tuple(
-            tuple(
-                Event(EVERYONE, Played(seat, cards_of(count, suit), size))
-                for size in range(HAND_SIZE)
-            )
-            for count in range(MAX_PLAY + 1)
-        )
-        for suit in SUITS
-    )
-    for seat in range(SEATS)
-)
-_TURN_TO_LEAD = tuple(Event(EVERYONE, Turn(seat, None)) for seat in range(SEATS))
-_TURN_TO_FOLLOW = tuple(
-    tuple(
-        tuple(Event(EVERYONE, Turn(seat, cards_of(count, suit))) for count in range(MAX_PLAY + 1))
-        for suit in SUITS
-    )
-    for seat in range(SEATS)
-)
+# The ``played`` and ``turn`` events that every play sends, made once for each value (events
+# and their payloads are immutable values, so sharing them is invisible to their readers;
+# there are a few hundred such values in all). Keyed by plain ints, which hash in C.
+
+
+@functools.cache
+def _played_event(seat: int, count: int, suit: Suit, hand_size: int) -> Event:
+    """``seat`` played ``count`` cards of ``suit`` and holds ``hand_size`` cards now."""
+    return Event(EVERYONE, Played(seat, cards_of(count, suit), hand_size))
+
+
+@functools.cache
+def _turn_event(seat: int, lead: tuple[int, Suit] | None) -> Event:
+    """``seat`` to play, following ``lead`` (its count and suit) or leading (``None``)."""
+    return Event(EVERYONE, Turn(seat, None if lead is None else cards_of(*lead)))
 
 
 def _check_seat(seat: object) -> None:
@@ -270,12 +251,7 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         self._plays += (move,)
         round_ = after.round
         # Public forms only (RULINGS H13): the player got the canonical move in its answer.
-        size = round_.hands[seat].size
-        if size < HAND_SIZE:  # always, after a play from a dealt hand
-            played = _PLAYED_EVENTS[seat][move.suit][move.count][size]
-        else:
-            played = Event(EVERYONE, Played(seat, played_cards(move), size))
-        events = [played]
+        events = [_played_event(seat, move.count, move.suit, round_.hands[seat].size)]
         if len(round_.tricks) > len(before.round.tricks):
             number = len(round_.tricks)
             trick = PublicTrick.of(round_.tricks[-1])
@@ -287,11 +263,8 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             events.extend(self._end_round())
         else:
             lead = round_.lead
-            to_move = round_.to_move or 0
-            if lead is None:
-                events.append(_TURN_TO_LEAD[to_move])
-            else:
-                events.append(_TURN_TO_FOLLOW[to_move][lead.suit][lead.count])
+            shown = None if lead is None else (lead.count, lead.suit)
+            events.append(_turn_event(round_.to_move or 0, shown))
         return events
 
     def _end_round(self) -> list[Event]:
