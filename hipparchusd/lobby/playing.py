@@ -114,9 +114,7 @@ class Playing(LobbyBase):
         if isinstance(legal, MoveList):
             if json_mode:
                 data = {"game": table.id, "moves": list(legal.described)}
-            line = " ".join(legal.moves)
-            # No line at all when there is no move (an empty line would end the response).
-            texts = [line] if line else []
+            texts = fmt.join_lines([" ".join(legal.moves)])
         else:
             to = None if legal.to is None else list(legal.to)
             if json_mode:
