@@ -198,17 +198,20 @@ def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, An
     if mode is _JSON_MODE:
         obj = {"game": game, "seq": seq, "kind": kind, "data": data}
         return f"* {_json(obj)}\n".encode()
-    # The head is the line's first word: one join makes the line, with no copy of the fields.
-    parts = [f"* {game} {seq} {kind}"]
-    _words_into(parts, "", data)
-    return (" ".join(parts) + "\n").encode()
+    return _event_line(f"* {game} {seq} {kind}", data)
 
 
 def server_event(mode: Mode, kind: str, data: Mapping[str, Any]) -> bytes:
     """A server event: ``* server hello ...`` or ``* {"game": "server", ...}`` (no ``seq``)."""
     if mode is _JSON_MODE:
         return f"* {_json({'game': 'server', 'kind': kind, 'data': data})}\n".encode()
-    parts = [f"* server {kind}"]
+    return _event_line(f"* server {kind}", data)
+
+
+def _event_line(head: str, data: Mapping[str, Any]) -> bytes:
+    """An event's text line: ``head``, then ``data``'s ``key=value`` words."""
+    # The head is the line's first word: one join makes the line, with no copy of the fields.
+    parts = [head]
     _words_into(parts, "", data)
     return (" ".join(parts) + "\n").encode()
 
