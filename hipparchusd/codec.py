@@ -19,7 +19,7 @@ A document of an older version is brought up to date by the migrations registere
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar, get_args, get_origin
+from typing import Any, ClassVar, Protocol, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
@@ -33,7 +33,15 @@ from cattrs.gen import make_dict_structure_fn
 
 from hipparchusd.wording import counted
 
-from .games.base import JSON, Payload
+from .jsondata import JSON
+
+
+class Payload(Protocol):
+    """What an event carries: an attrs value whose class names it on the wire (``kind``, e.g.
+    ``"played"``). Wire names are unique within a game; the game's codec knows them all."""
+
+    kind: ClassVar[str]
+
 
 T = TypeVar("T")
 

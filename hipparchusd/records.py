@@ -16,7 +16,7 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
-from .games.base import JSON
+from .jsondata import JSON
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Protocol
 
-from ..games.base import JSON
+from ..jsondata import JSON
 from .api import Analysis, Budget, MoveStats
 from .ismcts import InformationSet, SearchResult, search
 

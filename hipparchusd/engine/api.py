@@ -18,7 +18,7 @@ from typing import Literal
 
 import attrs
 
-from ..games.base import JSON
+from ..jsondata import JSON
 
 #: The level names :meth:`Level.parse` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts")

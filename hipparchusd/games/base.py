@@ -33,25 +33,15 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
+from typing import ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import attrs
 
-if TYPE_CHECKING:
-    from ..codec import Codec
-
-#: JSON data as the codecs make it: what views, events and records become on the wire.
-JSON: TypeAlias = "dict[str, JSON] | list[JSON] | str | int | float | bool | None"
+from ..codec import Codec, Payload
+from ..jsondata import JSON
 
 #: Audience of an event meant for everyone following the game: seats and spectators.
 EVERYONE = None
-
-
-class Payload(Protocol):
-    """What an event carries: an attrs value whose class names it on the wire (``kind``, e.g.
-    ``"played"``). Wire names are unique within a game; the game's codec knows them all."""
-
-    kind: ClassVar[str]
 
 
 @attrs.frozen(slots=True)

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..addresses import AddressSet
-from ..games.base import JSON, Event, GameKind, ServedGame
+from ..games.base import Event, GameKind, ServedGame
+from ..jsondata import JSON
 from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from .messages import LOBBY_EVENTS, EventMessage, Response

@@ -10,7 +10,7 @@ from typing import TypeAlias
 import attrs
 
 from ..engine.api import Analysis
-from ..games.base import JSON
+from ..jsondata import JSON
 from ..records import StoreCommand, StoredGame
 from .messages import EventMessage, Response
 from .tables import Session

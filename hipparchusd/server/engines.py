@@ -31,7 +31,7 @@ import trio
 
 from ..engine import worker
 from ..engine.api import Analysis
-from ..games.base import JSON
+from ..jsondata import JSON
 from ..lobby import Lobby
 from ..lobby.results import AnalysisStream, BotTurn, EngineJob, Result, StopSearches
 

@@ -26,7 +26,6 @@ from harness import CLIENTS
 from hipparchusd.codec import Codec, make_converter
 from hipparchusd.games.base import (
     EVERYONE,
-    JSON,
     Event,
     Game,
     GameFinished,
@@ -38,6 +37,7 @@ from hipparchusd.games.base import (
     Pick,
 )
 from hipparchusd.games.registry import register, unregister
+from hipparchusd.jsondata import JSON
 from hipparchusd.server import Server
 
 SEATS = 3

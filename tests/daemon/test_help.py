@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from hipparchusd.games.base import JSON, Event, GameKind, Option, ServedGame
+from hipparchusd.games.base import Event, GameKind, Option, ServedGame
 from hipparchusd.games.registry import KINDS
+from hipparchusd.jsondata import JSON
 from hipparchusd.lobby import COMMANDS, Lobby, Session
 from hipparchusd.protocol import Mode, parse_request
 

@@ -9,7 +9,6 @@ import attrs
 import pytest
 
 from hipparchusd.engine.api import Analysis, Level, analyze
-from hipparchusd.games.base import JSON
 from hipparchusd.games.hipparchus import engine
 from hipparchusd.games.hipparchus.engine import (
     HipparchusInformation,
@@ -20,6 +19,7 @@ from hipparchusd.games.hipparchus.engine import (
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.hipparchus.model import Deal, Hand, Suit
 from hipparchusd.games.hipparchus.notation import format_play
+from hipparchusd.jsondata import JSON
 
 KIND = "hipparchus"
 

@@ -24,7 +24,6 @@ from typing import ClassVar
 from hipparchusd.codec import Codec
 from hipparchusd.games.base import (
     EVERYONE,
-    JSON,
     Event,
     Game,
     GameError,
@@ -34,6 +33,7 @@ from hipparchusd.games.base import (
     Outcome,
     Pick,
 )
+from hipparchusd.jsondata import JSON
 
 from .codec import CODEC, Dealt, HighCardRecord, HighCardView, Picked, Revealed
 

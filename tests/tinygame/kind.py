@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from hipparchusd.codec import InvalidState
-from hipparchusd.games.base import JSON, BadOption, Event, GameKind, Option, integer_option
+from hipparchusd.games.base import BadOption, Event, GameKind, Option, integer_option
+from hipparchusd.jsondata import JSON
 
 from .codec import CODEC, HighCardRecord
 from .game import MAX_ROUNDS, HighCardGame

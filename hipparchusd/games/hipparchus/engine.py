@@ -14,7 +14,7 @@ from collections.abc import Hashable
 
 from ...engine.adapters import Position
 from ...engine.api import MoveStats
-from ..base import JSON
+from ...jsondata import JSON
 from .codec import load_view
 from .compact import (
     CHand,

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ...codec import Codec
-from ..base import EVERYONE, JSON, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
+from ...jsondata import JSON
+from ..base import EVERYONE, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
 from .codec import CODEC
 from .dealing import seeded_deal, system_deal
 from .model import SEATS, Deal, Play, PublicTrick, Suit, cards_of

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..base import JSON, BadOption, GameKind, Option, deal_announced_by, integer_option
+from ...jsondata import JSON
+from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal

@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 
 from ...engine.adapters import Position
 from ...engine.api import Analysis, Budget, MoveStats
-from ..base import JSON
+from ...jsondata import JSON
 from .codec import load_view
 from .model import (
     CARDS,

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
 
 from ...codec import Codec
+from ...jsondata import JSON
 from ...wording import counted
 from ..base import (
     EVERYONE,
-    JSON,
     Event,
     Game,
     GameError,

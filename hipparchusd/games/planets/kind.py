@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...codec import InvalidState
-from ..base import JSON, BadOption, GameKind, Option, deal_announced_by, integer_option
+from ...jsondata import JSON
+from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
 from .notation import parse_deal
