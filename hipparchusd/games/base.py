@@ -432,6 +432,23 @@ class Option:
 
 
 @attrs.frozen
+class PageParts:
+    """Where a game kind's part of the web page is: the folder ``folder`` of the package
+    ``package`` (read as package data with :mod:`importlib.resources`; the daemon serves its
+    files and never imports them). ``module`` is its table module, a JavaScript module whose
+    default export extends the page's ``Table`` (``hipparchusd/web/static/table.js``);
+    ``styles`` are its style sheets, applied with the table. The daemon serves the folder at
+    ``games/<kind>/`` beside the page (so the page's shared modules are ``../../<name>.js``
+    from there) and names the module and the styles in ``pages.json``
+    (:mod:`hipparchusd.web.site`)."""
+
+    package: str
+    folder: str = "page"
+    module: str = "table.js"
+    styles: tuple[str, ...] = ("style.css",)
+
+
+@attrs.frozen
 class GameKind:
     """One game the daemon serves.
 
@@ -442,6 +459,8 @@ class GameKind:
     stored snapshot (the JSON data of ``Game.record()``), raising ``ValueError`` when it cannot.
     ``new_deal`` tells from a move's events whether new cards were dealt, which is when the
     daemon stores a fresh snapshot (so that a restart does not replay a whole match).
+    ``page`` says where the kind's web page parts are (:class:`PageParts`); a kind without
+    them (``None``) is played on the page's generic table.
     """
 
     name: str
@@ -452,6 +471,7 @@ class GameKind:
     restore: Callable[[Mapping[str, str], JSON], ServedGame]
     new_deal: Callable[[Sequence[Event]], bool]
     codec: Codec
+    page: PageParts | None = None
 
     def option_usage(self) -> list[str]:
         """One line per option, for ``help new``."""

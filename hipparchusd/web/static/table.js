@@ -1,14 +1,19 @@
 // What every table shares: the frame (title, players, whose move, the refusal banner, the
 // event log), refreshing the view and the legal moves after events, and the end-of-round
-// summary. A game kind's table (hipparchus.js, planets.js) draws the rest.
+// summary. A game kind's table draws the rest: the kind's own page module (its folder's
+// page/table.js, whose default export extends Table) or, for a kind without one, the generic
+// table (generic.js).
 
 import { addBot, levelSelect } from "./bots.js";
-import { el } from "./cards.js";
+import { el, fill } from "./dom.js";
 
 export class Table {
-  constructor({ client, game, root, toast, seatHint }) {
+  /** ``kind``: the game's kind (from its snapshot); ``seatHint``: the seat this browser holds,
+   * known before the game starts. */
+  constructor({ client, game, kind, root, toast, seatHint }) {
     this.client = client;
     this.game = game;
+    this.kind = kind;
     this.root = root;
     this.toast = toast;
     this.mine = false;
@@ -69,9 +74,7 @@ export class Table {
           const state = await this.client.request(`state ${this.game}`);
           let legal = null;
           const view = state.view;
-          if (view && view.seat !== null && this.toMove(view).includes(view.seat) && state.status === "playing") {
-            legal = await this.client.request(`legal ${this.game}`);
-          }
+          if (this.wantsLegal(state)) legal = await this.client.request(`legal ${this.game}`);
           if (this.left) return;
           this.snapshot = state;
           this.mine = !!(view && view.seat !== null);
@@ -88,6 +91,14 @@ export class Table {
     return this.refreshing;
   }
 
+  /** Whether to ask for the legal moves with ``state`` (a `state` answer): when this seat is
+   * to move in a game being played. */
+  wantsLegal(state) {
+    const view = state.view;
+    return !!view && view.seat !== null && state.status === "playing" && this.toMove(view).includes(view.seat);
+  }
+
+  /** The seats to move in ``view`` (a game's view that says so in ``to_move``). */
   toMove(view) {
     const t = view.to_move;
     if (t === null || t === undefined) return [];
@@ -231,11 +242,6 @@ export class Table {
     this.dialog.classList.remove("shown");
     this.dialog.replaceChildren();
   }
-}
-
-/** Replace ``node``'s children with ``children``, leaving out null ones. */
-export function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
 }
 
 /** A one-line text of an event's data for the log. */

@@ -1,15 +1,14 @@
 // The planets table: the hand sorted by suit and rank, the pass (select the cards, in order
 // for a split pass, then confirm), the tricks with the legal cards highlighted and played by a
-// click, the shooting choice, points taken this hand and the totals, and each hand's end.
+// click, the shooting choice, points taken this hand and the totals, and each hand's end. The
+// daemon serves this folder at games/planets/ (hipparchusd/web/site.py), so the page's shared
+// modules are at ../../.
 
-import { cardBack, el, planetCard, planetPoints, PLANET_NAMES, sortPlanets } from "./cards.js";
-import { fill, Table } from "./table.js";
+import { cardBack, el, fill } from "../../dom.js";
+import { Table } from "../../table.js";
+import { PLANET_NAMES, planetCard, planetPoints, sortPlanets } from "./cards.js";
 
-export class PlanetsTable extends Table {
-  get kind() {
-    return "planets";
-  }
-
+export default class PlanetsTable extends Table {
   constructor(options) {
     super(options);
     this.chosen = []; // the cards picked for the pass, in order
