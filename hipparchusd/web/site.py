@@ -197,11 +197,14 @@ def pages_index(kinds: Iterable[GameKind]) -> dict[str, JSON]:
 
 
 def _folder_files(folder: importlib.resources.abc.Traversable) -> dict[str, bytes]:
-    """The files of ``folder`` (not its subfolders) whose names the site can serve."""
+    """The files of ``folder`` (not its subfolders) that the site serves: plain names of a
+    known content type (so that, say, a README beside a game's page stays unserved)."""
     return {
         entry.name: entry.read_bytes()
         for entry in folder.iterdir()
-        if entry.is_file() and _FILE_NAME.match(entry.name)
+        if entry.is_file()
+        and _FILE_NAME.match(entry.name)
+        and entry.name[entry.name.rfind(".") :] in CONTENT_TYPES
     }
 
 
