@@ -220,7 +220,7 @@ export class Table {
       el("span", { class: "role", text: this.roleText() }),
       view && view.fixed_deal ? el("span", { class: "tag", title: "the deal was fixed at creation (seed or deal)", text: "fixed deal" }) : null,
       el("span", { class: `turn${this.mine && moving.includes(view.seat) ? " mine" : ""}`, id: "turn", text: turn }),
-      this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small", onclick: () => this.resign(), text: "resign" }) : null,
+      this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small resign", onclick: () => this.resign(), text: "resign" }) : null,
     );
   }
 
