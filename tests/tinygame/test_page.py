@@ -13,27 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pytest
 from web.browser import (
     Daemon,
     Page,
     Tcp,
-    browsers_fixture,
+    browser_fixtures,
     create,
-    daemon_fixture,
-    missing,
     name_and_open,
-    pages_fixture,
+    needs_browser,
     seq,
 )
 
 from .game import SEATS
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+pytestmark = needs_browser
 
-daemon = daemon_fixture("tinygame.serve")
-browsers = browsers_fixture()
-pages = pages_fixture()
+daemon, browsers, pages = browser_fixtures("tinygame.serve")
 
 BEST_OF = 3
 

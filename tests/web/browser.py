@@ -4,8 +4,8 @@ chromedriver (Selenium), a daemon with its web listener in a child process, and 
 packages the browser tests skip, saying which is missing.
 
 Each game's browser tests live beside its other tests (tests/games/<kind>/, tests/tinygame/)
-and take their fixtures from here: ``daemon = daemon_fixture()``, ``browsers =
-browsers_fixture()`` and ``pages = pages_fixture()`` at a test module's top."""
+and take their fixtures from here: ``daemon, browsers, pages = browser_fixtures()`` at a test
+module's top."""
 
 from __future__ import annotations
 
@@ -60,6 +60,11 @@ def missing() -> str | None:
         if shutil.which(program) is None:
             return f"{program} is missing (apt-get install chromium chromium-driver: {package!r})"
     return None
+
+
+#: The mark of a browser test module (``pytestmark = needs_browser``): skipped, saying why,
+#: where the browser or its driver is missing.
+needs_browser = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
 
 
 class Daemon:
@@ -246,6 +251,12 @@ class Page:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+def browser_fixtures(module: str = "hipparchusd", count: int = 2) -> tuple[Any, Any, Any]:
+    """The fixtures ``daemon`` (:func:`daemon_fixture` of ``module``), ``browsers``
+    (:func:`browsers_fixture` of ``count``) and ``pages`` (:func:`pages_fixture`)."""
+    return daemon_fixture(module), browsers_fixture(count), pages_fixture()
+
+
 def daemon_fixture(module: str = "hipparchusd") -> Any:
     """A module-scoped fixture: a :class:`Daemon` (of ``module``) for the module's tests."""
 
@@ -290,6 +301,29 @@ def pages_fixture() -> Any:
             assert page.js("return window.hipparchusClient ? window.hipparchusClient.gaps : 0") == 0
 
     return pages
+
+
+class Progress:
+    """A game loop's watchdog, bounded by the game's progress rather than by a total: ``check``
+    fails once ``idle`` seconds have passed in which none of ``pages`` saw a new event of
+    ``game``. A whole game takes as long as the machine's load makes it; a stuck one fails.
+    (60 s without a single event is far beyond any move here, however loaded the machine.)"""
+
+    def __init__(self, pages: list[Page], game: str, idle: float = 60.0) -> None:
+        self.pages, self.game, self.idle = pages, game, idle
+        self.last = self._seqs()
+        self.deadline = time.monotonic() + idle
+
+    def _seqs(self) -> list[int]:
+        return [seq(page, self.game) for page in self.pages]
+
+    def check(self, what: str) -> None:
+        """Fail, saying ``what`` did not happen, if the game has stalled for ``idle`` s."""
+        now = self._seqs()
+        if now != self.last:
+            self.last, self.deadline = now, time.monotonic() + self.idle
+        elif time.monotonic() > self.deadline:
+            raise AssertionError(f"{what}: {self.game} had no event for {self.idle:.0f} s")
 
 
 class Tcp:

@@ -17,20 +17,16 @@ from .browser import (
     Daemon,
     Page,
     Tcp,
-    browsers_fixture,
+    browser_fixtures,
     create,
-    daemon_fixture,
-    missing,
     name_and_open,
-    pages_fixture,
+    needs_browser,
     seq,
 )
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+pytestmark = needs_browser
 
-daemon = daemon_fixture("web.serve_generic")
-browsers = browsers_fixture(1)
-pages = pages_fixture()
+daemon, browsers, pages = browser_fixtures("web.serve_generic", 1)
 
 #: The page's moves after which it resigns, if the game has not ended by then.
 MOVES = 30

@@ -48,7 +48,6 @@ export class GenericTable extends Table {
     this.root.querySelector("section.table").classList.add("generic-table");
     this.moving = []; // the seats of the last `to-move` event
     this.result = null; // the `game-over` event's data
-    this.chosen = []; // the items chosen for a pick, in order
     this.chosenFor = null; // the pick they were chosen for (its items and count, as a key)
   }
 
@@ -76,13 +75,7 @@ export class GenericTable extends Table {
     return [...seats].sort((a, b) => a - b);
   }
 
-  render() {
-    this.renderHead();
-    const view = this.view;
-    if (!view) {
-      fill(this.board, this.waitingBoard());
-      return;
-    }
+  renderBoard(view) {
     fill(this.board, this.resultPanel(), this.seatsPanel(view), this.movesPanel(view), this.viewPanel(view));
   }
 
@@ -157,14 +150,6 @@ export class GenericTable extends Table {
       ),
     );
     return panel;
-  }
-
-  toggle(item, count) {
-    if (this.busy) return;
-    const index = this.chosen.indexOf(item);
-    if (index >= 0) this.chosen.splice(index, 1);
-    else if (this.chosen.length < count) this.chosen.push(item);
-    this.render();
   }
 
   viewPanel(view) {

@@ -25,6 +25,7 @@ export class Table {
     this.left = false;
     this.busy = false;
     this.summary = null; // the last round's (hand's) end, shown until dismissed
+    this.chosen = []; // the items chosen so far for a pick, in the order chosen
     this.logBox = el("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.banner = el("p", { class: "banner", id: "banner", role: "alert" });
     this.board = el("div", { class: "board" });
@@ -116,6 +117,37 @@ export class Table {
   }
 
   remember(_event) {}
+
+  /** Keep ``event`` (a round's or a game's end) in the summary shown until dismissed, by its
+   * kind, and show the summary again. */
+  summarize(event) {
+    this.summary = { ...(this.summary || {}), [event.kind]: event.data };
+    this.renderSummary();
+  }
+
+  /** Draw the table: the head, and the board of a game waiting for players or, once it has
+   * started, the game's own (:meth:`renderBoard`). */
+  render() {
+    this.renderHead();
+    if (this.view) this.renderBoard(this.view);
+    else fill(this.board, this.waitingBoard());
+  }
+
+  /** Draw the board of a started game from ``view`` (the game's view for this seat). */
+  renderBoard(_view) {}
+
+  /** Draw the summary (``this.summary``) of a round's or a game's end. */
+  renderSummary() {}
+
+  /** Choose ``item`` for a pick of ``count`` items (after those already chosen), or, when
+   * chosen, no more; then draw again. Ignored while a move is in flight. */
+  toggle(item, count) {
+    if (this.busy) return;
+    const index = this.chosen.indexOf(item);
+    if (index >= 0) this.chosen.splice(index, 1);
+    else if (this.chosen.length < count) this.chosen.push(item);
+    this.render();
+  }
 
   log(event) {
     const text = `${event.seq ?? ""} ${event.kind} ${describe(event.data, this.names())}`;

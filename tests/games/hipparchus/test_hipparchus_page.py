@@ -9,29 +9,25 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from daemon.helpers import DEAL, HAND1
 from web.browser import (
     Daemon,
     Page,
+    Progress,
     Tcp,
-    browsers_fixture,
+    browser_fixtures,
     create,
-    daemon_fixture,
-    missing,
     name_and_open,
-    pages_fixture,
+    needs_browser,
     seq,
 )
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+pytestmark = needs_browser
 
-daemon = daemon_fixture()
-browsers = browsers_fixture()
-pages = pages_fixture()
+daemon, browsers, pages = browser_fixtures()
 
 
 def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[Page]) -> None:
@@ -50,9 +46,9 @@ def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[
         assert page.storage()[game]["seat"] == seat
     summaries = 0
     plays = 0
-    deadline = time.monotonic() + 90
+    progress = Progress(pages, game)
     while not all(page.find("#match-winner") for page in pages):
-        assert time.monotonic() < deadline, "the match did not end"
+        progress.check("the match did not end")
         moved = False
         for page in pages:
             page.settle()
@@ -174,9 +170,9 @@ def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: 
     page.wait(lambda: page.find(".seat-panel.opponent[data-seat='1']"), what="the match")
     assert page.text(".seat-panel.opponent .who b") == "bot-random"
     assert page.find("#bot-control") == [] and not page.find(".banner.shown")
-    deadline = time.monotonic() + 60
+    progress = Progress([page], game)
     while not page.find("#match-winner"):
-        assert time.monotonic() < deadline, "the match did not end"
+        progress.check("the match did not end")
         page.settle()
         if page.find("#summary.shown"):
             page.click("#summary-close")

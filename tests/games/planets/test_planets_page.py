@@ -8,24 +8,20 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from web.browser import (
     Daemon,
     Page,
-    browsers_fixture,
+    Progress,
+    browser_fixtures,
     create,
-    daemon_fixture,
-    missing,
     name_and_open,
-    pages_fixture,
+    needs_browser,
     seq,
 )
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+pytestmark = needs_browser
 
-daemon = daemon_fixture()
-browsers = browsers_fixture()
-pages = pages_fixture()
+daemon, browsers, pages = browser_fixtures()
 
 
 def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page]) -> None:
@@ -36,10 +32,10 @@ def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page])
     watcher.open(daemon.url + f"#{game}")
     watcher.wait(lambda: watcher.text(".role") == "spectating")
     shot = watched = False
-    deadline = time.monotonic() + 100
+    progress = Progress([page], game)
     hands = 0
     while not page.find("#match-winner"):
-        assert time.monotonic() < deadline, "the planets game did not end"
+        progress.check("the planets game did not end")
         page.settle()
         if page.find("#summary.shown"):
             hands += 1

@@ -45,18 +45,11 @@ function wonCounts(won, setAside) {
 export default class HipparchusTable extends Table {
   remember(event) {
     if (event.kind === "round-over" || event.kind === "match-over") {
-      this.summary = { ...(this.summary || {}), [event.kind]: event.data };
-      this.renderSummary();
+      this.summarize(event);
     }
   }
 
-  render() {
-    this.renderHead();
-    const view = this.view;
-    if (!view) {
-      fill(this.board, this.waitingBoard());
-      return;
-    }
+  renderBoard(view) {
     const me = view.seat;
     // A seat sees the other seat above its own hand; a spectator sees seat 1 above seat 0.
     fill(this.board,

@@ -11,8 +11,7 @@ import { PLANET_NAMES, planetCard, planetPoints, sortPlanets } from "./cards.js"
 export default class PlanetsTable extends Table {
   constructor(options) {
     super(options);
-    this.chosen = []; // the cards picked for the pass, in order
-    this.chosenHand = null; // the hand number they were picked in
+    this.chosenHand = null; // the hand number the chosen cards (this.chosen) were picked in
   }
 
   remember(event) {
@@ -25,18 +24,11 @@ export default class PlanetsTable extends Table {
       won.push(...event.data.cards.filter((card) => planetPoints(card)));
     }
     if (event.kind === "hand-over" || event.kind === "game-over") {
-      this.summary = { ...(this.summary || {}), [event.kind]: event.data };
-      this.renderSummary();
+      this.summarize(event);
     }
   }
 
-  render() {
-    this.renderHead();
-    const view = this.view;
-    if (!view) {
-      fill(this.board, this.waitingBoard());
-      return;
-    }
+  renderBoard(view) {
     if (this.chosenHand !== view.hand_number || view.phase !== "pass") {
       this.chosen = [];
       this.chosenHand = view.hand_number;
@@ -153,14 +145,6 @@ export default class PlanetsTable extends Table {
     }
     panel.append(who, handBox, controls, el("p", { class: "hint", text: hint }));
     return panel;
-  }
-
-  toggle(card, count) {
-    if (this.busy) return;
-    const index = this.chosen.indexOf(card);
-    if (index >= 0) this.chosen.splice(index, 1);
-    else if (this.chosen.length < count) this.chosen.push(card);
-    this.render();
   }
 
   renderSummary() {
