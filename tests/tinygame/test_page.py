@@ -125,4 +125,3 @@ def test_a_whole_game_of_a_kind_without_a_page_on_the_generic_table(
     # The spectator saw no hand and was offered no move.
     assert watcher.js("return window.hipparchusTable.view.hand") is None
     assert watcher.find("#moves") == []
-    page.screenshot("web-generic-over.png")
