@@ -7,7 +7,8 @@ daemon through two things only:
   ``mypy --strict`` checks each game against its own types;
 - a :class:`~hipparchusd.games.registry.GameKind` entry in the registry
   (:mod:`hipparchusd.games.registry`): its name, its ``new`` options, how to create and restore a
-  game, and its codec.
+  game, its codec, and where its part of the web page is (:class:`PageParts`: a folder the
+  daemon serves as files, e.g. ``page/``; a kind without one plays on the page's generic table).
 
 The daemon itself sees a game as a :class:`ServedGame`: seats, whose move it is (one seat, or
 several at once for a simultaneous move), move *words*, JSON views and events, and nothing else of
