@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...jsondata import JSON
 from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
@@ -75,4 +76,6 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )
