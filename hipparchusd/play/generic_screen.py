@@ -145,15 +145,20 @@ class GenericScreen(GameScreen):
         self.stale = False
 
     async def load_turn(self) -> None:
-        """Our turn: the view, and ``legal``'s moves or pick."""
+        """Our turn: the view, and ``legal``'s moves or pick. A move of ours accepted
+        meanwhile makes both out of date: the ``to-move`` that follows it says whether we move
+        again."""
+        made = self.moves_made
         await self.refresh_view()
         self.stale = False
         legal = await self.connection.legal(self.seating.game)
-        if not can_move(legal):  # e.g. a to-move sent before our own move's answer
-            return
+        if self.moves_made != made or not can_move(legal):  # e.g. a to-move sent before our
+            return  # own move's answer
         self.pick = legal if isinstance(legal, Pick) else None
         self.moves = [] if isinstance(legal, Pick) else list(legal)
-        self.marked = []
+        # Another seat's move made at once sends a to-move again: the marks made stay.
+        items = self.pick.items if self.pick is not None else ()
+        self.marked = [item for item in self.marked if item in items]
         self.my_turn = True
         self.selected = min(self.selected, max(self.selectable() - 1, 0))
 
