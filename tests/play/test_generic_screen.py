@@ -20,11 +20,13 @@ from hipparchusd.play.generic_screen import GenericScreen, json_text, json_tree
 from play.tui_harness import (
     SIZE,
     Bot,
+    bots_saw,
     click_item,
     fetch_record,
     game_screen,
     made,
     press,
+    seat_in_order,
     serving,
     thread_daemon,
     wait_for,
@@ -68,9 +70,7 @@ async def gifts_game(tmp_path: Path) -> None:
             assert isinstance(screen, GenericScreen) and screen.seating.seat == 0
             game = screen.seating.game
             bots = [Bot(daemon, game, name, seed) for seed, name in enumerate(("bob", "cy"))]
-            for bot in bots:
-                bot.start()  # one at a time, so that bob sits in seat 1 and cy in 2
-                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            await seat_in_order(pilot, bots)  # bob in seat 1, the other in 2
             await wait_for(pilot, lambda: screen.my_turn, what="our gifts")
             pick = screen.pick
             assert pick is not None and pick.count == 2 and pick.to == (1, 2)
@@ -104,9 +104,7 @@ async def gifts_game(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: not screen.stale, what="the last view")
             view_shown = plain(screen.center())
         over = screen.over
-        for bot in bots:
-            bot.join(10)
-            assert bot.error is None and bot.result == over
+        bots_saw(bots, over)
         record = fetch_record(daemon, game)["record"]
     scores = [0] * SEATS
     received: list[int] = []

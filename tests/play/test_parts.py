@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,18 @@ def test_a_damaged_seats_file_loses_the_seats_not_the_program(tmp_path: Path) ->
     assert store.load() == []
     store.path.write_text(json.dumps([{"game": "g1"}]), encoding="utf-8")
     assert store.load() == []
+
+
+# --- the daemon's side --------------------------------------------------------------------------
+
+
+def test_the_daemon_imports_no_part_of_a_client() -> None:
+    """The daemon, its registry and every kind's rules load without the terminal client or a
+    game's terminal screen (issue 22: only the client imports them)."""
+    code = (
+        "import sys, hipparchusd.__main__, hipparchusd.server, hipparchusd.games.registry\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hipparchusd.play') "
+        "or '.tui' in m or m.startswith('textual')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -156,6 +156,22 @@ class Bot(threading.Thread):
             self.error = error
 
 
+async def seat_in_order(pilot: Pilot[Any], bots: list[Bot]) -> list[Bot]:
+    """Start ``bots`` one at a time, each once the one before is seated, so that they take the
+    free seats in their order; answer ``bots``."""
+    for bot in bots:
+        bot.start()
+        await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+    return bots
+
+
+def bots_saw(bots: list[Bot], over: dict[str, Any] | None) -> None:
+    """Wait for each bot to end: without an error, having seen ``over`` as the game's end."""
+    for bot in bots:
+        bot.join(10)
+        assert bot.error is None and bot.result == over, (bot.name, bot.error, bot.result)
+
+
 async def wait_for(
     pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20.0, what: str = ""
 ) -> None:

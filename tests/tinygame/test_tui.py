@@ -16,6 +16,7 @@ from typing import Any
 from play.tui_harness import (
     SIZE,
     Bot,
+    bots_saw,
     choose,
     fetch_record,
     game_screen,
@@ -24,6 +25,7 @@ from play.tui_harness import (
     next_turn,
     press,
     screenshot,
+    seat_in_order,
     serving,
     thread_daemon,
     wait_for,
@@ -31,7 +33,7 @@ from play.tui_harness import (
 
 from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.generic_screen import GenericScreen
-from hipparchusd.play.widgets import RulesScreen
+from hipparchusd.play.widgets import ChoiceBar, RulesScreen
 
 from .game import SEATS
 from .kind import HIGHCARD
@@ -76,9 +78,7 @@ async def high_card_match(tmp_path: Path) -> None:
             assert isinstance(screen, GenericScreen) and screen.seating.seat == 0
             game = screen.seating.game
             bots = [Bot(daemon, game, name, seed) for seed, name in enumerate(("bob", "cy"))]
-            for bot in bots:
-                bot.start()  # one at a time, so that bob sits in seat 1 and cy in 2
-                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            await seat_in_order(pilot, bots)  # bob in seat 1, the other in 2
             offered: list[list[int]] = []
             while await next_turn(pilot, app, screen):
                 pick = screen.pick
@@ -94,7 +94,10 @@ async def high_card_match(tmp_path: Path) -> None:
                     assert HIGHCARD.summary[1:] in app.screen.text  # the server's summary
                     await press(pilot, "escape")
                     await wait_for(pilot, lambda: app.screen is screen, what="the rules closed")
-                if len(offered) == 2:
+                if len(offered) == 2:  # once drawn: the view taken again, the cards offered
+                    bar = screen.query_one("#moves", ChoiceBar)
+                    await wait_for(pilot, lambda bar=bar: not screen.stale and bool(bar.items))
+                    await asyncio.sleep(0.2)
                     screenshot(app, "tui-generic.svg", tmp_path)
                 index = rng.randrange(len(pick.items))
                 before = screen.moves_made
@@ -111,9 +114,7 @@ async def high_card_match(tmp_path: Path) -> None:
                 await made(pilot, screen, before)
             over = screen.over
             assert over is not None
-        for bot in bots:
-            bot.join(10)
-            assert bot.error is None and bot.result == over
+        bots_saw(bots, over)
         record = fetch_record(daemon, game)
     winners, scores, hands = expected_result(record)
     assert (over["winners"], over["scores"]) == (winners, scores)

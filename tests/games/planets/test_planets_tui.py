@@ -22,6 +22,7 @@ import pytest
 from play.tui_harness import (
     SIZE,
     Bot,
+    bots_saw,
     choose,
     click_item,
     fetch_record,
@@ -33,6 +34,7 @@ from play.tui_harness import (
     result_text,
     row_of,
     screenshot,
+    seat_in_order,
     thread_daemon,
     token_of,
     wait_for,
@@ -135,9 +137,7 @@ async def planets_end(tmp_path: Path) -> None:
                 await made(pilot, screen, before)
             over = screen.over
             assert over is not None
-        for bot in bots:
-            bot.join(10)
-            assert bot.error is None and bot.result == over
+        bots_saw(bots, over)
         record = fetch_record(daemon, "g1")
     state = replay(planets_converter.structure(record["record"], PlanetsRecord))
     totals = list(state.totals)
@@ -211,9 +211,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
                 Bot(daemon, game, name, seed, gate=gate)
                 for seed, (name, gate) in enumerate(zip(("bob", "carol"), gates, strict=True))
             ]
-            for bot in bots:
-                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
-                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            await seat_in_order(pilot, bots)  # bob in seat 1, the other in 2
             assert [bot.seat for bot in bots] == [1, 2]
             await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
             pick = screen.pick
@@ -383,9 +381,7 @@ async def shoot(tmp_path: Path, choice: str) -> None:
                 Bot(daemon, game, name, seat, script=[SHOOT_PASSES[seat]])
                 for seat, name in ((1, "bob"), (2, "carol"))
             ]
-            for bot in bots:
-                bot.start()  # one at a time, so that bob sits in seat 1 and carol in 2
-                await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+            await seat_in_order(pilot, bots)  # bob in seat 1, the other in 2
             assert [bot.seat for bot in bots] == [1, 2]
             await wait_for(pilot, lambda: screen.my_turn and screen.pick is not None, what="pass")
             assert screen.hand_list()[:4] == ["J1", "J2", "J3", "J4"]

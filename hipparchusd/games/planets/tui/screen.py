@@ -137,11 +137,13 @@ class PlanetsScreen(GameScreen):
 
     async def load_turn(self) -> None:
         """Our turn: the view, and the legal cards, the pass to choose or the shooting
-        choice."""
+        choice. A move of ours accepted meanwhile makes both out of date: the ``to-move``
+        that follows it says whether we move again."""
+        made = self.moves_made
         await self.refresh_view()
         legal = await self.connection.legal(self.seating.game)
-        if not can_move(legal):  # e.g. a to-move sent before our pass was made
-            return
+        if self.moves_made != made or not can_move(legal):  # e.g. a to-move sent before our
+            return  # pass was made
         self.pick = legal if isinstance(legal, Pick) else None
         words = [] if isinstance(legal, Pick) else list(legal)
         self.choices = [w for w in words if w in ("self", "others")]
