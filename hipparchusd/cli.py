@@ -78,12 +78,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_setting(parser: argparse.ArgumentParser, setting: Declared) -> None:
     """Add the command-line option of the declared ``setting`` to ``parser``: its long option
-    (and aliases), value type or ``parse``, choices, metavar, and help with the default.
+    (and aliases), value type or ``parse``, choices, metavar, and help with the default; for a
+    ``bool`` option, the switch ``--x`` and its negation ``--no-x``.
 
     Its default is not the parser's: the namespace holds only the options actually given,
     which win over the configuration file (the defaults come from :class:`Settings`, or from
     the environment, see :func:`~hipparchusd.config_file.load_settings`)."""
     option = setting.option
+    if setting.kind is bool:
+        # A switch: --x turns it on, --no-x off (argparse's BooleanOptionalAction).
+        parser.add_argument(
+            setting.flag,
+            *option.aliases,
+            dest=setting.field,
+            action=argparse.BooleanOptionalAction,
+            default=argparse.SUPPRESS,
+            help=f"{option.help} (default {setting.default_shown})".replace("%", "%%"),
+        )
+        return
     parser.add_argument(
         setting.flag,
         *option.aliases,
