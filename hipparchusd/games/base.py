@@ -96,18 +96,25 @@ class Outcome:
     planets: total points). ``resigned``: the seat that resigned, if the game ended that way.
     ``abandoned``: the game did not end by its rules but was ended by the server, adjourned
     and resumed by nobody within the expiry (RULINGS H14): no winners, no scores
-    (:meth:`abandonment`).
+    (:meth:`abandonment`). ``operator``: ended by the server's operator (``hipparchusd admin
+    end``): no winners, no scores (:meth:`operator_end`).
     """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None = None
     abandoned: bool = False
+    operator: bool = False
 
     @classmethod
     def abandonment(cls) -> Outcome:
         """The outcome of a game ended as abandoned (RULINGS H14): nobody won."""
         return cls((), (), None, abandoned=True)
+
+    @classmethod
+    def operator_end(cls) -> Outcome:
+        """The outcome of a game the server's operator ended: nobody won."""
+        return cls((), (), None, operator=True)
 
 
 @attrs.frozen(slots=True)
@@ -124,19 +131,23 @@ class GameOver:
     """The generic event that ends every game: its :class:`Outcome`'s ``winners`` (one or
     several), ``scores`` per seat (the game's final result) and the seat that ``resigned``;
     ``abandoned`` for a game the server ended as abandoned (no winners, no scores: on the wire
-    ``game-over winners=- scores=- resigned=- abandoned=true``; the field is left out of every
-    other game's event)."""
+    ``game-over winners=- scores=- resigned=- abandoned=true``), ``operator`` likewise for a
+    game the server's operator ended (``operator=true``); each is left out of every other
+    game's event."""
 
     kind: ClassVar[str] = "game-over"
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None
     abandoned: bool = False
+    operator: bool = False
 
     @classmethod
     def of(cls, outcome: Outcome) -> GameOver:
         """The event for ``outcome``."""
-        return cls(outcome.winners, outcome.scores, outcome.resigned, outcome.abandoned)
+        return cls(
+            outcome.winners, outcome.scores, outcome.resigned, outcome.abandoned, outcome.operator
+        )
 
 
 def progress(game: ServedGame) -> Event:

@@ -56,6 +56,9 @@ class LobbyBase(abc.ABC):
     tables: dict[str, Table]
     sessions: dict[int, Session]
     shutting_down: bool
+    #: The operator's message while the server is in maintenance (``new`` is refused with
+    #: it: :meth:`~.operator.Operator.set_maintenance`), else ``None``.
+    maintenance: str | None
     _next_game: int
     _next_session: int
     #: Token digest to (table, seat), for ``resume``.
@@ -101,6 +104,7 @@ class LobbyBase(abc.ABC):
                 ErrorCode.LIMIT,
                 f"this connection holds {limit} games waiting for players "
                 "(max-games-per-connection); leave one or let one start first",
+                limit="max-games-per-connection",
             )
         if session.address in self.trusted:
             return
@@ -120,6 +124,7 @@ class LobbyBase(abc.ABC):
                 ErrorCode.LIMIT,
                 f"connections from your address hold {limit} games waiting for players "
                 "(max-games-per-address); leave one or let one start first",
+                limit="max-games-per-address",
             )
 
     def _table(self, game_id: str) -> Table:
@@ -181,6 +186,8 @@ class LobbyBase(abc.ABC):
         if table.abandoned:
             # Over with no winner, though the view (the game as it stood) shows no end.
             state["abandoned"] = True
+        if table.ended is not None and table.ended.operator:
+            state["operator"] = True
         return state
 
     def _state_result(self, r: Request, table: Table, seat: int | None) -> Result:

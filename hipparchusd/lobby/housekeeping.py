@@ -8,7 +8,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
-from ..games.base import BadOption, GameError
+from ..games.base import BadOption, GameError, Outcome
 from ..protocol import ErrorCode, ProtocolError
 from ..records import Abandon, DropGame, Finish, Snapshot, StoreCommand, StoredGame
 from ..wording import counted
@@ -91,6 +91,9 @@ class Housekeeping(LobbyBase):
             table.enter(Lifecycle.PLAYING)
         if stored.abandoned and table.started and game.outcome is None:
             table.abandoned = True
+            table.enter(Lifecycle.OVER)
+        elif stored.operator_end is not None and table.started and game.outcome is None:
+            table.ended = Outcome.operator_end()
             table.enter(Lifecycle.OVER)
         elif game.outcome is not None:
             table.enter(Lifecycle.OVER)
@@ -269,6 +272,7 @@ class Housekeeping(LobbyBase):
                 ErrorCode.LIMIT,
                 f"the server holds {counted(self.max_games, 'game')}: {stored.game_id[:40]} stays "
                 "adjourned; resume it once a game ends",
+                limit="max-games",
             )
         return self.restore(stored)
 

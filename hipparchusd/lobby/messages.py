@@ -81,8 +81,9 @@ class Shutdown:
 
 
 def _game_over_data(event: GameOver) -> JSONObject:
-    """``game-over``'s data: ``abandoned`` only for a game ended as abandoned, so that every
-    other game's event reads as it always has (PROTOCOL.md section 4)."""
+    """``game-over``'s data: ``abandoned`` only for a game ended as abandoned and
+    ``operator`` only for one the server's operator ended, so that every other game's event
+    reads as it always has (PROTOCOL.md section 4)."""
     data: JSONObject = {
         "winners": list(event.winners),
         "scores": list(event.scores),
@@ -90,6 +91,8 @@ def _game_over_data(event: GameOver) -> JSONObject:
     }
     if event.abandoned:
         data["abandoned"] = True
+    if event.operator:
+        data["operator"] = True
     return data
 
 

@@ -42,13 +42,17 @@ class Playing(LobbyBase):
             raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(args[0])} ({known})")
         if self.shutting_down:
             raise stopping()
+        if self.maintenance is not None:
+            raise ProtocolError(ErrorCode.MAINTENANCE, self.maintenance)
         try:
             game = kind.create(options)
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
             raise ProtocolError(
-                ErrorCode.LIMIT, f"the server holds {counted(self.max_games, 'game')} (max-games)"
+                ErrorCode.LIMIT,
+                f"the server holds {counted(self.max_games, 'game')} (max-games)",
+                limit="max-games",
             )
         self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
@@ -95,9 +99,9 @@ class Playing(LobbyBase):
         seat = self._seat(session, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
-        if table.abandoned:
+        if table.abandoned or table.ended is not None:
             # Its game never ended by its rules and would still offer moves (RULINGS H14).
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over (abandoned)")
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{_why_over(table)}")
         # The JSON form (e.g. clump positions) is made now, for a JSON-mode connection only: the
         # answer waits behind the game's earlier results (their events come first, as for
         # ``state``), and by then the position may have moved on.
@@ -123,8 +127,7 @@ class Playing(LobbyBase):
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
         if table.finished or table.game.outcome is not None:
-            why = " (abandoned)" if table.abandoned else ""
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why}")
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{_why_over(table)}")
         return seat
 
     def _cmd_play(
@@ -192,10 +195,21 @@ class Playing(LobbyBase):
         result.pending = move
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
-        table.enter(Lifecycle.OVER)
         winners = ",".join(map(str, outcome.winners))
         resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
-        log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
+        log.info(
+            "game %s ended: won by seat %s%s",
+            table.id,
+            winners,
+            resigned,
+            extra={"event": "game-ended", "game": table.id},
+        )
+        self._close(table)
+
+    def _close(self, table: Table) -> None:
+        """The game of ``table`` is over: kept for ``record`` and ``state`` among the
+        ``finished_kept`` last finished ones."""
+        table.enter(Lifecycle.OVER)
         self._finished.append(table.id)
         while len(self._finished) > self.finished_kept:
             self._forget(self._finished.popleft())
@@ -222,6 +236,8 @@ class Playing(LobbyBase):
         }
         if table.abandoned:
             data["abandoned"] = True
+        if table.ended is not None and table.ended.operator:
+            data["operator"] = True
         return self._ok(request, data, fmt.lines(data))
 
     def stored_record(self, request: Request, stored: StoredGame) -> Result:
@@ -241,4 +257,15 @@ class Playing(LobbyBase):
         }
         if stored.abandoned:
             data["abandoned"] = True
+        if stored.operator_end is not None:
+            data["operator"] = True
         return self._ok(request, data, fmt.lines(data))
+
+
+def _why_over(table: Table) -> str:
+    """Why an over game is over when not by its own rules, for ``game-over`` messages."""
+    if table.abandoned:
+        return " (abandoned)"
+    if table.ended is not None and table.ended.operator:
+        return " (ended by the server's operator)"
+    return ""

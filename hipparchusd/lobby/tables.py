@@ -102,6 +102,9 @@ class Table:
     lifecycle: Lifecycle = Lifecycle.WAITING
     unattended_since: float | None = None
     abandoned: bool = False
+    #: How the server ended the game when not by its rules (the server's operator: ``hipparchusd
+    #: admin end``): the outcome to report, in place of the game's own.
+    ended: Outcome | None = None
     #: True once every seat was taken and the game began (playing or over). Kept with
     #: ``lifecycle`` by :meth:`enter` (the only way it changes) rather than derived on each
     #: read: every request on a game asks, several times.
@@ -155,9 +158,12 @@ class Table:
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (``None`` while it goes on): the game's own outcome, or
-        :meth:`Outcome.abandonment` for a game ended as abandoned."""
+        :meth:`Outcome.abandonment` for a game ended as abandoned, :attr:`ended` for one the
+        server ended otherwise."""
         if self.abandoned:
             return Outcome.abandonment()
+        if self.ended is not None:
+            return self.ended
         return self.game.outcome
 
     @property

@@ -361,7 +361,8 @@ class Engines:
 
         request_id = result.response.request_id if result.response is not None else None
         message = f"{self.max_searches} searches run already; try again when one ends"
-        return Result(Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id)))
+        refusal = ProtocolError(ErrorCode.LIMIT, message, request_id, limit="max-searches")
+        return Result(Response.failed(refusal))
 
     def submit(self, jobs: list[EngineJob]) -> None:
         """Start or stop the searches ``jobs`` ask for (they run in :meth:`run`'s nursery)."""

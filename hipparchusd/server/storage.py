@@ -11,6 +11,7 @@ from ..records import (
     AddSeat,
     CreateGame,
     DropGame,
+    EndGame,
     Finish,
     RemoveSeat,
     Snapshot,
@@ -42,6 +43,8 @@ async def execute(store: GameStore, command: StoreCommand) -> None:
             await store.remove_seat(game_id, seat)
         case Abandon(game_id, record, last_active):
             await store.abandon(game_id, record, last_active)
+        case EndGame(game_id, record, reason):
+            await store.end_game(game_id, record, reason)
         case DropGame(game_id):
             await store.drop_game(game_id)
         case _:

@@ -97,6 +97,16 @@ class GameStore(Protocol):
         """
         ...
 
+    async def end_game(self, game_id: str, record: Any, reason: str) -> None:
+        """End the unfinished game ``game_id`` as the server's operator asked (``hipparchusd
+        admin end``, giving ``reason``, ``""`` for none): no winner, ``record`` (the game as it
+        stood) kept per the retention setting, marked ended by the operator with the reason.
+
+        Raises:
+            StoreError: no unfinished game ``game_id``, or the write failed.
+        """
+        ...
+
     async def drop_game(self, game_id: str) -> None:
         """Forget a game that never started (no snapshot), its seats included: the daemon
         drops a waiting game nobody follows after ``abandon_timeout`` seconds. Its id still
@@ -164,6 +174,9 @@ class MemoryStore:
         """Nothing to do."""
 
     async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+        """Nothing to do."""
+
+    async def end_game(self, game_id: str, record: Any, reason: str) -> None:
         """Nothing to do."""
 
     async def drop_game(self, game_id: str) -> None:

@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 4):
+What the layout holds (version 5):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -29,7 +29,9 @@ What the layout holds (version 4):
   :func:`hipparchusd.store.sql.insert_moves`), resumed or adjourned: a started game inactive
   for the adjourn expiry is ended as abandoned (issue 16 item 3, RULINGS H14 in
   docs/rules.md), which sets ``abandoned`` (version 4; 0 or 1) with its ``finished_at`` and
-  ``record``.
+  ``record``. ``operator_end`` (version 5) is ``NULL`` unless the server's operator ended the
+  game (``hipparchusd admin end``: no winner, its record the game as it stood), and then the
+  reason the operator gave (``''`` for none).
 - ``seats(game_id, seat, name, token_hash, bot)``: the SHA-256 digest of each seat's resume
   token, indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game;
   ``bot`` (version 3) is the engine's level word for a seat the daemon's engine plays, else
@@ -122,12 +124,20 @@ def _track_activity_v4(conn: sqlite3.Connection) -> None:
     )
 
 
+def _operator_end_v5(conn: sqlite3.Connection) -> None:
+    """Version 4 to 5: ``games.operator_end``, so that a game the server's operator ended
+    (issue 26) is recorded as such, with the reason given, rather than as won or abandoned.
+    Every game of an older database ended otherwise: ``NULL``."""
+    conn.execute("ALTER TABLE games ADD COLUMN operator_end TEXT")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: Sequence[Migration] = (
     _create_v1,
     _index_tokens_v2,
     _bot_seats_v3,
     _track_activity_v4,
+    _operator_end_v5,
 )
 
 

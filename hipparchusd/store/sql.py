@@ -219,6 +219,29 @@ def abandon(
         prune(conn, prune_before)
 
 
+def end_game(
+    conn: sqlite3.Connection,
+    game_id: str,
+    record: str,
+    finished_at: float,
+    reason: str,
+    prune_before: float | None,
+) -> None:
+    """End the unfinished game ``game_id`` as the server's operator asked: as :func:`finish`
+    (no winner: ``record`` is the game as it stood), with the operator's ``reason`` in
+    ``operator_end``."""
+    cursor = conn.execute(
+        "UPDATE games SET finished_at = ?, record = ?, snapshot = NULL, operator_end = ? "
+        "WHERE game_id = ? AND finished_at IS NULL",
+        (finished_at, record, reason, game_id),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} is stored")
+    conn.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+    if prune_before is not None:
+        prune(conn, prune_before)
+
+
 def touch(conn: sqlite3.Connection, game_ids: list[str], now: float) -> None:
     """Mark the unfinished games ``game_ids`` active at ``now`` (e.g. adjourned then)."""
     if game_ids:
@@ -260,11 +283,12 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
 
 
 #: One game's rows: (game id, kind, options text, created_at, snapshot text or None (for a
-#: finished game, its record text), abandoned (0 or 1)), its seats as (seat, name, token
+#: finished game, its record text), abandoned (0 or 1), operator_end (the operator's reason,
+#: or None)), its seats as (seat, name, token
 #: digest, bot level or None) and its moves after the snapshot as (seat, move) in order (none
 #: for a finished game).
 GameRows = tuple[
-    tuple[str, str, str, float, str | None, int],
+    tuple[str, str, str, float, str | None, int, str | None],
     list[tuple[int, str, bytes, str | None]],
     list[tuple[int, str]],
 ]
@@ -297,7 +321,8 @@ def load_unfinished(
     return [
         (row, seats.get(row[0], []), moves.get(row[0], []))
         for row in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot, abandoned FROM games AS g "
+            "SELECT game_id, kind, options, created_at, snapshot, abandoned, operator_end "
+            "FROM games AS g "
             f"WHERE {where} ORDER BY created_at, rowid",
             parameters,
         )
@@ -362,7 +387,7 @@ def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameR
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record, abandoned FROM games "
+        "SELECT game_id, kind, options, created_at, record, abandoned, operator_end FROM games "
         "WHERE game_id = ? AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -395,6 +420,7 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         add_move,
         finish,
         abandon,
+        end_game,
         touch,
         expired,
         drop_game,

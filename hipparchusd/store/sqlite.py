@@ -344,6 +344,18 @@ class SqliteStore:
         now = self._clock()
         await self._call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
 
+    async def end_game(self, game_id: str, record: Any, reason: str) -> None:
+        """End the unfinished game ``game_id`` now as its operator asked, giving ``reason``
+        (issue 26): no winner, ``record`` (the game as it stood) kept under the retention
+        rule like any finished game's, marked ended by the operator.
+
+        Raises:
+            StoreError: no unfinished game ``game_id``, or the write failed.
+        """
+        text = dump("record", record)
+        now = self._clock()
+        await self._call("end_game", (game_id, text, now, reason, self._due_prune(now)))
+
     async def touch(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
         their expiry counts from now.
@@ -663,7 +675,7 @@ class SqliteStore:
     def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
         """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
         is its record)."""
-        (game_id, kind, options, created_at, stored, abandoned), seats, moves = rows
+        (game_id, kind, options, created_at, stored, abandoned, operator_end), seats, moves = rows
         where = f"{self.path}, game {game_id}"
         return StoredGame(
             game_id=game_id,
@@ -677,4 +689,5 @@ class SqliteStore:
             moves=tuple(moves),
             finished=finished,
             abandoned=bool(abandoned),
+            operator_end=operator_end,
         )

@@ -52,7 +52,7 @@ async def test_a_new_database_is_at_the_latest_version(
     assert meta["application"] == "hipparchusd"
     assert meta["schema_version"] == str(schema.latest_version())
     assert meta["last_opened"].endswith(f" pid {os.getpid()}")
-    assert schema.latest_version() == len(schema.MIGRATIONS) == 4
+    assert schema.latest_version() == len(schema.MIGRATIONS) == 5
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(
@@ -64,7 +64,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 4\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 5\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
