@@ -2,7 +2,8 @@
 run the daemon.
 
 A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g.
-``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]``; with no subcommand,
+``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]`` or ``hipparchusd admin
+status``; with no subcommand,
 ``hipparchusd [options]`` serves.
 """
 
@@ -31,6 +32,14 @@ log = logging.getLogger("hipparchusd")
 SETTINGS_FIELDS = frozenset(setting.field for setting in declared(Settings))
 
 
+def admin_main(argv: list[str]) -> int:
+    """``hipparchusd admin ...`` (:mod:`hipparchusd.admin.command_line`), imported only when
+    run."""
+    from .admin.command_line import main as run_admin
+
+    return run_admin(argv)
+
+
 def match_main(argv: list[str]) -> int:
     """``hipparchusd match ...`` (:mod:`hipparchusd.match`), imported only when run."""
     from .match import main as run_match
@@ -39,7 +48,11 @@ def match_main(argv: list[str]) -> int:
 
 
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main, "match": match_main}
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "admin": admin_main,
+    "export": export_main,
+    "match": match_main,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,11 +192,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_CONFIG
     except SettingsError as error:
         parser.error(str(error))
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, log_format=settings.log_format)
     if path is not None:
         log.info("configuration file %s", path)
     try:
-        listeners, web_listeners = activated_listener_groups()
+        passed = activated_listener_groups()
     except ActivationError as error:
         log.error("socket activation: %s", error)
         return EX_CONFIG
@@ -192,12 +205,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # Passed sockets replace the bound ones: a web socket passed alone still serves the web
     # only, and the protocol binds its own only when nothing at all was passed.
-    activated = bool(listeners or web_listeners)
+    activated = passed.activated
     try:
         return run(
             settings,
-            listeners=listeners if activated else None,
-            web_listeners=web_listeners if activated else None,
+            listeners=passed.protocol if activated else None,
+            web_listeners=passed.web if activated else None,
+            metrics_listeners=passed.metrics if activated else None,
             notifier=notifier,
             load_settings=load,
         )

@@ -177,8 +177,9 @@ def declared(cls: type) -> tuple[Declared, ...]:
 
     Raises:
         TypeError: an option whose type is not ``bool``, ``int``, ``float`` or ``str`` (or
-            one of them or None) and that has no ``parse``, or whose default ``--help`` could not state
-            without a ``default_text``; found when the class is first read, not by a user.
+            one of them or None) and that has no ``parse``, or whose default ``--help`` could
+            not state without a ``default_text``; found when the class is first read, not by
+            a user.
     """
     hints = typing.get_type_hints(cls)
     found: list[Declared] = []

@@ -158,9 +158,7 @@ def test_a_switch_is_x_and_no_x_on_the_command_line_and_a_boolean_in_the_file(
     assert vars(parser.parse_args([])) == {}
     assert vars(parser.parse_args(["--drain"])) == {"drain": True}
     assert vars(parser.parse_args(["--drain", "--no-drain"])) == {"drain": False}
-    assert "--drain, --no-drain drain first (default off)" in " ".join(
-        parser.format_help().split()
-    )
+    assert "--drain, --no-drain drain first (default off)" in " ".join(parser.format_help().split())
     schema = Schema((option_key(setting),))
     path = tmp_path / "toy.toml"
     assert schema.parse({"drain": True}, path) == {"drain": True}

@@ -129,6 +129,9 @@ class EnginePool:
         self.closed = False
         #: Searches running or waiting for a worker now.
         self.searches = 0
+        #: Workers that died or were killed (a search that would not stop) while the pool was
+        #: open; each is replaced when next needed.
+        self.lost = 0
 
     async def _take(self) -> _Worker:
         while self._idle:
@@ -156,7 +159,14 @@ class EnginePool:
                  self.size)  # fmt: skip
         return started
 
+    @property
+    def running(self) -> int:
+        """Searches holding a worker now (the rest of :attr:`searches` wait for one)."""
+        return self.size - self._slots.value
+
     def _forget(self, dead: _Worker) -> None:
+        if not self.closed:
+            self.lost += 1
         self._all.discard(dead)
         dead.kill()
 

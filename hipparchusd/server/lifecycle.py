@@ -16,13 +16,16 @@ import errno
 import functools
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import trio
 
 from ..addresses import host_of
+from ..config_file import Changes
 from ..lobby import Lobby
+from ..metrics import Metrics
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..records import StoredGame
@@ -30,9 +33,12 @@ from ..settings import Settings
 from ..store.base import GameStore
 from ..store.sqlite import SqliteStore
 from ..wording import counted
+from .admin import AdminChannel, AdminSocket
 from .connection import Connection, Refused, TcpConnection, peer_name
+from .drain import drain
 from .engines import EnginePool, Engines
 from .pipeline import Pipeline
+from .scrape import MetricsListener, levels
 from .storage import execute
 from .websocket import WebFront
 
@@ -72,6 +78,7 @@ class Server:
         self.file_capacity: int | None = None
         self.ports: list[int] = []
         self.web_ports: list[int] = []
+        self.metrics_ports: list[int] = []
         self.engines = Engines(self.lobby, EnginePool(settings.workers), settings.max_searches)
         self.pipeline = Pipeline(self.lobby, store, self.connections, self.engines)
         self._shutdown = trio.Event()
@@ -79,6 +86,32 @@ class Server:
         self._all_closed.set()
         #: Set once :meth:`serve` has returned (connections and store closed).
         self.stopped = trio.Event()
+        #: When the server was made (``time.monotonic``), for the admin channel's uptime.
+        self.started_at = time.monotonic()
+        #: Whether a drain was asked for (:meth:`drain`).
+        self.draining = False
+        self._drain_asked = trio.Event()
+        #: Re-reads and applies the configuration, as SIGHUP does (set by
+        #: :func:`~hipparchusd.server.run.run_async`): the changes, or why nothing changed.
+        self.reload: Callable[[], Changes | str] | None = None
+        #: The daemon's figures, when it serves metrics (:meth:`enable_metrics`).
+        self.metrics: Metrics | None = None
+
+    def enable_metrics(self) -> Metrics:
+        """Count the figures the metrics listener serves (:mod:`hipparchusd.metrics`): the
+        pipeline's answers and store calls, the store's commits; idempotent."""
+        if self.metrics is None:
+            self.metrics = Metrics(self.lobby.commands, lambda: levels(self))
+            self.pipeline.metrics = self.metrics
+            if isinstance(self.store, SqliteStore):
+                self.store.on_commit = self.metrics.committed
+        return self.metrics
+
+    def drain(self) -> None:
+        """Begin a drain (:mod:`.drain`) unless one is under way or the server is stopping."""
+        if not self.draining and not self.shutting_down:
+            self.draining = True
+            self._drain_asked.set()
 
     @property
     def games(self) -> int:
@@ -91,9 +124,11 @@ class Server:
         return len(self.connections)
 
     def status(self) -> str:
-        """A one-line status, e.g. ``3 games, 6 connections``."""
+        """A one-line status, e.g. ``3 games, 6 connections`` (``draining: ...`` during a
+        drain)."""
         games, connections = self.games, self.connection_count
-        return f"{counted(games, 'game')}, {counted(connections, 'connection')}"
+        status = f"{counted(games, 'game')}, {counted(connections, 'connection')}"
+        return f"draining: {status}" if self.draining and not self.shutting_down else status
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
@@ -123,14 +158,20 @@ class Server:
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
         web_listeners: Sequence[trio.abc.Listener[Any]] = (),
+        metrics_listeners: Sequence[trio.abc.Listener[Any]] = (),
+        admin: AdminSocket | None = None,
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
-        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`) until
-        :meth:`shutdown`, then send the shutdown notice, let connections finish for
-        ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
-        with this server once it accepts connections."""
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`), scrapes on
+        ``metrics_listeners`` (:mod:`.scrape`) and the operator on ``admin`` (:mod:`.admin`)
+        until :meth:`shutdown` (or the end of a :meth:`drain`), then send the shutdown notice,
+        let connections finish for ``grace_period`` seconds, close them and the store (and
+        ``admin``). ``task_status.started`` is called with this server once it accepts
+        connections."""
         web = WebFront(self)
+        if metrics_listeners:
+            scrapes = MetricsListener(self.enable_metrics().registry)
         try:
             await self.restore()
             async with trio.open_nursery() as engines:
@@ -143,8 +184,13 @@ class Server:
                             )
                         for listener in web_listeners:
                             acceptors.start_soon(self._accept, listener, connections, web.handle)
+                        for listener in metrics_listeners:
+                            acceptors.start_soon(scrapes.serve, listener)
+                        if admin is not None:
+                            acceptors.start_soon(AdminChannel(self).serve, admin.listener)
                         acceptors.start_soon(self._sweep)
                         acceptors.start_soon(self._expire_periodically)
+                        acceptors.start_soon(self._drain_when_asked)
                         task_status.started(self)
                         await self._shutdown.wait()
                         # Still accepting during the grace period, to answer each newcomer
@@ -163,9 +209,12 @@ class Server:
                     connections.cancel_scope.cancel()
                 engines.cancel_scope.cancel()
         finally:
-            for listener in (*listeners, *web_listeners):
+            for listener in (*listeners, *web_listeners, *metrics_listeners):
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
+            if admin is not None:
+                with trio.CancelScope(shield=True):
+                    await admin.aclose()
             with trio.CancelScope(shield=True):
                 await self.store.aclose()
             log.info("stopped")
@@ -237,18 +286,28 @@ class Server:
                 if result.games:
                     await self.pipeline.carry_out(result, None)
             if self._adjourn_timeout(settings) > 0:
-                now = trio.current_time()
-                busy = self.pipeline.sequencer.busy
-                adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
-                for game_id in adjourned:
-                    self.engines.stop_game(game_id, "adjourned")
-                if adjourned and isinstance(self.store, SqliteStore):
-                    # Their expiry counts from now, not from their last move.
-                    try:
-                        await self.store.touch(adjourned)
-                    except OSError as error:
-                        log.error("store touch failed: %s", error)
+                await self.adjourn_unfollowed(settings.adjourn_timeout)
             self._reload_uncertain()
+
+    async def adjourn_unfollowed(self, timeout: float) -> None:
+        """Adjourn the games in progress nobody has followed for ``timeout`` seconds
+        (:meth:`Lobby.adjourn_unfollowed`, timed from the first call that finds each one
+        unfollowed), stopping their searches; with a durable store only."""
+        busy = self.pipeline.sequencer.busy
+        adjourned = self.lobby.adjourn_unfollowed(trio.current_time(), timeout, busy)
+        for game_id in adjourned:
+            self.engines.stop_game(game_id, "adjourned")
+        if adjourned and isinstance(self.store, SqliteStore):
+            # Their expiry counts from now, not from their last move.
+            try:
+                await self.store.touch(adjourned)
+            except OSError as error:
+                log.error("store touch failed: %s", error)
+
+    async def _drain_when_asked(self) -> None:
+        """Run the drain once :meth:`drain` asks for it (:func:`.drain.drain`)."""
+        await self._drain_asked.wait()
+        await drain(self)
 
     async def _expire_periodically(self) -> None:
         """At start-up, then every :data:`EXPIRY_INTERVAL` seconds, end the adjourned games
@@ -343,6 +402,8 @@ class Server:
         for conn in list(self.connections.values()):
             started = conn.line_started
             if started is not None and now - started >= timeout and not conn.busy:
+                if self.metrics is not None:
+                    self.metrics.refused("request-timeout")
                 message = f"request line not completed within {timeout:g} s (request-timeout)"
                 conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
                 conn.flush()
@@ -398,16 +459,23 @@ class Server:
         if self.file_capacity is not None:
             limit = min(limit, self.file_capacity)
         if len(self.connections) >= limit:
+            self._refused("max-connections")
             return ErrorCode.LIMIT, "too many connections"
         if (
             self.per_address[address] >= settings.max_connections_per_address
             and address not in settings.trusted
         ):
+            self._refused("max-connections-per-address")
             return ErrorCode.LIMIT, (
                 f"too many connections from your address "
                 f"(max-connections-per-address {settings.max_connections_per_address})"
             )
         return None
+
+    def _refused(self, limit: str) -> None:
+        """Count a refusal by the limit ``limit``, when there are metrics."""
+        if self.metrics is not None:
+            self.metrics.refused(limit)
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
         """Serve one TCP connection (:class:`TcpConnection`), or refuse it with ``? limit``
@@ -448,7 +516,12 @@ class Server:
         pipeline = self.pipeline
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
-        log.info("connection %d opened from %s (%s)", session.id, peer, conn.transport)
+        log.info(
+            "connection %d opened from %s (%s)", session.id, peer, conn.transport,
+            extra={"event": "connection-opened", "connection": session.id},
+        )  # fmt: skip
+        if self.metrics is not None:
+            self.metrics.opened(conn.transport)
         reason = "closed by peer"
         try:
             with conn.cancel_scope:
@@ -461,6 +534,7 @@ class Server:
                     nursery.cancel_scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
             if conn.overflowed:
                 reason = "outbound queue full"
+                self._refused("outbound-queue")
             elif conn.timed_out:
                 reason = "idle timeout"
             elif conn.closed_because is not None:
@@ -483,7 +557,10 @@ class Server:
                 del self.per_address[address]
             if not self.connections:
                 self._all_closed.set()
-            log.info("connection %d closed (%s)", session.id, reason)
+            log.info(
+                "connection %d closed (%s)", session.id, reason,
+                extra={"event": "connection-closed", "connection": session.id},
+            )  # fmt: skip
 
     async def _finish(self, conn: Connection) -> None:
         """Take the connection out of the lobby (``disconnected`` events) and stop its writer

@@ -13,9 +13,12 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Sequence
+from time import perf_counter
 
+from ..games.base import Outcome
 from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
 from ..lobby.results import NeedsSearch
+from ..metrics import Metrics
 from ..protocol import ErrorCode, LineError, Mode, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
@@ -68,6 +71,9 @@ class Pipeline:
         if engines is not None:
             engines.pipeline = self
         self.sequencer = Sequencer()
+        #: The figures the answers are counted in (:mod:`hipparchusd.metrics`), if any: set by
+        #: the server when it serves metrics.
+        self.metrics: Metrics | None = None
         #: The connections with something queued since the last :meth:`flush`.
         self.dirty: list[Connection] = []
 
@@ -75,20 +81,44 @@ class Pipeline:
 
     async def answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line from ``conn``; True if the connection must close after the
-        answer. What it queues waits for the caller's :meth:`flush`."""
+        answer. What it queues waits for the caller's :meth:`flush`. With :attr:`metrics`,
+        the answer's latency and error code are counted."""
         session = conn.session
+        metrics = self.metrics
         if isinstance(item, LineError):
             log.debug("connection %d: %s: %s", session.id, item.code, item.message)
             conn.enqueue(fmt.failure(None, session.mode, item.code, item.message))
+            if metrics is not None:
+                metrics.failed(item.code)
+                if item.code is ErrorCode.LINE_TOO_LONG:
+                    metrics.refused("max-line-bytes")
             return False
         try:
             request = parse_request(item)
         except ProtocolError as error:
             log.debug("connection %d: %s: %s", session.id, error.code, error.message)
             conn.enqueue(fmt.failure(error.request_id, session.mode, error.code, error.message))
+            if metrics is not None:
+                metrics.failed(error.code)
             return False
         if request is None:
             return False
+        if metrics is None:
+            return (await self._answer(conn, request)).close
+        started = perf_counter()
+        result = await self._answer(conn, request)
+        response = result.response
+        refusal = None if response is None else response.error
+        if refusal is None:
+            metrics.answered(request.command, perf_counter() - started, None, None)
+        else:
+            metrics.answered(request.command, perf_counter() - started, refusal.code, refusal.limit)
+        return result.close
+
+    async def _answer(self, conn: Connection, request: Request) -> Result:
+        """Answer ``request`` from ``conn`` (see :meth:`answer`): the result answered (its
+        response what ``conn`` was sent)."""
+        session = conn.session
         engines = self.engines
         if engines is not None and session.id in engines.streaming_sessions:
             # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
@@ -118,9 +148,10 @@ class Pipeline:
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
-            conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
-            return False
-        return result.close
+            failure = Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+            conn.enqueue(failure.encode(session.mode))
+            return Result(failure)
+        return result
 
     async def sequenced(
         self,
@@ -325,26 +356,24 @@ class Pipeline:
             if commands and result.pending is not None:
                 first, commands = commands[0], commands[1:]
                 try:
-                    await execute(self.store, first)
+                    await self._store(first)
                 except Exception as error:
                     log.error("store %s failed: %r", describe(first), error, exc_info=error)
-                    if conn is not None and result.response is not None:
-                        conn.enqueue(
-                            fmt.failure(
-                                result.response.request_id,
-                                conn.session.mode,
-                                ErrorCode.INTERNAL,
-                                STORE_UNREACHABLE
-                                if isinstance(error, StoreUnreachable)
-                                else STORE_FAILED,
-                            )
+                    if result.response is not None:
+                        unreachable = isinstance(error, StoreUnreachable)
+                        message = STORE_UNREACHABLE if unreachable else STORE_FAILED
+                        failure = ProtocolError(
+                            ErrorCode.INTERNAL, message, result.response.request_id
                         )
+                        result.response = Response.failed(failure)
+                        if conn is not None:
+                            conn.enqueue(result.response.encode(conn.session.mode))
                     return
             result.commit()
             try:
                 for command in commands:
                     try:
-                        await execute(self.store, command)
+                        await self._store(command)
                     except Exception as error:
                         # The change is made (and recorded, if it was pending): after a
                         # failed snapshot the store replays the moves after the earlier one.
@@ -353,6 +382,27 @@ class Pipeline:
                 self._deliver(result, conn)
         finally:
             self.flush()
+
+    async def _store(self, command: StoreCommand) -> None:
+        """Carry out the store ``command``, timed when there are :attr:`metrics`.
+
+        Raises:
+            OSError: as :func:`~.storage.execute`.
+        """
+        metrics = self.metrics
+        if metrics is None:
+            await execute(self.store, command)
+            return
+        started = perf_counter()
+        try:
+            await execute(self.store, command)
+        finally:
+            metrics.stored(command.call, perf_counter() - started)
+
+    def _outcome(self, game_id: str) -> tuple[str, Outcome | None] | None:
+        """The kind and outcome of the loaded game ``game_id`` (for :attr:`metrics`)."""
+        table = self.lobby.tables.get(game_id)
+        return None if table is None else (table.kind.name, table.outcome)
 
     def _commands(self, result: Result) -> list[StoreCommand]:
         """The store commands to carry out for ``result``: none for a store that is not
@@ -364,6 +414,8 @@ class Pipeline:
         recipients (:meth:`flush` sends them)."""
         if conn is not None and result.response is not None:
             conn.enqueue(result.response.encode(conn.session.mode))
+        if self.metrics is not None and result.store_calls:
+            self.metrics.carried_out(result.store_calls, self._outcome)
         if result.engine and self.engines is not None:
             self.engines.submit(result.engine)
         if result.deliveries:

@@ -156,6 +156,9 @@ class SqliteStore:
         self._broken: StoreError | None = None
         self._answers_done = trio.Event()
         self.restarts = 0
+        #: Called with the number of calls each commit carried (a group commit's batch), for
+        #: the daemon's metrics; ``None``: nobody asks.
+        self.on_commit: Callable[[int], None] | None = None
         #: Set when the writer died and no new one could be started (see the class).
         self.failed = trio.Event()
         #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
@@ -561,6 +564,8 @@ class SqliteStore:
                 for transactions, answers in frames.feed(data):
                     self.transactions += transactions
                     self.requests += len(answers)
+                    if transactions and self.on_commit is not None:
+                        self.on_commit(len(answers))
                     for request_id, error, result in answers:
                         request = self._waiting.pop(request_id)
                         request.answer(result, None if error is None else StoreError(error))
