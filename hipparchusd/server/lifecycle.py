@@ -38,7 +38,7 @@ from .connection import Connection, Refused, TcpConnection, peer_name
 from .drain import drain
 from .engines import EnginePool, Engines
 from .pipeline import Pipeline
-from .scrape import MetricsListener, levels
+from .scrape import MetricsListener, count
 from .storage import execute
 from .websocket import WebFront
 
@@ -86,10 +86,9 @@ class Server:
         self._all_closed.set()
         #: Set once :meth:`serve` has returned (connections and store closed).
         self.stopped = trio.Event()
-        #: When the server was made (``time.monotonic``), for the admin channel's uptime.
-        self.started_at = time.monotonic()
-        #: Whether a drain was asked for (:meth:`drain`).
-        self.draining = False
+        #: When the server was made (``time.monotonic``), for the admin channel's uptime;
+        #: whether a drain was asked for (:meth:`drain`).
+        self.started_at, self.draining = time.monotonic(), False
         self._drain_asked = trio.Event()
         #: Re-reads and applies the configuration, as SIGHUP does (set by
         #: :func:`~hipparchusd.server.run.run_async`): the changes, or why nothing changed.
@@ -98,20 +97,16 @@ class Server:
         self.metrics: Metrics | None = None
 
     def enable_metrics(self) -> Metrics:
-        """Count the figures the metrics listener serves (:mod:`hipparchusd.metrics`): the
-        pipeline's answers and store calls, the store's commits; idempotent."""
+        """Count the figures the metrics listener serves (:func:`.scrape.count`); idempotent."""
         if self.metrics is None:
-            self.metrics = Metrics(self.lobby.commands, lambda: levels(self))
-            self.pipeline.metrics = self.metrics
-            if isinstance(self.store, SqliteStore):
-                self.store.on_commit = self.metrics.committed
+            self.metrics = count(self)
         return self.metrics
 
     def drain(self) -> None:
         """Begin a drain (:mod:`.drain`) unless one is under way or the server is stopping."""
         if not self.draining and not self.shutting_down:
             self.draining = True
-            self._drain_asked.set()
+            self._drain_asked.set()  # for _drain_when_asked, a task of serve()
 
     @property
     def games(self) -> int:
@@ -170,8 +165,6 @@ class Server:
         ``admin``). ``task_status.started`` is called with this server once it accepts
         connections."""
         web = WebFront(self)
-        if metrics_listeners:
-            scrapes = MetricsListener(self.enable_metrics().registry)
         try:
             await self.restore()
             async with trio.open_nursery() as engines:
@@ -185,6 +178,7 @@ class Server:
                         for listener in web_listeners:
                             acceptors.start_soon(self._accept, listener, connections, web.handle)
                         for listener in metrics_listeners:
+                            scrapes = MetricsListener(self.enable_metrics().registry)
                             acceptors.start_soon(scrapes.serve, listener)
                         if admin is not None:
                             acceptors.start_soon(AdminChannel(self).serve, admin.listener)
@@ -305,7 +299,6 @@ class Server:
                 log.error("store touch failed: %s", error)
 
     async def _drain_when_asked(self) -> None:
-        """Run the drain once :meth:`drain` asks for it (:func:`.drain.drain`)."""
         await self._drain_asked.wait()
         await drain(self)
 

@@ -19,7 +19,7 @@ import trio
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
 
-from ..metrics import Levels
+from ..metrics import Levels, Metrics
 from ..store.sqlite import SqliteStore
 from ..web import HttpAnswer
 from ..web.site import error_answer
@@ -98,6 +98,17 @@ class MetricsListener:
         finally:
             self._slots.release()
             await trio.aclose_forcefully(stream)
+
+
+def count(server: Server) -> Metrics:
+    """The figures of ``server`` (:mod:`hipparchusd.metrics`), counted from now on by its
+    pipeline (answers, store calls) and its SQLite store (commits), its levels read at each
+    scrape (:func:`levels`)."""
+    metrics = Metrics(server.lobby.commands, lambda: levels(server))
+    server.pipeline.metrics = metrics
+    if isinstance(server.store, SqliteStore):
+        server.store.on_commit = metrics.committed
+    return metrics
 
 
 def levels(server: Server) -> Levels:

@@ -17,6 +17,7 @@ from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.codec import dump
+from hipparchusd.store.export import export_games
 from hipparchusd.store.startup import DB_NAME
 
 
@@ -282,3 +283,42 @@ async def test_versions_2_to_4_keep_every_game_and_time_expiry_from_the_upgrade(
         assert upgrade_started - 1 <= activity[game_id] <= time.time() + 1
     [backup] = state_dir.glob(f"{DB_NAME}.v2-*.bak")
     assert _meta(backup)["schema_version"] == "2"
+
+
+async def test_version_5_records_an_operators_end_apart_from_the_others(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    """A version 4 database gains ``games.operator_end``: ``NULL`` for its finished games (won
+    or abandoned); a game the operator ends is kept with the reason given, and exported so."""
+    with contextlib.closing(_make_old_database(state_dir, 4)) as conn:
+        for game_id, finished_at, record, abandoned in (
+            ("g1", 30.0, dump("record", {"deals": [1]}), 0),
+            ("g2", 31.0, dump("record", {"deals": [2]}), 1),
+            ("g3", None, None, 0),
+        ):
+            conn.execute(
+                "INSERT INTO games (game_id, kind, options, created_at, snapshot, finished_at, "
+                "record, abandoned) VALUES (?, 'hipparchus', ?, 10.0, ?, ?, ?, ?)",
+                (game_id, dump("options", {}), dump("snapshot", {"d": 3}), finished_at, record,
+                 abandoned),
+            )  # fmt: skip
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        won, abandoned = await store.load_finished("g1"), await store.load_finished("g2")
+        assert won is not None and won.operator_end is None and not won.abandoned
+        assert abandoned is not None and abandoned.operator_end is None and abandoned.abandoned
+        await store.end_game("g3", {"deals": [3]}, "reported cheating")
+        ended = await store.load_finished("g3")
+        assert ended is not None and ended.operator_end == "reported cheating"
+        assert ended.snapshot == {"deals": [3]} and not ended.abandoned
+        with pytest.raises(StoreError, match="no unfinished game g3"):
+            await store.end_game("g3", {}, "")
+    finally:
+        await store.aclose()
+    assert list(state_dir.glob("*.v4-*.bak"))  # copied aside before migrating
+    exported = export_games(state_dir)["data"]
+    assert [(game["game_id"], game["operator_end"]) for game in exported] == [
+        ("g1", None),
+        ("g2", None),
+        ("g3", "reported cheating"),
+    ]

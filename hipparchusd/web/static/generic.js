@@ -157,7 +157,7 @@ export class GenericTable extends Table {
   }
 
   /** The result from the `game-over` event: the winners, each seat's score, the seat that
-   * resigned, or an abandoned game; for a game that ended before this page opened, only that
+   * resigned, or a game abandoned or ended by the server's operator; for a game that ended before this page opened, only that
    * it is over (no view of an unknown game says how it ended). */
   resultPanel() {
     if (this.snapshot.status !== "over") return null;
@@ -165,6 +165,7 @@ export class GenericTable extends Table {
     if (!r) return el("div", { class: "result", id: "game-result" }, el("h3", { text: "Game over" }));
     let headline;
     if (r.abandoned) headline = "Game over: abandoned, nobody won";
+    else if (r.operator) headline = "Game over: ended by the server's operator, nobody won";
     else headline = `Game over: ${r.winners.map((seat) => this.name(seat)).join(" and ")} win${r.winners.length === 1 ? "s" : ""}`;
     return el(
       "div",
