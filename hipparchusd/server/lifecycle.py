@@ -31,10 +31,11 @@ from ..store.base import GameStore
 from ..store.sqlite import SqliteStore
 from ..wording import counted
 from .connection import Connection, Refused, TcpConnection, peer_name
-from .engines import EnginePool, Engines
+from .engines import Engines
 from .pipeline import Pipeline
 from .storage import execute
 from .websocket import WebFront
+from .workers import EnginePool
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -72,8 +73,15 @@ class Server:
         self.file_capacity: int | None = None
         self.ports: list[int] = []
         self.web_ports: list[int] = []
-        self.engines = Engines(self.lobby, EnginePool(settings.workers), settings.max_searches)
-        self.pipeline = Pipeline(self.lobby, store, self.connections, self.engines)
+        self.pipeline = Pipeline(self.lobby, store, self.connections)
+        self.engines = Engines(
+            self.lobby,
+            EnginePool(settings.workers),
+            settings.max_searches,
+            sequenced=self.pipeline.sequenced,
+            send=self.pipeline.send,
+        )
+        self.pipeline.engines = self.engines
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
