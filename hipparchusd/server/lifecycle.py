@@ -22,7 +22,7 @@ from typing import Any, Final
 import trio
 
 from ..addresses import host_of
-from ..lobby import Lobby
+from ..lobby import Lobby, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
@@ -255,6 +255,12 @@ class Server:
                 failures = 0
             nursery.start_soon(handler or self._run_connection, stream)
 
+    def connect(self, peer: str) -> tuple[Session, list[Connection]]:
+        """A new lobby session for a connection from ``peer``, which :meth:`refusal` found no
+        reason to refuse, and the pipeline's list of connections with output to flush, which
+        the connection is made with."""
+        return self.lobby.connect(peer), self.pipeline.dirty
+
     def refusal(self, address: str) -> tuple[ErrorCode, str] | None:
         """Why a new connection from ``address`` is refused, if it is: the server stopping,
         the connection limit (lowered to what the open-file limit allows), or the
@@ -295,12 +301,11 @@ class Server:
                     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                         await stream.send_all(refusal)
                 return
-            session = self.lobby.connect(peer)
+            session, dirty = self.connect(peer)
             settings = self.settings
             conn = TcpConnection(
-                stream, session, settings.outbound_queue, self.pipeline.dirty,
-                settings.max_line_bytes,
-            )  # fmt: skip
+                stream, session, settings.outbound_queue, dirty, settings.max_line_bytes
+            )
             await self.run_connection(conn, peer)
         finally:
             await trio.aclose_forcefully(stream)
