@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal
@@ -75,4 +82,5 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    page=PageParts("hipparchusd.games.hipparchus"),
 )

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 
 from ...codec import InvalidState
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
 from .notation import parse_deal
@@ -101,4 +108,5 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    page=PageParts("hipparchusd.games.planets"),
 )
