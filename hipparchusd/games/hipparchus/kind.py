@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...jsondata import JSON
 from ..base import (
@@ -83,4 +84,6 @@ HIPPARCHUS = GameKind(
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
     page=PageParts("hipparchusd.games.hipparchus"),
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )

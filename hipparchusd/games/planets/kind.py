@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...codec import InvalidState
 from ...jsondata import JSON
@@ -109,4 +110,6 @@ PLANETS = GameKind(
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
     page=PageParts("hipparchusd.games.planets"),
+    tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
+    rules=files(__package__) / "rules.md",
 )
