@@ -1,6 +1,6 @@
 """The loop of one engine worker process (issue 18): searches asked over a pipe, answered with
 progress reports and a final :class:`~.api.Analysis`. Synchronous, no trio: the daemon's
-:class:`hipparchusd.server.engines.EnginePool` starts these processes and talks to them.
+:class:`hipparchusd.server.workers.EnginePool` starts these processes and talks to them.
 
 The daemon starts each worker as ``python -m hipparchusd.engine.worker <fd>``, ``<fd>`` one end
 of a socket pair, read and written as a :class:`multiprocessing.connection.Connection`: a fresh

@@ -1,4 +1,4 @@
-"""The engine's worker processes (hipparchusd.server.engines.EnginePool): searches answered off
+"""The engine's worker processes (hipparchusd.server.workers.EnginePool): searches answered off
 the trio thread, a stop that ends a search early with what it found, cancellation that gives
 the worker back, a refused search and a dead worker reported as EngineError, never with the
 view's contents in the message."""
@@ -14,7 +14,7 @@ import trio
 
 from hipparchusd.engine.api import Analysis
 from hipparchusd.games.registry import find_kind
-from hipparchusd.server.engines import EngineError, EnginePool
+from hipparchusd.server.workers import EngineError, EnginePool
 
 
 def a_view() -> Any:
