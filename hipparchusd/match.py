@@ -41,7 +41,7 @@ from typing import Any
 import attrs
 
 from .client import Client, ClientError, int_list
-from .engine.api import Level
+from .engine.types import Level
 from .matchstats import Estimate, Pentanomial, Sprt, Trinomial
 
 #: The version of the results file's layout.

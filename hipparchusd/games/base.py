@@ -38,6 +38,7 @@ from typing import ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 import attrs
 
 from ..codec import Codec, Payload
+from ..engine.position import AdapterRef
 from ..jsondata import JSON
 
 #: Audience of an event meant for everyone following the game: seats and spectators.
@@ -442,6 +443,9 @@ class GameKind:
     stored snapshot (the JSON data of ``Game.record()``), raising ``ValueError`` when it cannot.
     ``new_deal`` tells from a move's events whether new cards were dealt, which is when the
     daemon stores a fresh snapshot (so that a restart does not replay a whole match).
+    ``engine`` names the module of the game's engine adapter (``hipparchusd.engine.position``),
+    imported only where a search runs; ``None`` for a game the engine does not play (``bot``,
+    ``genmove`` and ``analyze`` then fail with an error naming the kind).
     """
 
     name: str
@@ -452,6 +456,7 @@ class GameKind:
     restore: Callable[[Mapping[str, str], JSON], ServedGame]
     new_deal: Callable[[Sequence[Event]], bool]
     codec: Codec
+    engine: AdapterRef | None = None
 
     def option_usage(self) -> list[str]:
         """One line per option, for ``help new``."""

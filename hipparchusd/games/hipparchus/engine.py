@@ -12,8 +12,8 @@ import math
 import random
 from collections.abc import Hashable
 
-from ...engine.adapters import Position
-from ...engine.api import MoveStats
+from ...engine.position import Position
+from ...engine.types import MoveStats
 from ...jsondata import JSON
 from .codec import load_view
 from .compact import (
@@ -191,7 +191,7 @@ def _arrangements(counts: list[int], length: int) -> list[tuple[int, ...]]:
 
 class HipparchusState:
     """A determinization: a full round state, compact (:mod:`.compact`), as the search plays it
-    (:class:`hipparchusd.engine.ismcts.Determinization`).
+    (:class:`hipparchusd.engine.position.Determinization`).
 
     The searching seat's moves are keyed by ``position << 4 | count << 2 | suit`` (its own
     hand is known, so the key names the play exactly); the opponent's by ``count << 2 | suit``,
@@ -311,7 +311,7 @@ class HipparchusState:
 
 class HipparchusInformation:
     """What a seat knows of the round in play, as determinizations
-    (:class:`hipparchusd.engine.ismcts.InformationSet`).
+    (:class:`hipparchusd.engine.position.InformationSet`).
 
     The unknown cards are every card not in the seat's hand, won, set aside or on the table:
     the opponent's hand and the two face-down cards (RULINGS H13), exact in number by suit. A
@@ -517,7 +517,7 @@ class HipparchusPosition(Position):
 
 
 class HipparchusAdapter:
-    """The adapter the engine finds under the kind name ``hipparchus``."""
+    """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``)."""
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""

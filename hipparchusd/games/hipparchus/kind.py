@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, InvalidState
@@ -75,4 +76,5 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...codec import InvalidState
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, structure_record
@@ -101,4 +102,5 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.planets.engine"),
 )
