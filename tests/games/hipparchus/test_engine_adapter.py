@@ -73,29 +73,6 @@ def test_a_playouts_budget_is_deterministic() -> None:
     assert _comparable(one) == _comparable(two)
 
 
-def test_progress_and_stop() -> None:
-    game, seat = random_position(32, 2)
-    seen: list[Analysis] = []
-    calls = 0
-
-    def stop() -> bool:
-        nonlocal calls
-        calls += 1
-        return calls > 3
-
-    analysis = analyze(
-        ADAPTER,
-        game.view_data(seat),
-        Level.parse("ismcts:100000"),
-        seed=1,
-        on_progress=seen.append,
-        interval_ms=1,
-        should_stop=stop,
-    )
-    assert analysis.playouts < 100000
-    assert seen and all(a.playouts <= analysis.playouts for a in seen)
-
-
 def test_match_chance_counts_rounds_to_two() -> None:
     assert match_chance((0, 0), 0, 0.5) == 0.5
     assert match_chance((1, 0), 0, 1.0) == 1.0
