@@ -7,7 +7,10 @@ daemon through two things only:
   ``mypy --strict`` checks each game against its own types;
 - a :class:`~hipparchusd.games.registry.GameKind` entry in the registry
   (:mod:`hipparchusd.games.registry`): its name, its ``new`` options, how to create and restore a
-  game, and its codec.
+  game, its codec, its engine adapter (an :class:`~hipparchusd.engine.position.AdapterRef`,
+  loaded only where a search runs; a kind without one is not played by the engine), and where
+  its part of the web page is (:class:`PageParts`: a folder the daemon serves as files, e.g.
+  ``page/``; a kind without one plays on the page's generic table).
 
 The daemon itself sees a game as a :class:`ServedGame`: seats, whose move it is (one seat, or
 several at once for a simultaneous move), move *words*, JSON views and events, and nothing else of
@@ -433,6 +436,23 @@ class Option:
 
 
 @attrs.frozen
+class PageParts:
+    """Where a game kind's part of the web page is: the folder ``folder`` of the package
+    ``package`` (read as package data with :mod:`importlib.resources`; the daemon serves its
+    files and never imports them). ``module`` is its table module, a JavaScript module whose
+    default export extends the page's ``Table`` (``hipparchusd/web/static/table.js``);
+    ``styles`` are its style sheets, applied with the table. The daemon serves the folder at
+    ``games/<kind>/`` beside the page (so the page's shared modules are ``../../<name>.js``
+    from there) and names the module and the styles in ``pages.json``
+    (:mod:`hipparchusd.web.site`)."""
+
+    package: str
+    folder: str = "page"
+    module: str = "table.js"
+    styles: tuple[str, ...] = ("style.css",)
+
+
+@attrs.frozen
 class GameKind:
     """One game the daemon serves.
 
@@ -446,6 +466,8 @@ class GameKind:
     ``engine`` names the module of the game's engine adapter (``hipparchusd.engine.position``),
     imported only where a search runs; ``None`` for a game the engine does not play (``bot``,
     ``genmove`` and ``analyze`` then fail with an error naming the kind).
+    ``page`` says where the kind's web page parts are (:class:`PageParts`); a kind without
+    them (``None``) is played on the page's generic table.
     """
 
     name: str
@@ -457,6 +479,7 @@ class GameKind:
     new_deal: Callable[[Sequence[Event]], bool]
     codec: Codec
     engine: AdapterRef | None = None
+    page: PageParts | None = None
 
     def option_usage(self) -> list[str]:
         """One line per option, for ``help new``."""

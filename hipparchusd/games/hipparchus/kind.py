@@ -7,7 +7,14 @@ from collections.abc import Mapping
 
 from ...engine.position import AdapterRef
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal
@@ -77,4 +84,5 @@ HIPPARCHUS = GameKind(
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
     engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
+    page=PageParts("hipparchusd.games.hipparchus"),
 )

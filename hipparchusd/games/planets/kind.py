@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from ...codec import InvalidState
 from ...engine.position import AdapterRef
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
 from .notation import parse_deal
@@ -103,4 +110,5 @@ PLANETS = GameKind(
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
     engine=AdapterRef("hipparchusd.games.planets.engine"),
+    page=PageParts("hipparchusd.games.planets"),
 )
