@@ -36,6 +36,7 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Callable, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from typing import ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import attrs
@@ -468,6 +469,20 @@ class GameKind:
     ``genmove`` and ``analyze`` then fail with an error naming the kind).
     ``page`` says where the kind's web page parts are (:class:`PageParts`); a kind without
     them (``None``) is played on the page's generic table.
+
+    What the terminal client needs of the game, which the daemon neither imports nor reads:
+
+    - ``tui``: where the game's terminal screen is, as ``module:Class`` (the notation of an
+      entry point), e.g. ``hipparchusd.games.hipparchus.tui.screen:HipparchusScreen``; the
+      terminal client (:mod:`hipparchusd.play`) imports it when it opens a game of the kind.
+      ``None``: the client plays the game with its generic screen, through ``to-move``,
+      ``legal``, ``play`` and ``game-over`` alone.
+    - ``rules``: the game's rules for players (Markdown), a file shipped in the game's folder
+      (:func:`importlib.resources.files`), read by :meth:`rules_text`; ``None`` when the game
+      has none.
+
+    Raises:
+        ValueError: a ``tui`` that is not written ``module:Class``.
     """
 
     name: str
@@ -480,6 +495,21 @@ class GameKind:
     codec: Codec
     engine: AdapterRef | None = None
     page: PageParts | None = None
+    tui: str | None = attrs.field(default=None, kw_only=True)
+    rules: Traversable | None = attrs.field(default=None, kw_only=True)
+
+    @tui.validator
+    def _check_tui(self, _: object, tui: str | None) -> None:
+        if tui is not None and _OBJECT_REFERENCE.fullmatch(tui) is None:
+            raise ValueError(f"{self.name}: tui must be written module:Class, not {tui!r}")
+
+    def rules_text(self) -> str | None:
+        """The game's rules for players (Markdown), or ``None`` when it ships none.
+
+        Raises:
+            OSError: the file named by ``rules`` cannot be read (a broken install).
+        """
+        return None if self.rules is None else self.rules.read_text(encoding="utf-8")
 
     def option_usage(self) -> list[str]:
         """One line per option, for ``help new``."""
@@ -499,6 +529,11 @@ class GameKind:
                 )
             if not value:
                 raise BadOption(f"option {key} has no value")
+
+
+#: ``module.path:Name``: an entry point's object reference (the packaging specification's
+#: "Entry points" notation), without extras.
+_OBJECT_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def deal_announced_by(payload: type[Payload]) -> Callable[[Sequence[Event]], bool]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...engine.position import AdapterRef
 from ...jsondata import JSON
@@ -85,4 +86,6 @@ HIPPARCHUS = GameKind(
     codec=CODEC,
     engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
     page=PageParts("hipparchusd.games.hipparchus"),
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )

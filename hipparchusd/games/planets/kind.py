@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...codec import InvalidState
 from ...engine.position import AdapterRef
@@ -111,4 +112,6 @@ PLANETS = GameKind(
     codec=CODEC,
     engine=AdapterRef("hipparchusd.games.planets.engine"),
     page=PageParts("hipparchusd.games.planets"),
+    tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
+    rules=files(__package__) / "rules.md",
 )
