@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, KeysView, Sequence
 import attrs
 import trio
 
-from ..engine.api import Analysis
+from ..engine.types import Analysis
 from ..jsondata import JSON
 from ..lobby import EventMessage, Lobby, Response, Session
 from ..lobby.results import AnalysisStream, BotTurn, EngineJob, Result, StopSearches

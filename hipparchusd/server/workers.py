@@ -19,8 +19,9 @@ from typing import Any
 
 import trio
 
-from ..engine import worker
-from ..engine.api import Analysis
+from ..engine import WORKER_MODULE
+from ..engine.types import Analysis
+from ..games.registry import find_kind
 from ..jsondata import JSON
 
 log = logging.getLogger("hipparchusd.engine")
@@ -37,6 +38,23 @@ class EngineError(Exception):
     def __init__(self, message: str, detail: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+
+
+def engine_module(kind: str) -> str:
+    """The module of the engine adapter of the game kind ``kind`` (its
+    :class:`~hipparchusd.engine.position.AdapterRef`), which a worker imports to search it.
+
+    Raises:
+        EngineError: no kind of that name is served, or the kind has no engine (the message
+            names the kind).
+    """
+    try:
+        found = find_kind(kind)
+    except KeyError:
+        raise EngineError(f"no game kind {kind!r} is served") from None
+    if found.engine is None:
+        raise EngineError(f"the game kind {kind!r} has no engine")
+    return found.engine.module
 
 
 class _Worker:
@@ -118,7 +136,7 @@ class EnginePool:
             self._forget(candidate)
         parent, child = socket.socketpair()
         try:
-            command = [sys.executable, "-m", worker.__name__, str(child.fileno())]
+            command = [sys.executable, "-m", WORKER_MODULE, str(child.fileno())]
             fd = child.fileno()
 
             def start() -> subprocess.Popen[bytes]:
@@ -158,10 +176,12 @@ class EnginePool:
         the worker if it does not stop within :data:`STOP_TIMEOUT`).
 
         Raises:
-            EngineError: the engine refused the view or the level, or its worker died.
+            EngineError: the kind has no engine, the engine refused the view or the level, or
+                its worker died.
         """
         if self.closed:
             raise EngineError("the engine is shut down")
+        engine = engine_module(kind)
         self.searches += 1
         try:
             async with self._slots:
@@ -170,7 +190,7 @@ class EnginePool:
                 finished = False
                 failure: EngineError | None = None
                 try:
-                    process.send(("search", job, kind, view, level, seed, interval_ms))
+                    process.send(("search", job, engine, view, level, seed, interval_ms))
                     async with trio.open_nursery() as nursery:
                         if stop is not None:
                             nursery.start_soon(self._stop_on, stop, process, job)
