@@ -26,23 +26,24 @@ import socket
 import stat
 import struct
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 import attrs
 import trio
 
 from .. import __version__
 from ..admin.wire import MAX_REQUEST, WireError, failure_line, read_request, success_line
+from ..config_file import Changes
 from ..jsondata import JSON, JSONObject
+from ..lobby import Lobby, Result
 from ..protocol import ErrorCode, ProtocolError
 from ..protocol import formatting as fmt
 from ..protocol.arguments import Syntax
+from ..settings import Settings
 from ..wording import counted
-
-if TYPE_CHECKING:
-    from .lifecycle import Server
+from .connection import Connection
 
 log = logging.getLogger("hipparchusd.admin")
 
@@ -96,6 +97,52 @@ class AdminCommand:
         if self.rest and len(words) > last:
             return [*words[: last - 1], " ".join(words[last - 1 :])]
         return words
+
+
+class OperatedServer(Protocol):
+    """What the admin channel needs of the server it answers for (the
+    :class:`~.lifecycle.Server` is one)."""
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in force."""
+
+    @property
+    def lobby(self) -> Lobby:
+        """The games and sessions."""
+
+    @property
+    def connections(self) -> dict[int, Connection]:
+        """The open connections by session id."""
+
+    @property
+    def connection_count(self) -> int:
+        """Open client connections."""
+
+    @property
+    def shutting_down(self) -> bool:
+        """Whether the graceful shutdown has begun."""
+
+    @property
+    def draining(self) -> bool:
+        """Whether a drain was asked for."""
+
+    @property
+    def started_at(self) -> float:
+        """When the server was made (``time.monotonic``)."""
+
+    @property
+    def reload(self) -> Callable[[], Changes | str] | None:
+        """Re-reads and applies the configuration, as SIGHUP: the changes, or why none."""
+
+    def drain(self) -> None:
+        """Begin a drain."""
+
+    async def sequenced(
+        self, games: Sequence[str], prepare: Callable[[], Result], conn: Connection | None
+    ) -> Result:
+        """Prepare a result once the earlier requests on ``games`` are done, and carry it out
+        (the pipeline's ``sequenced``)."""
 
 
 # -- the socket ---------------------------------------------------------------------------------
@@ -173,7 +220,7 @@ def peer_uid(sock: trio.socket.SocketType) -> int | None:
 class AdminChannel:
     """The commands of the admin channel (:data:`ADMIN_COMMANDS`) for ``server``."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: OperatedServer) -> None:
         self.server = server
         self._slots = trio.Semaphore(MAX_SESSIONS)
 
@@ -305,7 +352,7 @@ class AdminChannel:
         lobby = server.lobby
         prepare = functools.partial(lobby.end_by_operator, game_id, reason)
         games = (game_id,) if game_id in lobby.tables else ()
-        result = await server.pipeline.sequenced(games, prepare, None)
+        result = await server.sequenced(games, prepare, None)
         if result.pending is not None:
             raise AdminRefusal(
                 ErrorCode.INTERNAL, f"the game store failed; {game_id} goes on (see the log)"

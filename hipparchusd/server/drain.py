@@ -11,14 +11,13 @@ state directory all the same, as at any shutdown.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Final
+from collections.abc import Awaitable, Callable
+from typing import Final
 
 import trio
 
+from ..lobby import Lobby
 from ..wording import counted
-
-if TYPE_CHECKING:
-    from .lifecycle import Server
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -30,13 +29,17 @@ DRAIN_MESSAGE: Final = "the server is draining for a restart: no new games; game
 POLL_INTERVAL: Final = 0.5
 
 
-async def drain(server: Server) -> None:
-    """Drain ``server`` (see the module), then begin its shutdown; returns once the shutdown
-    has begun."""
-    lobby = server.lobby
+async def drain(
+    lobby: Lobby,
+    timeout: float,
+    adjourn: Callable[[], Awaitable[None]] | None,
+    shutdown: Callable[[], None],
+) -> None:
+    """Drain the server of ``lobby`` (see the module) for at most ``timeout`` seconds, calling
+    ``adjourn`` (with a durable store: adjourn the games nobody follows now) between two looks,
+    then begin the shutdown with ``shutdown``; returns once it has begun."""
     if lobby.maintenance is None:
         lobby.set_maintenance(DRAIN_MESSAGE)
-    timeout = server.settings.drain_timeout
     log.info(
         "draining: %s in progress; stopping once they have ended or adjourned, or in %g s",
         counted(lobby.in_progress(), "game"),
@@ -45,8 +48,8 @@ async def drain(server: Server) -> None:
     )
     with trio.move_on_after(timeout):
         while lobby.in_progress():
-            if server.store.durable:
-                await server.adjourn_unfollowed(0.0)
+            if adjourn is not None:
+                await adjourn()
             await trio.sleep(POLL_INTERVAL)
     left = lobby.in_progress()
     if left:
@@ -58,4 +61,4 @@ async def drain(server: Server) -> None:
         )
     else:
         log.info("drained: no game in progress; shutting down", extra={"event": "drained"})
-    server.shutdown()
+    shutdown()

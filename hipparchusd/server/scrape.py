@@ -11,22 +11,16 @@ flood of connections to this port costs the daemon next to nothing.
 
 from __future__ import annotations
 
-import collections
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import trio
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
 
-from ..metrics import Levels, Metrics
-from ..store.sqlite import SqliteStore
 from ..web import HttpAnswer
 from ..web.site import error_answer
 from .websocket import REQUEST_TIMEOUT, read_request_head, send_answer
-
-if TYPE_CHECKING:
-    from .lifecycle import Server
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -98,37 +92,3 @@ class MetricsListener:
         finally:
             self._slots.release()
             await trio.aclose_forcefully(stream)
-
-
-def count(server: Server) -> Metrics:
-    """The figures of ``server`` (:mod:`hipparchusd.metrics`), counted from now on by its
-    pipeline (answers, store calls) and its SQLite store (commits), its levels read at each
-    scrape (:func:`levels`)."""
-    metrics = Metrics(server.lobby.commands, lambda: levels(server))
-    server.pipeline.metrics = metrics
-    if isinstance(server.store, SqliteStore):
-        server.store.on_commit = metrics.committed
-    return metrics
-
-
-def levels(server: Server) -> Levels:
-    """What ``server`` holds now, for a scrape (:class:`~hipparchusd.metrics.Levels`)."""
-    connections: collections.Counter[str] = collections.Counter(
-        conn.transport for conn in server.connections.values()
-    )
-    games: collections.Counter[tuple[str, str]] = collections.Counter(
-        (table.kind.name, table.status) for table in server.lobby.tables.values()
-    )
-    pool = server.engines.pool
-    running = pool.running
-    store = server.store
-    return Levels(
-        connections=connections,
-        games=games,
-        searches_running=running,
-        searches_queued=max(0, pool.searches - running),
-        worker_restarts=pool.lost,
-        writer_restarts=store.restarts if isinstance(store, SqliteStore) else 0,
-        maintenance=server.lobby.maintenance is not None,
-        draining=server.draining,
-    )
