@@ -43,6 +43,7 @@ from ..protocol import formatting as fmt
 from ..protocol.arguments import Syntax
 from ..settings import Settings
 from ..wording import counted
+from .bounded import serve_bounded
 from .connection import Connection
 
 log = logging.getLogger("hipparchusd.admin")
@@ -222,20 +223,11 @@ class AdminChannel:
 
     def __init__(self, server: OperatedServer) -> None:
         self.server = server
-        self._slots = trio.Semaphore(MAX_SESSIONS)
 
     async def serve(self, listener: trio.SocketListener) -> None:
-        """Accept the operator's connections on ``listener`` until cancelled, each in a task
-        of a nursery of its own; one beyond :data:`MAX_SESSIONS` is closed at once."""
-        async with trio.open_nursery() as nursery:
-            while True:
-                stream = await listener.accept()
-                try:
-                    self._slots.acquire_nowait()
-                except trio.WouldBlock:
-                    await trio.aclose_forcefully(stream)
-                    continue
-                nursery.start_soon(self._session, stream)
+        """Accept the operator's connections on ``listener`` until cancelled,
+        :data:`MAX_SESSIONS` at once."""
+        await serve_bounded(listener, MAX_SESSIONS, self._session)
 
     async def _session(self, stream: trio.SocketStream) -> None:
         """Answer the requests of one connection, one per line, until it closes; a peer
@@ -263,9 +255,6 @@ class AdminChannel:
                     return
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
-        finally:
-            self._slots.release()
-            await trio.aclose_forcefully(stream)
 
     async def answer(self, line: bytes) -> bytes:
         """The answer line to the request ``line``."""

@@ -20,6 +20,7 @@ from prometheus_client.exposition import choose_encoder
 
 from ..web import HttpAnswer
 from ..web.site import error_answer
+from .bounded import serve_bounded
 from .websocket import REQUEST_TIMEOUT, read_request_head, send_answer
 
 log = logging.getLogger("hipparchusd.server")
@@ -53,20 +54,10 @@ class MetricsListener:
 
     def __init__(self, registry: CollectorRegistry) -> None:
         self.registry = registry
-        self._slots = trio.Semaphore(MAX_SCRAPES)
 
     async def serve(self, listener: trio.abc.Listener[Any]) -> None:
-        """Accept scrapes on ``listener`` until cancelled, each in a task of a nursery of its
-        own (they end with it)."""
-        async with trio.open_nursery() as nursery:
-            while True:
-                stream = await listener.accept()
-                try:
-                    self._slots.acquire_nowait()
-                except trio.WouldBlock:
-                    await trio.aclose_forcefully(stream)
-                    continue
-                nursery.start_soon(self._scrape, stream)
+        """Accept scrapes on ``listener`` until cancelled, :data:`MAX_SCRAPES` at once."""
+        await serve_bounded(listener, MAX_SCRAPES, self._scrape)
 
     async def _scrape(self, stream: trio.abc.Stream) -> None:
         """Read one request (within :data:`REQUEST_TIMEOUT`) and answer it."""
@@ -89,6 +80,3 @@ class MetricsListener:
             await send_answer(stream, answer)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
-        finally:
-            self._slots.release()
-            await trio.aclose_forcefully(stream)
