@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
             f"Game engine daemon for card games: serves {served}. Speaks protocol 1 "
             "(protocol/PROTOCOL.md) over TCP, and with --ws-port serves the web page and the "
             "protocol over WebSocket. Stop it with SIGINT or SIGTERM (a second one stops at "
-            "once); SIGHUP reloads the configuration file."
+            "once; with --drain-on-stop SIGTERM drains first); SIGHUP reloads the configuration "
+            "file. 'hipparchusd admin ...' talks to a running daemon."
         ),
         epilog=(f"subcommands: {', '.join(SUBCOMMANDS)}" if SUBCOMMANDS else None),
     )
