@@ -28,7 +28,6 @@ from ..protocol import formatting as fmt
 from ..records import StoredGame
 from ..settings import Settings
 from ..store.base import GameStore
-from ..store.sqlite import SqliteStore
 from ..wording import counted
 from .connection import Connection, Refused, TcpConnection, peer_name
 from .engines import EnginePool, Engines
@@ -74,6 +73,9 @@ class Server:
         self.web_ports: list[int] = []
         self.engines = Engines(self.lobby, EnginePool(settings.workers), settings.max_searches)
         self.pipeline = Pipeline(self.lobby, store, self.connections, self.engines)
+        #: Games the store left in doubt that a request held at the last sweep (see
+        #: :meth:`_reload_uncertain`).
+        self._uncertain: set[str] = set()
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -172,8 +174,8 @@ class Server:
             self.stopped.set()
 
     async def restore(self) -> None:
-        """Load the games the store kept unfinished that have not started, and note the ids
-        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        """Load the games the store loads at start-up and note the ids of those it leaves
+        adjourned (``GameStore.startup_games``; a seat's ``resume`` loads one); one that cannot be
         restored is logged and left out (the store keeps it). New games are numbered after
         every stored one. What a restore decided is stored before anything is served
         (:meth:`Lobby.restored_commands`). The adjourned games past their expiry are ended
@@ -186,19 +188,17 @@ class Server:
         lobby = self.lobby
         store = self.store
         lobby.count_stored_games(await store.latest_game_id())
-        if isinstance(store, SqliteStore):
+        startup = await store.startup_games()
+        if store.durable:
             # Started games stay adjourned until a seat resumes one (loaded then, counted
-            # against max-games from then): start-up reads their ids only, however many
-            # there are, and they never count against max-games here (issue 16 item 3).
-            adjourned = await store.adjourned_ids()
-            lobby.adjourn_stored(adjourned)
-            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
-            unfinished = await store.load_unfinished(started=False)
-            # Except the games only the engine plays: nobody would resume them (issue 18).
-            unfinished += await store.engine_games()
-        else:
-            unfinished = await store.load_unfinished()
-        for stored in unfinished:
+            # against max-games from then): they never count against max-games here (issue 16
+            # item 3).
+            lobby.adjourn_stored(startup.adjourned)
+            log.info(
+                "%d games in progress stay adjourned until a seat resumes one",
+                len(startup.adjourned),
+            )
+        for stored in startup.loaded:
             try:
                 table = lobby.restore(stored)
             except ValueError as error:
@@ -242,12 +242,12 @@ class Server:
                 adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
                 for game_id in adjourned:
                     self.engines.stop_game(game_id, "adjourned")
-                if adjourned and isinstance(self.store, SqliteStore):
+                if adjourned:
                     # Their expiry counts from now, not from their last move.
                     try:
-                        await self.store.touch(adjourned)
+                        await self.store.mark_adjourned(adjourned)
                     except OSError as error:
-                        log.error("store touch failed: %s", error)
+                        log.error("noting adjourned games in the store failed: %s", error)
             self._reload_uncertain()
 
     async def _expire_periodically(self) -> None:
@@ -268,8 +268,8 @@ class Server:
         winner, its record kept under the retention rule); the ids ended. A game loaded now
         (a seat resumed it) is never ended, and each one is ended in the game's order
         (:meth:`Pipeline.sequenced`), so a ``resume`` racing with its end either keeps it
-        going or finds it over. Nothing is done with a store other than SQLite (only it
-        adjourns games) or an expiry of 0.
+        going or finds it over. Nothing is done with an expiry of 0, or with a store that
+        adjourns no game (it finds none expired).
 
         Raises:
             OSError: the store failed reading the expired games.
@@ -284,7 +284,7 @@ class Server:
                 ended.append(stored.game_id)
 
         days = self.settings.adjourn_expiry_days
-        while days > 0 and isinstance(store, SqliteStore):
+        while days > 0:
             found = await store.expired_games(days, EXPIRY_BATCH)
             before = len(ended)
             # All at once: their store calls then share the writer's commits (group commit).
@@ -304,15 +304,13 @@ class Server:
         known to the database only, which is the truth): the next ``resume`` of a seat loads
         each from the store as it is (issue 16 item 4). A game with a request in progress
         waits for a later sweep."""
-        store = self.store
-        if not isinstance(store, SqliteStore):
-            return
-        for game_id in store.take_uncertain():
+        uncertain, self._uncertain = self._uncertain | self.store.take_uncertain(), set()
+        for game_id in uncertain:
             table = self.lobby.tables.get(game_id)
             if table is None:
                 continue
             if self.pipeline.sequencer.busy(game_id):
-                store.uncertain.add(game_id)  # a later sweep
+                self._uncertain.add(game_id)  # a later sweep
                 continue
             self.lobby.adjourn(game_id)
             self.engines.stop_game(game_id, "adjourned")

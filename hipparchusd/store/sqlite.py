@@ -42,7 +42,7 @@ import trio
 from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
-from .base import StoreError, StoreUnreachable
+from .base import StartupGames, StoreError, StoreUnreachable
 from .codec import dump, load
 from .frames import FrameReader, encode
 from .sql import GameRows
@@ -114,8 +114,8 @@ class SqliteStore:
     :class:`~hipparchusd.store.base.StoreUnreachable` (their outcome is in the database,
     which is the truth: :meth:`take_uncertain` names their games, for the server to load them
     again from it), and the calls made meanwhile with a plain ``StoreError`` (never sent).
-    When no writer can be started, ``failed`` is set: the daemon must exit so that its
-    supervisor restarts it.
+    When no writer can be started, ``failed`` is set (and :meth:`wait_failed` returns): the
+    daemon must exit so that its supervisor restarts it.
     """
 
     #: What it keeps outlives the process (see ``GameStore.durable``).
@@ -159,7 +159,7 @@ class SqliteStore:
         #: Set when the writer died and no new one could be started (see the class).
         self.failed = trio.Event()
         #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
-        self.uncertain: set[str] = set()
+        self._uncertain: set[str] = set()
         self._released = trio.Event()
         #: The nursery of :meth:`open`, which owns the reader (and a writer's replacement).
         self._nursery: trio.Nursery | None = None
@@ -344,7 +344,7 @@ class SqliteStore:
         now = self._clock()
         await self._call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
 
-    async def touch(self, game_ids: Sequence[str]) -> None:
+    async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
         their expiry counts from now.
 
@@ -424,6 +424,22 @@ class SqliteStore:
         rows: list[GameRows] = await self._call("engine_games", ())
         return [self._stored_game(game, finished=False) for game in rows]
 
+    async def startup_games(self) -> StartupGames:
+        """The games a daemon starting on this store loads (those that have not started, and
+        the started ones whose every seat the engine plays: :meth:`engine_games`), and the ids
+        of the other started ones, left adjourned until a seat resumes one
+        (:meth:`adjourned_ids`; issue 16 item 3): start-up reads their ids only, however many
+        there are.
+
+        Raises:
+            StoreError: a stored value cannot be read.
+        """
+        adjourned = await self.adjourned_ids()
+        loaded = await self.load_unfinished(started=False)
+        # Except the games only the engine plays: nobody would resume them (issue 18).
+        loaded += await self.engine_games()
+        return StartupGames(loaded=tuple(loaded), adjourned=tuple(adjourned))
+
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
         ``None`` when no game was ever created."""
@@ -463,6 +479,12 @@ class SqliteStore:
             self.transactions,
             self.requests,
         )
+
+    async def wait_failed(self) -> str:
+        """Return once :attr:`failed` is set (the writer died and none would start again),
+        saying so."""
+        await self.failed.wait()
+        return f"store {self.path}: its writer process died and could not be restarted"
 
     async def wait_closed(self) -> None:
         """Wait until :meth:`aclose` has released the store (for a task that holds a store
@@ -617,7 +639,7 @@ class SqliteStore:
     def take_uncertain(self) -> set[str]:
         """The games whose calls the writer had when it died (their outcome is in the
         database only), since the last call; the server loads them again from the store."""
-        games, self.uncertain = self.uncertain, set()
+        games, self._uncertain = self._uncertain, set()
         return games
 
     def _break(self, why: str) -> None:
@@ -633,7 +655,7 @@ class SqliteStore:
         waiting, self._waiting = self._waiting, {}
         for request in waiting.values():
             if request.game is not None:
-                self.uncertain.add(request.game)
+                self._uncertain.add(request.game)
             request.answer(None, self._broken)
             self._slots.release()
 
