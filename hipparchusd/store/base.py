@@ -4,8 +4,9 @@ The daemon calls these coroutines from the trio thread; an implementation that b
 work off that thread. :meth:`GameStore.add_move` returns only once the move is durable, so the
 daemon can acknowledge a ``play`` only after it returns.
 
-Data crosses this interface already unstructured by the project's cattrs converter (plain dicts,
-lists, strings and ints), so a store knows nothing of any game's classes.
+Data crosses this interface already unstructured by the project's cattrs converter (JSON data:
+snapshots and records are :data:`~hipparchusd.jsondata.JSON`), so a store knows nothing of any
+game's classes.
 
 Besides recording and reading games, the interface carries what a durable store adds to the
 daemon's life (PROTOCOL.md section 7): which games start loaded and which stay adjourned
@@ -19,11 +20,12 @@ answers with no-ops, so that no caller needs to know which store it has.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import attrs
 import trio
 
+from ..jsondata import JSON
 from ..records import StoredGame, StoredSeat
 
 
@@ -83,7 +85,7 @@ class GameStore(Protocol):
         """Record a new game."""
         ...
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Record that a seat was taken (replacing what was recorded for that seat before: a
         seat freed before the game starts may be taken again); with ``snapshot``, the started
         game's first snapshot, stored with the seat or not at all."""
@@ -99,20 +101,20 @@ class GameStore(Protocol):
         """
         ...
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Record a move; return only once it is durable. With ``snapshot`` (a move that
         deals a new round), the snapshot after the move is stored with it or not at all."""
         ...
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id``, inactive since ``last_active`` (seconds since
         the epoch, as the store reported it), as abandoned: no winner, ``record`` (the game as
         it stood) kept per the retention setting and marked abandoned (RULINGS H14).
@@ -222,22 +224,22 @@ class MemoryStore:
     ) -> None:
         """Nothing to do."""
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Nothing to do."""
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
         """Nothing to do."""
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Nothing to do."""
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Nothing to do."""
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Nothing to do."""
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """Nothing to do."""
 
     async def drop_game(self, game_id: str) -> None:

@@ -30,15 +30,16 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import trio
 
+from ..jsondata import JSON
 from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
 from .base import StartupGames
-from .codec import dump, load
+from .codec import dump, dump_options, load, load_options
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
 from .writer_link import Writer, WriterLink
@@ -107,7 +108,7 @@ class SqliteStore:
         return self._link.process.pid
 
     @property
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> dict[str, object]:
         """The writer's connection's ``journal_mode`` and ``synchronous``, as it reported them."""
         return self._link.settings
 
@@ -230,10 +231,10 @@ class SqliteStore:
         Raises:
             StoreError: a game of that id is already stored, or the write failed.
         """
-        text = dump("options", options)
+        text = dump_options(options)
         await self._link.call("create_game", (game_id, kind, text, created_at))
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Record a taken seat (its token only as the digest in ``seat.token_hash``). A seat
         recorded before is replaced: a seat freed before the game starts may be taken again.
         With ``snapshot`` (the seat that starts the game), the game's first snapshot is stored
@@ -257,7 +258,7 @@ class SqliteStore:
         """
         await self._link.call("remove_seat", (game_id, seat))
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Replace the game's snapshot; it covers every move recorded so far.
 
         Raises:
@@ -265,7 +266,7 @@ class SqliteStore:
         """
         await self._link.call("snapshot", (game_id, dump("snapshot", snapshot), self._clock()))
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Record ``seat``'s move (canonical text); return once it is committed to disk. With
         ``snapshot`` (a move that deals a new round), the snapshot after the move is stored in
         the same transaction.
@@ -277,7 +278,7 @@ class SqliteStore:
         text = None if snapshot is None else dump("snapshot", snapshot)
         await self._link.call("add_move", (game_id, seat, move, text, self._clock()))
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are
         dropped: the record holds them). Finished games past retention are pruned at most
         every :data:`PRUNE_INTERVAL` seconds, here.
@@ -289,7 +290,7 @@ class SqliteStore:
         now = self._clock()
         await self._link.call("finish", (game_id, text, now, self._due_prune(now)))
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
         no winner), keeping ``record`` (the game as it stood) under the retention rule like
         any finished game's, and marked ``abandoned``. Refused when the game was active since
@@ -474,7 +475,7 @@ class SqliteStore:
         return StoredGame(
             game_id=game_id,
             kind=kind,
-            options=load(options, "options", where),
+            options=load_options(options, where),
             created_at=created_at,
             seats=tuple(StoredSeat(*seat) for seat in seats),
             snapshot=None

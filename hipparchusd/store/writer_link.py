@@ -41,7 +41,7 @@ log = logging.getLogger("hipparchusd.store")
 
 #: A writer process that said it is ready: the process, our end of its socket (non-blocking),
 #: and the settings its connection reported (e.g. ``journal_mode``), for tests and monitoring.
-Writer: TypeAlias = tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]
+Writer: TypeAlias = tuple[subprocess.Popen[bytes], socket.socket, dict[str, object]]
 
 
 class _Request:
