@@ -31,12 +31,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..codec import envelope
+from ..directories import resolve_state_dir
 from ..jsondata import JSON
 from . import schema
 from .base import StoreError
 from .codec import STORE_VERSION, load
 from .startup import DB_NAME
-from .statedir import resolve_state_dir
 
 
 def parse_since(text: str) -> datetime:

@@ -4,9 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal
@@ -75,4 +83,7 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    page=PageParts("hipparchusd.games.hipparchus"),
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )

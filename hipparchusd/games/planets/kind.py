@@ -4,10 +4,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...codec import InvalidState
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, structure_record
 from .game import PlanetsGame
 from .notation import parse_deal
@@ -101,4 +109,7 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    page=PageParts("hipparchusd.games.planets"),
+    tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
+    rules=files(__package__) / "rules.md",
 )

@@ -1,4 +1,5 @@
-"""The Hipparchus screen (docs/rules.md) over the shared :class:`.game_screen.GameScreen`."""
+"""The Hipparchus screen (docs/rules.md) over the terminal client's shared
+:class:`~hipparchusd.play.game_screen.GameScreen`: what its kind's ``tui`` names."""
 
 from __future__ import annotations
 
@@ -8,33 +9,36 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .follow import (
-    HIPPARCHUS_SUITS,
-    SUIT_LETTERS,
-    follow_hipparchus,
-    hipparchus_round_lines,
-    hipparchus_trick_reason,
-    plural,
-    without_play,
-)
-from .game_screen import GameScreen, seat_header
-from .widgets import ChoiceBar, ResultScreen, clump_letter, clumps, hand_text, play_labels
+from ....play.game_screen import GameScreen, seat_header
+from ....play.phrases import plural, sentence
+from ....play.widgets import ChoiceBar, ResultScreen
+from .follow import HIPPARCHUS_SUITS, SUIT_LETTERS, follow, round_lines, trick_reason, without_play
+from .look import HipparchusLook, clump_letter, clumps, hand_text, play_labels
 
 
 class HipparchusScreen(GameScreen):
     """Hipparchus (docs/rules.md): the hand in its real order with clumps grouped, the legal
     plays, both won piles by suit, and why each trick went where it did."""
 
+    PACED = frozenset({"played", "trick", "no-follow", "round-over"})
+    KEYS = (
+        "Your clumps are lettered a, b, c... from the left, and each legal play is labelled by "
+        "its clump and count (`b2` = two cards of clump b). Arrows choose (Up and Down: more or "
+        "fewer cards from the clump), Enter plays; or type a label or the notation (`2E@5`: "
+        "two Earths from the clump holding your 5th card). Ctrl+R resigns, Ctrl+Q leaves."
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.deck = HipparchusLook(symbols=self.look.symbols)
         self.moves: list[dict[str, Any]] = []
         self.past_rounds: list[dict[str, Any]] = []
 
     def reduce(self, view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> Any:
-        """:func:`.follow.follow_hipparchus`."""
+        """:func:`.follow.follow`."""
         if view is None and kind == "round-started":
             view = {"seat": self.seating.seat}
-        return follow_hipparchus(view, kind, data)
+        return follow(view, kind, data)
 
     def to_move(self) -> list[int]:
         """The one seat to play, if any."""
@@ -49,18 +53,18 @@ class HipparchusScreen(GameScreen):
             self.note(f"{self.label(leader)} lead{'s' if leader != self.seating.seat else ''}")
             self.notes = []
         elif kind == "hand" and data.get("seat") == self.seating.seat:
-            self.note(Text.assemble("Your hand: ", hand_text(str(data.get("hand")), self.look)))
+            self.note(Text.assemble("Your hand: ", hand_text(str(data.get("hand")), self.deck)))
         elif kind == "played" and data.get("seat") != self.seating.seat:
             self.note(
                 Text.assemble(
                     f"{self.label(int(data['seat']))} played ",
-                    self.look.played(str(data.get("play"))),
+                    self.deck.played(str(data.get("play"))),
                     f" ({plural(int(data.get('hand_size') or 0), 'card')} left)",
                 )
             )
         elif kind in ("trick", "no-follow"):
             trick = data.get("trick") or {}
-            reason = hipparchus_trick_reason(trick, data.get("won") or [], self.label)
+            reason = trick_reason(trick, data.get("won") or [], self.label)
             head = f"Trick {data.get('number')}: "
             if trick.get("winner") is not None:
                 head += f"{self.label(int(trick['winner']))} won it. "
@@ -69,16 +73,16 @@ class HipparchusScreen(GameScreen):
                     (f"Trick {data.get('number')}: ", "bold"),
                     self.label(int(trick["leader"])),
                     " led ",
-                    self.look.played(str(trick.get("lead"))),
+                    self.deck.played(str(trick.get("lead"))),
                     *(
-                        (", followed by ", self.look.played(str(trick.get("follow"))))
+                        (", followed by ", self.deck.played(str(trick.get("follow"))))
                         if trick.get("follow")
                         else ()
                     ),
                 ),
-                Text(reason[0].upper() + reason[1:], "italic"),
+                Text(sentence(reason), "italic"),
             ]
-            self.note(Text(head + reason[0].upper() + reason[1:]))
+            self.note(Text(head + sentence(reason)))
         elif kind == "round-over":
             self.round_over(data)
         elif kind == "match-over" and data.get("resigned") is not None:
@@ -87,7 +91,7 @@ class HipparchusScreen(GameScreen):
     def round_over(self, data: dict[str, Any]) -> None:
         """A round's end: both hands, the face-down cards, the scoring per suit (H10)."""
         self.past_rounds.append(data)
-        lines = hipparchus_round_lines(data, self.label)
+        lines = round_lines(data, self.label)
         for line in lines:
             self.note(line)
         table = Table(show_edge=False, box=None, padding=(0, 2))
@@ -100,7 +104,7 @@ class HipparchusScreen(GameScreen):
         scores = (data.get("result") or {}).get("scores") or [[0, 0, 0], [0, 0, 0]]
         for index, letter in enumerate(SUIT_LETTERS):
             table.add_row(
-                Text.assemble(self.look.cards(letter), f" {HIPPARCHUS_SUITS[letter]}"),
+                Text.assemble(self.deck.cards(letter), f" {HIPPARCHUS_SUITS[letter]}"),
                 str(won[0][index]),
                 str(won[1][index]),
                 str(scores[0][index]),
@@ -114,11 +118,11 @@ class HipparchusScreen(GameScreen):
         for seat in (0, 1):
             parts.append(
                 Text.assemble(
-                    f"{self.label(seat)} still held: ", hand_text(str(hands[seat]), self.look)
+                    f"{self.label(seat)} still held: ", hand_text(str(hands[seat]), self.deck)
                 )
             )
         face_down = "".join(str(card) for card in revealed.get("face_down") or [])
-        parts.append(Text.assemble("Face down: ", self.look.cards(face_down)))
+        parts.append(Text.assemble("Face down: ", self.deck.cards(face_down)))
         wins = data.get("round_wins") or [0, 0]
         parts.append(Text(f"Round wins: {self.label(0)} {wins[0]}, {self.label(1)} {wins[1]}"))
         title = f"Round {data.get('round_number')} over"
@@ -145,7 +149,7 @@ class HipparchusScreen(GameScreen):
 
     def show_move(self, move: str) -> Text:
         """``2E@5 ⊕⊕``."""
-        return self.look.played(move)
+        return self.deck.played(move)
 
     def title_text(self) -> Text:
         """Game, round, round wins, and whether the deal was fixed."""
@@ -174,7 +178,7 @@ class HipparchusScreen(GameScreen):
             won = (view.get("won") or [[0, 0, 0], [0, 0, 0]])[seat]
             line = Text("won ")
             for index, letter in enumerate(SUIT_LETTERS):
-                line.append_text(self.look.cards(letter))
+                line.append_text(self.deck.cards(letter))
                 line.append(f"{won[index]} ")
             lines.append(line)
         return Group(*lines)
@@ -190,7 +194,7 @@ class HipparchusScreen(GameScreen):
         if lead:
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             parts.append(
-                Text.assemble(self.label(int(view["leader"])), " led ", self.look.played(lead))
+                Text.assemble(self.label(int(view["leader"])), " led ", self.deck.played(lead))
             )
             follower = 1 - int(view["leader"])
             parts.append(Text(f"{self.label(follower)} to follow", "italic"))
@@ -207,7 +211,7 @@ class HipparchusScreen(GameScreen):
         lead = (self.view or {}).get("lead")
         text = Text("Your turn: ", "bold green")
         if lead:
-            text.append_text(Text.assemble("answer ", self.look.played(str(lead)), ". "))
+            text.append_text(Text.assemble("answer ", self.deck.played(str(lead)), ". "))
         else:
             text.append("lead. ")
         text.append(
@@ -218,7 +222,7 @@ class HipparchusScreen(GameScreen):
         return text
 
     def hand_items(self) -> list[ChoiceBar.Item]:
-        """Each clump after its letter (``a`` for the leftmost, :func:`.widgets.clump_letter`:
+        """Each clump after its letter (``a`` for the leftmost, :func:`.look.clump_letter`:
         the legal plays' labels name it); the selected play's cards reversed, clumps with no
         legal play dimmed."""
         view = self.view or {}
@@ -228,7 +232,7 @@ class HipparchusScreen(GameScreen):
         items = []
         for index, (position, run) in enumerate(clumps(hand)):
             label = Text(f"{clump_letter(index)} ", "bold")
-            cards = self.look.cards(run)
+            cards = self.deck.cards(run)
             if chosen is not None and int(chosen["position"]) == position:
                 cards.stylize("reverse", 0, int(chosen["count"]))
             label.append_text(cards)
@@ -238,7 +242,7 @@ class HipparchusScreen(GameScreen):
 
     def play_labels(self) -> list[str]:
         """Each legal play's label: its clump's letter in the hand shown, then its count
-        (:func:`.widgets.play_labels`), e.g. ``c2``."""
+        (:func:`.look.play_labels`), e.g. ``c2``."""
         hand = str((self.view or {}).get("hand") or "-")
         plays = [(int(move["position"]), int(move["count"])) for move in self.moves]
         return play_labels(hand, plays)
@@ -249,7 +253,7 @@ class HipparchusScreen(GameScreen):
             return []
         return [
             ChoiceBar.Item(
-                Text.assemble((f"{label} ", "bold"), self.look.played(str(move["move"])))
+                Text.assemble((f"{label} ", "bold"), self.deck.played(str(move["move"])))
             )
             for label, move in zip(self.play_labels(), self.moves, strict=True)
         ]

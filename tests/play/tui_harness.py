@@ -1,25 +1,37 @@
 """Helpers for driving ``hipparchus-play`` headlessly (Textual's ``App.run_test`` pilot)
 against a daemon running in this process (a thread of its own running trio) and bots that
-play random legal moves in threads, through the blocking client."""
+play random legal moves in threads, through the blocking client; and the pilot's steps that
+every game's terminal tests share (waiting for a turn, pressing keys, clicking a choice,
+making a move one of four ways, screenshots).
+
+With ``HIPPARCHUS_TUI_SCREENSHOTS=1`` the screenshots the tests take are also written to docs/
+(docs/tui-*.svg) for the README."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
+import os
 import random
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import trio
+from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
 
 from hipparchusd.client import Client, int_list, random_move
-from hipparchusd.games.base import Pick as GamePick
-from hipparchusd.games.registry import KINDS
+from hipparchusd.games.base import GameKind, ServedGame
+from hipparchusd.games.registry import register, unregister
+from hipparchusd.play.app import PlayApp
+from hipparchusd.play.game_screen import GameScreen
+from hipparchusd.play.widgets import ChoiceBar, ResultScreen
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import MemoryStore, StoredGame, StoredSeat
@@ -61,6 +73,17 @@ class ThreadDaemon:
         if self._token is not None and self._stop is not None and self._thread.is_alive():
             self._token.run_sync_soon(self._stop.set)
         self._thread.join(10)
+
+
+@contextmanager
+def serving(kind: GameKind) -> Iterator[GameKind]:
+    """``kind`` served by every daemon of this process for the block (a kind that lives under
+    tests/, such as tests/tinygame's), then no more."""
+    register(kind)
+    try:
+        yield kind
+    finally:
+        unregister(kind.name)
 
 
 @contextmanager
@@ -133,6 +156,22 @@ class Bot(threading.Thread):
             self.error = error
 
 
+async def seat_in_order(pilot: Pilot[Any], bots: list[Bot]) -> list[Bot]:
+    """Start ``bots`` one at a time, each once the one before is seated, so that they take the
+    free seats in their order; answer ``bots``."""
+    for bot in bots:
+        bot.start()
+        await wait_for(pilot, lambda bot=bot: bot.seat >= 0, what=f"{bot.name} seated")
+    return bots
+
+
+def bots_saw(bots: list[Bot], over: dict[str, Any] | None) -> None:
+    """Wait for each bot to end: without an error, having seen ``over`` as the game's end."""
+    for bot in bots:
+        bot.join(10)
+        assert bot.error is None and bot.result == over, (bot.name, bot.error, bot.result)
+
+
 async def wait_for(
     pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20.0, what: str = ""
 ) -> None:
@@ -196,37 +235,126 @@ def token_of(seat: int) -> str:
     return f"{seat:x}" * 32
 
 
-def planets_near_its_end(
-    players: int, seed: int, names: list[str], over: int = 80
+def preloaded(
+    kind: str, options: dict[str, str], game: ServedGame, names: list[str]
 ) -> PreloadedStore:
-    """A planets game (``g1``) played at random by the rules, stopped at the start of the
-    first hand after which a total may exceed 100 (some total is over ``over``), every seat
-    taken (:func:`token_of` gives the tokens): a short way to a game's end."""
-    kind = KINDS["planets"]
-    options = {"players": str(players), "seed": str(seed)}
-    game = kind.create(options)
-    game.start()
-    rng = random.Random(seed)
-    while True:
-        view: Any = game.view_data(None)
-        at_start = view["phase"] == "pass" and not view["passed"]
-        at_start = at_start or (
-            view["phase"] == "play" and not view["tricks"] and not view["trick"]
-        )
-        if at_start and max(view["totals"]) > over:
-            break
-        if game.outcome is not None:
-            raise ValueError(f"seed {seed}: the game ended before a total passed {over}")
-        seat = min(game.seats_to_move())
-        legal = game.legal(seat)
-        if isinstance(legal, GamePick):
-            word = ",".join(rng.sample(list(legal.items), legal.count))
-        else:
-            word = rng.choice(list(legal.moves))
-        game.play_word(seat, word)
+    """A store that holds ``game`` (of ``kind``, made with ``options``, started) as ``g1``
+    with every seat taken by ``names`` (:func:`token_of` gives the tokens)."""
     seats = tuple(
-        StoredSeat(seat, names[seat], hashlib.sha256(token_of(seat).encode()).digest())
-        for seat in range(players)
+        StoredSeat(seat, name, hashlib.sha256(token_of(seat).encode()).digest())
+        for seat, name in enumerate(names)
     )
-    stored = StoredGame("g1", "planets", options, time.time(), seats, game.record_data(), (), False)
+    stored = StoredGame("g1", kind, options, time.time(), seats, game.record_data(), (), False)
     return PreloadedStore(stored)
+
+
+#: The terminal's size in every test (columns, lines).
+SIZE = (132, 40)
+#: Where the README's screenshots are.
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def screenshot(app: PlayApp, name: str, tmp_path: Path) -> None:
+    """Save an SVG of the screen to ``tmp_path`` (and docs/ when asked for)."""
+    app.save_screenshot(name, str(tmp_path))
+    assert (tmp_path / name).read_text(encoding="utf-8").startswith("<svg")
+    if os.environ.get("HIPPARCHUS_TUI_SCREENSHOTS"):
+        app.save_screenshot(name, str(DOCS))
+
+
+async def game_screen(pilot: Pilot[Any], app: PlayApp) -> GameScreen:
+    """The game screen, once shown."""
+    await wait_for(
+        pilot,
+        lambda: app.game_screen is not None and app.screen is app.game_screen,
+        what="the game screen",
+    )
+    assert app.game_screen is not None
+    return app.game_screen
+
+
+async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool:
+    """Wait for our next turn (True) or the game's end (False), closing result screens."""
+    while True:
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.my_turn
+                or isinstance(app.screen, ResultScreen)
+                or (screen.over is not None and app.screen is screen)
+            ),
+            what="a turn or a result",
+        )
+        if isinstance(app.screen, ResultScreen):
+            top = app.screen
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda top=top: app.screen is not top, what="the result to close")
+            continue
+        if screen.over is not None:
+            return False
+        if screen.my_turn and app.screen is screen:
+            return True
+
+
+async def click_item(pilot: Pilot[Any], bar_id: str, index: int) -> None:
+    """Click item ``index`` of a choice bar (again if the layout moved under the pointer)."""
+    for _ in range(5):
+        await asyncio.sleep(0.05)  # the bar drawn with its items
+        bar = pilot.app.screen.query_one(f"#{bar_id}", ChoiceBar)
+        spot = next((spot for spot in bar._spots if spot[3] == index), None)
+        if spot is not None and await pilot.click(f"#{bar_id}", offset=(spot[1], spot[0])):
+            return
+    raise AssertionError(f"could not click item {index} of #{bar_id}")
+
+
+async def made(pilot: Pilot[Any], screen: GameScreen, before: int) -> None:
+    """Wait until the daemon accepted our move."""
+    try:
+        await wait_for(pilot, lambda: screen.moves_made > before, what="the move's answer")
+    except AssertionError:
+        state = (screen.my_turn, screen.selected, screen.buffer, screen.refusal)
+        raise AssertionError(f"no move made: {state} {screen.transcript[-5:]}") from None
+
+
+async def choose(
+    pilot: Pilot[Any], screen: GameScreen, way: int, index: int, word: str, label: str = ""
+) -> None:
+    """Make the move ``index`` (``word``) one of four ways: arrows and Enter, its label (its
+    number in the list when it has none), its notation typed in lower case, or two clicks."""
+    if way == 0:
+        steps = (index - screen.selected) % screen.selectable()
+        await press(pilot, *["right"] * steps)
+        await wait_for(pilot, lambda: screen.selected == index, what="the selection")
+        await press(pilot, "enter")
+    elif way in (1, 2):
+        typed = (label or str(index + 1)) if way == 1 else word.lower()
+        await press(pilot, *typed)
+        await wait_for(pilot, lambda: screen.buffer == typed, what="the typing")
+        await press(pilot, "enter")
+    else:  # a click selects, a click on the selected move makes it
+        if screen.selected != index:
+            await click_item(pilot, "moves", index)
+            await wait_for(pilot, lambda: screen.selected == index, what="the click")
+        await click_item(pilot, "moves", index)
+
+
+def result_text(app: PlayApp) -> str:
+    """The result screen on top, as plain text (its title and body)."""
+    top = app.screen
+    assert isinstance(top, ResultScreen)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(top.title_text)
+    console.print(top.body)
+    return console.export_text()
+
+
+def row_of(text: str, label: str) -> list[str]:
+    """The words of the table row of ``label`` in a result's text (seat, took, added,
+    total)."""
+    rows = [
+        words
+        for words in (line.split() for line in text.splitlines())
+        if words[:1] == [label] and len(words) == 4
+    ]
+    assert len(rows) == 1, (label, text)
+    return rows[0]

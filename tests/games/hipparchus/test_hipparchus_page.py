@@ -1,114 +1,33 @@
-"""The page in a real browser (headless Chromium, tests/web/browser.py): a whole Hipparchus
-match between two pages, a planets game of one page against two bots, a Hipparchus match of one
-page against the engine added with the table's control, played by clicking; a refused play
-showing its reason; a reload and a dropped WebSocket mid-trick that take the seat back with no
-gap in the events' seq; spectators of both games; no JavaScript error in any console.
-Screenshots of each table go to docs/ (shown in README.md)."""
+"""The Hipparchus table (hipparchusd/games/hipparchus/page/) in a real browser (headless
+Chromium, tests/web/browser.py): a whole match between two pages, and one against the engine
+added with the table's control, played by clicking; a refused play showing its reason; a reload
+and a dropped WebSocket mid-trick that take the seat back with no gap in the events' seq; a
+spectator; no JavaScript error in any console. Screenshots of the table go to docs/ (shown in
+README.md)."""
 
 from __future__ import annotations
 
-import json
-import socket
 import time
-from collections.abc import Iterator
 
-import pytest
 from daemon.helpers import DEAL, HAND1
+from web.browser import (
+    Daemon,
+    Page,
+    Progress,
+    Tcp,
+    browser_fixtures,
+    create,
+    name_and_open,
+    needs_browser,
+    seq,
+)
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 
-from .browser import Daemon, Page, missing
+pytestmark = needs_browser
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
-
-
-@pytest.fixture(scope="module")
-def daemon() -> Iterator[Daemon]:
-    running = Daemon()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browsers() -> Iterator[list[Page]]:
-    """Two browsers with separate profiles (so separate localStorage), reused by the tests."""
-    made = [Page(), Page()]
-    yield made
-    for page in made:
-        page.quit()
-
-
-@pytest.fixture
-def pages(browsers: list[Page], daemon: Daemon) -> Iterator[list[Page]]:
-    """The two browsers on the lobby with empty storage; afterwards, no console error and no
-    gap in any game's seq may have happened."""
-    for page in browsers:
-        page.driver.get(daemon.url)
-        page.js("localStorage.clear()")
-        page.console.clear()
-        page.errors()
-        page.console.clear()
-    yield browsers
-    for page in browsers:
-        assert page.errors() == []
-        assert page.js("return window.hipparchusClient ? window.hipparchusClient.gaps : 0") == 0
-
-
-class Tcp:
-    """A protocol client over TCP, line by line (the other seat, or a check of the daemon)."""
-
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.file = self.sock.makefile("rw", encoding="utf-8")
-        assert self.file.readline().startswith("* server hello")
-        self.ask("format json")
-
-    def ask(self, line: str) -> dict[str, object]:
-        """The JSON answer to ``line`` (events before it are skipped)."""
-        self.file.write(line + "\n")
-        self.file.flush()
-        while True:
-            head = self.file.readline()
-            if head.startswith(("=", "?")):
-                assert self.file.readline() == "\n"
-                body = head.partition(" ")[2]
-                data: dict[str, object] = json.loads(body) if body.strip() else {}
-                if head.startswith("?"):
-                    raise AssertionError(f"{line}: {data}")
-                return data
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def name_and_open(page: Page, url: str, name: str) -> None:
-    page.open(url)
-    page.js(
-        "const i = document.getElementById('name'); i.value = arguments[0];"
-        "i.dispatchEvent(new Event('change'));",
-        name,
-    )
-
-
-def create(page: Page, kind: str, options: dict[str, str], sit: bool = True) -> str:
-    """Create a game from the lobby's form; its id (the page then shows its table)."""
-    page.one("#create button[type=submit]")
-    page.js(
-        "const k = document.getElementById('kind'); k.value = arguments[0];"
-        "k.dispatchEvent(new Event('change'));",
-        kind,
-    )
-    for key, value in options.items():
-        page.js(f"document.getElementById('opt-{key}').value = arguments[0];", value)
-    if not sit:
-        page.click("#sit")
-    page.click("#create button[type=submit]")
-    return str(page.wait(lambda: page.js("return location.hash.slice(1)"), what="the new game"))
-
-
-def seq(page: Page, game: str) -> int:
-    return int(page.js("return window.hipparchusClient.lastSeq.get(arguments[0]) || 0", game))
+daemon, browsers, pages = browser_fixtures()
 
 
 def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[Page]) -> None:
@@ -127,9 +46,9 @@ def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[
         assert page.storage()[game]["seat"] == seat
     summaries = 0
     plays = 0
-    deadline = time.monotonic() + 90
+    progress = Progress(pages, game)
     while not all(page.find("#match-winner") for page in pages):
-        assert time.monotonic() < deadline, "the match did not end"
+        progress.check("the match did not end")
         moved = False
         for page in pages:
             page.settle()
@@ -238,67 +157,6 @@ def test_a_reload_and_a_dropped_websocket_take_the_seat_back(
     tcp.close()
 
 
-def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page]) -> None:
-    page, watcher = pages
-    name_and_open(page, daemon.url, "grace")
-    game = create(page, "planets", {"players": "3", "seed": "11"})
-    bots = [daemon.bot(game, f"bot{i}", seed=i) for i in (1, 2)]
-    watcher.open(daemon.url + f"#{game}")
-    watcher.wait(lambda: watcher.text(".role") == "spectating")
-    shot = watched = False
-    deadline = time.monotonic() + 100
-    hands = 0
-    while not page.find("#match-winner"):
-        assert time.monotonic() < deadline, "the planets game did not end"
-        page.settle()
-        if page.find("#summary.shown"):
-            hands += 1
-            if hands == 1:
-                page.screenshot("web-planets-hand-over.png")
-            page.click("#summary-close")
-            continue
-        before = seq(page, game)
-        if page.find("#pass-confirm"):
-            pick = int(page.one("#pass-confirm").get_attribute("data-pick"))
-            if not all(page.click(".pcard.selectable:not(.chosen)") for _ in range(pick)):
-                continue
-            if not shot:
-                page.screenshot("web-planets.png")
-                shot = True
-            if not page.click("#pass-confirm"):
-                continue
-        elif page.find("#shoot-self"):
-            page.click("#shoot-self")
-        elif page.find(".turn.mine") and page.find(".pcard.legal"):
-            if not watched and len(page.find("#trick.current .pcard")) == 2:
-                watcher.wait(lambda: len(watcher.find("#trick.current .pcard")) == 2)
-                watcher.screenshot("web-planets-spectator.png")
-                page.screenshot("web-planets-play.png")
-                watched = True
-            if not page.click(".pcard.legal"):
-                continue
-        else:
-            time.sleep(0.05)
-            continue
-        moved = page.wait(
-            lambda b=before: seq(page, game) > b or page.find(".banner.shown"),  # type: ignore[misc]
-            what="the move's events",
-        )
-        assert moved and not page.find(".banner.shown"), page.text("#banner")
-    for bot in bots:
-        out, err = bot.communicate(timeout=20)
-        assert bot.returncode == 0, err
-    # The page names the winners the bots were told (game-over), and the spectator saw no hand.
-    winners_line = next(line for line in out.splitlines() if line.startswith("winners="))
-    assert watcher.find("#hand") == []
-    assert page.text("#match-winner").startswith("Game over:")
-    winner_seats = [int(s) for s in winners_line.split()[0].split("=")[1].split(",")]
-    names = json.loads(json.dumps(page.js("return window.hipparchusTable.snapshot.players")))
-    for seat in winner_seats:
-        assert names[seat] in page.text("#match-winner")
-    assert hands >= 1
-
-
 def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: list[Page]) -> None:
     page = pages[0]
     name_and_open(page, daemon.url, "heidi")
@@ -312,9 +170,9 @@ def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: 
     page.wait(lambda: page.find(".seat-panel.opponent[data-seat='1']"), what="the match")
     assert page.text(".seat-panel.opponent .who b") == "bot-random"
     assert page.find("#bot-control") == [] and not page.find(".banner.shown")
-    deadline = time.monotonic() + 60
+    progress = Progress([page], game)
     while not page.find("#match-winner"):
-        assert time.monotonic() < deadline, "the match did not end"
+        progress.check("the match did not end")
         page.settle()
         if page.find("#summary.shown"):
             page.click("#summary-close")

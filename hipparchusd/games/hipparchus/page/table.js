@@ -1,12 +1,12 @@
 // The Hipparchus table: the hand in its real order (H1) with its clumps grouped (H2, H3), the
 // legal plays highlighted and played by a click (a clump of 4 or more asks how many cards),
 // the trick, each seat's won cards by suit (H8), the round wins, and the round's end: both
-// hands revealed and the scoring (H10, H11).
+// hands revealed and the scoring (H10, H11). The daemon serves this folder at games/hipparchus/
+// (hipparchusd/web/site.py), so the page's shared modules are at ../../.
 
-import { HIPPARCHUS_NAMES, cardBack, el, hipparchusCard, icon, HIPPARCHUS_SUITS } from "./cards.js";
-import { fill, Table } from "./table.js";
-
-const SUITS = ["S", "M", "E"];
+import { cardBack, el, fill } from "../../dom.js";
+import { Table } from "../../table.js";
+import { SUIT_ICONS, SUIT_NAMES, SUITS, hipparchusCard, icon } from "./cards.js";
 
 /** The clumps of a hand: [{suit, start (1-based), size}], runs of one suit (H2). */
 export function clumps(hand) {
@@ -26,7 +26,7 @@ function playCards(play, cls = "") {
   const suit = play.slice(-1);
   return el(
     "span",
-    { class: `play ${cls}`, title: `${count} ${HIPPARCHUS_NAMES[suit]}`, "data-play": play },
+    { class: `play ${cls}`, title: `${count} ${SUIT_NAMES[suit]}`, "data-play": play },
     Array.from({ length: count }, () => hipparchusCard(suit, { tabindex: "-1", disabled: true })),
   );
 }
@@ -36,31 +36,20 @@ function wonCounts(won, setAside) {
     "span",
     { class: "won" },
     SUITS.map((suit, i) =>
-      el("span", { class: `won-suit suit-${suit}`, title: `${HIPPARCHUS_NAMES[suit]} won` }, icon(HIPPARCHUS_SUITS[suit], "mini"), el("b", { text: won[i] })),
+      el("span", { class: `won-suit suit-${suit}`, title: `${SUIT_NAMES[suit]} won` }, icon(SUIT_ICONS[suit], "mini"), el("b", { text: won[i] })),
     ),
     setAside && setAside.some((n) => n) ? el("span", { class: "set-aside", text: `set aside ${setAside.join("/")}` }) : null,
   );
 }
 
-export class HipparchusTable extends Table {
-  get kind() {
-    return "hipparchus";
-  }
-
+export default class HipparchusTable extends Table {
   remember(event) {
     if (event.kind === "round-over" || event.kind === "match-over") {
-      this.summary = { ...(this.summary || {}), [event.kind]: event.data };
-      this.renderSummary();
+      this.summarize(event);
     }
   }
 
-  render() {
-    this.renderHead();
-    const view = this.view;
-    if (!view) {
-      fill(this.board, this.waitingBoard());
-      return;
-    }
+  renderBoard(view) {
     const me = view.seat;
     // A seat sees the other seat above its own hand; a spectator sees seat 1 above seat 0.
     fill(this.board,
@@ -137,7 +126,7 @@ export class HipparchusTable extends Table {
         group.append(
           hipparchusCard(clump.suit, {
             "data-position": position,
-            "aria-label": `${HIPPARCHUS_NAMES[clump.suit]}, card ${position}${legal.length ? ", playable" : ""}`,
+            "aria-label": `${SUIT_NAMES[clump.suit]}, card ${position}${legal.length ? ", playable" : ""}`,
             onclick: () => this.clickClump(clump, legal, group),
           }),
         );
@@ -188,7 +177,7 @@ export class HipparchusTable extends Table {
         el(
           "table",
           { class: "scoring" },
-          el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards left" }), ...SUITS.map((suit) => el("th", {}, icon(HIPPARCHUS_SUITS[suit], "mini"), " won / pts")), el("th", { text: "total" }))),
+          el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "cards left" }), ...SUITS.map((suit) => el("th", {}, icon(SUIT_ICONS[suit], "mini"), " won / pts")), el("th", { text: "total" }))),
           el(
             "tbody",
             {},

@@ -1,19 +1,17 @@
 // The planets table: the hand sorted by suit and rank, the pass (select the cards, in order
 // for a split pass, then confirm), the tricks with the legal cards highlighted and played by a
-// click, the shooting choice, points taken this hand and the totals, and each hand's end.
+// click, the shooting choice, points taken this hand and the totals, and each hand's end. The
+// daemon serves this folder at games/planets/ (hipparchusd/web/site.py), so the page's shared
+// modules are at ../../.
 
-import { cardBack, el, planetCard, planetPoints, PLANET_NAMES, sortPlanets } from "./cards.js";
-import { fill, Table } from "./table.js";
+import { cardBack, el, fill } from "../../dom.js";
+import { Table } from "../../table.js";
+import { PLANET_NAMES, planetCard, planetPoints, sortPlanets } from "./cards.js";
 
-export class PlanetsTable extends Table {
-  get kind() {
-    return "planets";
-  }
-
+export default class PlanetsTable extends Table {
   constructor(options) {
     super(options);
-    this.chosen = []; // the cards picked for the pass, in order
-    this.chosenHand = null; // the hand number they were picked in
+    this.chosenHand = null; // the hand number the chosen cards (this.chosen) were picked in
   }
 
   remember(event) {
@@ -26,18 +24,11 @@ export class PlanetsTable extends Table {
       won.push(...event.data.cards.filter((card) => planetPoints(card)));
     }
     if (event.kind === "hand-over" || event.kind === "game-over") {
-      this.summary = { ...(this.summary || {}), [event.kind]: event.data };
-      this.renderSummary();
+      this.summarize(event);
     }
   }
 
-  render() {
-    this.renderHead();
-    const view = this.view;
-    if (!view) {
-      fill(this.board, this.waitingBoard());
-      return;
-    }
+  renderBoard(view) {
     if (this.chosenHand !== view.hand_number || view.phase !== "pass") {
       this.chosen = [];
       this.chosenHand = view.hand_number;
@@ -154,14 +145,6 @@ export class PlanetsTable extends Table {
     }
     panel.append(who, handBox, controls, el("p", { class: "hint", text: hint }));
     return panel;
-  }
-
-  toggle(card, count) {
-    if (this.busy) return;
-    const index = this.chosen.indexOf(card);
-    if (index >= 0) this.chosen.splice(index, 1);
-    else if (this.chosen.length < count) this.chosen.push(card);
-    this.render();
   }
 
   renderSummary() {

@@ -1,4 +1,5 @@
-"""The planets screen (docs/planets.md) over the shared :class:`.game_screen.GameScreen`."""
+"""The planets screen (docs/planets.md) over the terminal client's shared
+:class:`~hipparchusd.play.game_screen.GameScreen`: what its kind's ``tui`` names."""
 
 from __future__ import annotations
 
@@ -8,17 +9,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..client import Pick, can_move
-from .follow import (
-    PLANETS_SUITS,
-    follow_planets,
-    planets_hand_over_lines,
-    planets_trick_reason,
-    plural,
-    sort_cards,
-)
-from .game_screen import GameScreen, seat_header
-from .widgets import ChoiceBar, ResultScreen
+from ....client import Pick, can_move
+from ....play.game_screen import GameScreen, seat_header
+from ....play.phrases import plural, sentence
+from ....play.widgets import ChoiceBar, ResultScreen
+from .follow import PLANETS_SUITS, follow, hand_over_lines, sort_cards, trick_reason
+from .look import PlanetsLook
 
 #: A pass's name (protocol/games/planets.md) in words, after "pass 3 cards".
 PASS_WORDS = {
@@ -35,8 +31,15 @@ class PlanetsScreen(GameScreen):
     """Planets (docs/planets.md): the hand sorted, the pass (mark cards, then Enter), the
     legal cards, the shooting choice, points per seat, and why each trick went where it did."""
 
+    PACED = frozenset({"played", "trick", "passed", "hand-over"})
+    KEYS = (
+        "Arrows choose, Enter plays, Space marks a card to pass (then Enter), or type the card "
+        "(`V7`) or its number in the list; Ctrl+R resigns, Ctrl+Q leaves."
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.deck = PlanetsLook(symbols=self.look.symbols)
         self.cards: list[str] = []  # legal cards during play
         self.pick: Pick | None = None
         self.choices: list[str] = []  # self / others
@@ -44,10 +47,10 @@ class PlanetsScreen(GameScreen):
         self.cursor = 0
 
     def reduce(self, view: dict[str, Any] | None, kind: str, data: dict[str, Any]) -> Any:
-        """:func:`.follow.follow_planets`."""
+        """:func:`.follow.follow`."""
         if view is None and kind == "hand-started":
             view = {"seat": self.seating.seat}
-        return follow_planets(view, kind, data)
+        return follow(view, kind, data)
 
     @property
     def players(self) -> int:
@@ -70,7 +73,7 @@ class PlanetsScreen(GameScreen):
             self.note(f"{self.label(int(data['dealer']))} dealt; {passing}")
             self.notes = []
         elif kind == "hand" and seat == self.seating.seat:
-            self.note(Text.assemble("Your hand: ", self.look.card_list(data.get("hand") or [])))
+            self.note(Text.assemble("Your hand: ", self.deck.card_list(data.get("hand") or [])))
         elif kind == "passed":
             self.note(f"{self.label(int(data['seat']))} passed")
         elif kind == "received" and seat == self.seating.seat:
@@ -80,23 +83,23 @@ class PlanetsScreen(GameScreen):
             for index, card in enumerate(cards):
                 if index:
                     parts.append(", ")
-                parts += [self.look.card(card), f" from {self.label(froms[index])}"]
+                parts += [self.deck.card(card), f" from {self.label(froms[index])}"]
             self.note(Text.assemble(*parts))
         elif kind == "played" and seat != self.seating.seat:
             self.note(
                 Text.assemble(
-                    f"{self.label(int(data['seat']))} played ", self.look.card(data["card"])
+                    f"{self.label(int(data['seat']))} played ", self.deck.card(data["card"])
                 )
             )
         elif kind == "trick":
-            reason = planets_trick_reason(data, self.players, self.label)
+            reason = trick_reason(data, self.players, self.label)
             cards = [str(card) for card in data.get("cards") or []]
             self.notes = [
                 Text.assemble(
                     (f"Trick {data.get('number')}: ", "bold"),
-                    self.look.card_list(cards),
+                    self.deck.card_list(cards),
                 ),
-                Text(reason[0].upper() + reason[1:], "italic"),
+                Text(sentence(reason), "italic"),
             ]
             self.note(Text(f"Trick {data.get('number')}: " + reason))
             if data.get("jupiter_broken") and not (before or {}).get("jupiter_broken"):
@@ -108,7 +111,7 @@ class PlanetsScreen(GameScreen):
 
     def hand_over(self, data: dict[str, Any]) -> None:
         """A hand's end: points taken, the shooting choice, the totals."""
-        lines = planets_hand_over_lines(data, self.label)
+        lines = hand_over_lines(data, self.label)
         for line in lines:
             self.note(line)
         table = Table(show_edge=False, box=None, padding=(0, 2))
@@ -134,11 +137,13 @@ class PlanetsScreen(GameScreen):
 
     async def load_turn(self) -> None:
         """Our turn: the view, and the legal cards, the pass to choose or the shooting
-        choice."""
+        choice. A move of ours accepted meanwhile makes both out of date: the ``to-move``
+        that follows it says whether we move again."""
+        made = self.moves_made
         await self.refresh_view()
         legal = await self.connection.legal(self.seating.game)
-        if not can_move(legal):  # e.g. a to-move sent before our pass was made
-            return
+        if self.moves_made != made or not can_move(legal):  # e.g. a to-move sent before our
+            return  # pass was made
         self.pick = legal if isinstance(legal, Pick) else None
         words = [] if isinstance(legal, Pick) else list(legal)
         self.choices = [w for w in words if w in ("self", "others")]
@@ -164,7 +169,7 @@ class PlanetsScreen(GameScreen):
         """A card in its suit's colour; a pass's cards; a choice as it is."""
         if move in ("self", "others"):
             return Text(move, "bold")
-        return self.look.card_list(move.split(","))
+        return self.deck.card_list(move.split(","))
 
     def title_text(self) -> Text:
         """Game, hand, pass, totals, fixed deal."""
@@ -205,7 +210,7 @@ class PlanetsScreen(GameScreen):
                 passed = seat in (view.get("passed") or [])
                 lines.append(Text("passed ✓" if passed else "choosing...", "italic"))
             elif card:
-                lines.append(Text.assemble("plays ", self.look.card(card)))
+                lines.append(Text.assemble("plays ", self.deck.card(card)))
         return Group(*lines)
 
     def trick_card(self, seat: int) -> str | None:
@@ -230,14 +235,14 @@ class PlanetsScreen(GameScreen):
             done = len(view.get("passed") or [])
             parts.append(Text(f"{done} of {self.players} have passed"))
             if view.get("my_pass"):
-                parts.append(Text.assemble("you pass ", self.look.card_list(list(view["my_pass"]))))
+                parts.append(Text.assemble("you pass ", self.deck.card_list(list(view["my_pass"]))))
         elif trick.get("cards"):
             led = str(trick["cards"][0])
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             parts.append(
                 Text.assemble(
                     f"{self.label(int(trick['leader']))} led ",
-                    self.look.card(led),
+                    self.deck.card(led),
                     f": follow {PLANETS_SUITS[led[0]]} if you can",
                 )
             )
@@ -247,7 +252,7 @@ class PlanetsScreen(GameScreen):
                 parts.append(Text("V1 leads the first trick", "italic"))
         if view.get("received") and not tricks and view.get("phase") == "play":
             # What the pass brought stays in sight until the first trick is done.
-            parts.append(Text.assemble("you received ", self.look.card_list(view["received"])))
+            parts.append(Text.assemble("you received ", self.deck.card_list(view["received"])))
         if view.get("shoot_pending") is not None:
             parts.append(Text(f"{self.label(int(view['shoot_pending']))} shot the moon", "bold"))
         if self.notes:
@@ -290,7 +295,7 @@ class PlanetsScreen(GameScreen):
         hand = sort_cards([str(card) for card in (self.view or {}).get("hand") or []])
         items = []
         for card in hand:
-            label = self.look.card(card)
+            label = self.deck.card(card)
             if card in self.marked:
                 label = Text.assemble(("+", "bold green"), label)
                 label.stylize("underline")
@@ -332,7 +337,7 @@ class PlanetsScreen(GameScreen):
             to = list(self.pick.to or [])
             for index, card in enumerate(self.marked):
                 target = f" → {self.label(to[index])}" if index < len(to) else ""
-                items.append(ChoiceBar.Item(Text.assemble(self.look.card(card), target)))
+                items.append(ChoiceBar.Item(Text.assemble(self.deck.card(card), target)))
             if len(self.marked) == self.pick.count:
                 items.append(ChoiceBar.Item(Text("[ Pass ]", "bold green")))
             return items
@@ -342,7 +347,7 @@ class PlanetsScreen(GameScreen):
                 for n, word in enumerate(self.choices, start=1)
             ]
         return [
-            ChoiceBar.Item(Text.assemble((f"{n} ", "dim"), self.look.card(card)))
+            ChoiceBar.Item(Text.assemble((f"{n} ", "dim"), self.deck.card(card)))
             for n, card in enumerate(self.cards, start=1)
         ]
 
