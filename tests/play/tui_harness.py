@@ -273,8 +273,12 @@ async def game_screen(pilot: Pilot[Any], app: PlayApp) -> GameScreen:
     return app.game_screen
 
 
-async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool:
-    """Wait for our next turn (True) or the game's end (False), closing result screens."""
+async def next_turn(
+    pilot: Pilot[Any], app: PlayApp, screen: GameScreen, results: list[str] | None = None
+) -> bool:
+    """Wait for our next turn (True) or the game's end (False), closing result screens (and
+    adding each one's text, :func:`result_text`, to ``results`` if given, in the order they
+    were shown)."""
     while True:
         await wait_for(
             pilot,
@@ -287,6 +291,8 @@ async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool
         )
         if isinstance(app.screen, ResultScreen):
             top = app.screen
+            if results is not None:
+                results.append(result_text(app))
             await press(pilot, "enter")
             await wait_for(pilot, lambda top=top: app.screen is not top, what="the result to close")
             continue
