@@ -458,7 +458,7 @@ class PlayApp(App[int]):
                 await self.connection.request("unwatch", screen.seating.game)
         lobby.say(message)
         with contextlib.suppress(ServerError):
-            await lobby.action_refresh()
+            await lobby.action_refresh(message)
 
     def forget_token(self) -> None:
         """The seat's token is of no more use."""
