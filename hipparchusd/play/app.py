@@ -68,11 +68,12 @@ ModalScreen { align: center middle; }
 @attrs.frozen
 class KindAbout:
     """What the server says of a kind it serves (``kinds``): its one-line ``summary``, its
-    ``seats`` (``2``, ``3-6``) and the engine ``levels`` that ``bot`` seats, weakest first."""
+    ``seats`` (``2``, ``3-6``) and the engine ``levels`` that ``bot`` seats, weakest first
+    (``None`` from a server whose ``kinds`` does not list them: it is then the judge)."""
 
     summary: str = ""
     seats: str = ""
-    levels: tuple[str, ...] = ()
+    levels: tuple[str, ...] | None = ()
 
     @classmethod
     def of(cls, about: object) -> KindAbout:
@@ -81,7 +82,9 @@ class KindAbout:
         return cls(
             str(fields.get("summary") or ""),
             str(fields.get("seats") or ""),
-            tuple(str(level) for level in fields.get("levels") or []),
+            None
+            if "levels" not in fields
+            else tuple(str(level) for level in fields.get("levels") or []),
         )
 
 
@@ -421,7 +424,7 @@ class PlayApp(App[int]):
             on_finished=self.left_game,
             forget_token=self.forget_token,
             rules=rules_text(seating.kind, self.kinds.get(seating.kind, KindAbout()).summary),
-            levels=self.kinds.get(seating.kind, KindAbout()).levels,
+            levels=self.kinds.get(seating.kind, KindAbout()).levels or (),
         )
         where = "" if self.options.host == "127.0.0.1" else f" --host {self.options.host}"
         if self.options.port != DEFAULT_PORT:

@@ -196,8 +196,9 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
         )
 
     def note(self, text: Text | str) -> None:
-        """Add a line to the log (and to :attr:`transcript`, its plain text)."""
-        line = text if isinstance(text, Text) else Text(text)
+        """Add a line to the log (and to :attr:`transcript`, its plain text); a plain
+        ``str`` is written as a sentence (:meth:`sentence`: ``You dealt``, ``bob dealt``)."""
+        line = text if isinstance(text, Text) else Text(self.sentence(text))
         self.transcript.append(line.plain)
         self.log_widget.write(line)
 

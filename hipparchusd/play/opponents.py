@@ -21,15 +21,18 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 
-def check_levels(wanted: Sequence[str], offered: Sequence[str], kind: str) -> None:
+def check_levels(wanted: Sequence[str], offered: Sequence[str] | None, kind: str) -> None:
     """Check the levels asked for (``--bot``: ``heuristic``, ``ismcts:200ms``) against those
     the server offers for ``kind``: each must name one of them; a budget after ``:`` is the
-    server's to judge (it answers ``bad-option`` or ``limit``).
+    server's to judge (it answers ``bad-option`` or ``limit``), as is every level when the
+    server did not say which it offers (``offered`` is ``None``: an older server).
 
     Raises:
         ValueError: the server's engine plays no ``kind``, or a level it does not offer, saying
             which it does.
     """
+    if offered is None:
+        return
     if wanted and not offered:
         raise ValueError(f"this server has no computer opponent for {kind}")
     for level in wanted:

@@ -54,6 +54,8 @@ def test_bot_levels_are_checked_against_the_servers() -> None:
         check_levels(["heuristic", "genius"], offered, "planets")  # fmt: skip
     with pytest.raises(ValueError, match="no computer opponent for highcard"):
         check_levels(["random"], (), "highcard")
+    # A server that does not list its levels judges them itself.
+    check_levels(["genius"], None, "planets")
 
 
 def test_seat_ranges_as_kinds_gives_them() -> None:

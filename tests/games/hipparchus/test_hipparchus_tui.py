@@ -42,7 +42,7 @@ from hipparchusd.games.hipparchus.tui.screen import HipparchusScreen
 from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.opponents import LevelScreen
 from hipparchusd.play.seats import SeatStore
-from hipparchusd.play.widgets import ResultScreen, RulesScreen
+from hipparchusd.play.widgets import RulesScreen
 
 SYMBOL_LETTERS = {"☉": "S", "☽": "M", "⊕": "E"}
 

@@ -306,7 +306,8 @@ class PlanetsScreen(GameScreen):
                 ("choose: self (23 off your total) or others (23 to each opponent)", "dim"),
             )
         text = Text("Your turn: play a card. ", "bold green")
-        text.append("←/→ choose, Enter plays; or type the card (V7) or its number", "dim")
+        example = "V7" if self.deck.name("V7") == "V7" else f"{self.deck.name('V7')}: V7"
+        text.append(f"←/→ choose, Enter plays; or type the card ({example}) or its number", "dim")
         return text
 
     def targets_text(self) -> str:
