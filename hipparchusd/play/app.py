@@ -27,11 +27,12 @@ from textual.binding import Binding, BindingType
 
 from ..client import DEFAULT_PORT, ClientError, Event, ServerError
 from .connection import Connection
-from .game_screen import GameScreen, Seating
+from .game_screen import GameScreen
 from .kinds import rules_text, screen_class
 from .lobby import LobbyScreen
 from .opponents import check_levels, seat_range
 from .phrases import plural
+from .seat_actions import Seating
 from .seats import SavedSeat, SeatStore
 from .widgets import ConfirmScreen, Look
 

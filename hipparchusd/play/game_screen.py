@@ -22,7 +22,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import attrs
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
@@ -36,23 +35,11 @@ from textual.widgets import Footer, RichLog, Static
 from ..client import ConnectionClosed, Event, ServerError
 from .connection import Connection
 from .phrases import sentence
-from .seat_actions import SeatActions
+from .seat_actions import SeatActions, Seating
 from .table import SeatTable, seat_line
 from .widgets import ChoiceBar, Look, ResultScreen
 
 TYPED = frozenset("0123456789@,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-
-@attrs.define
-class Seating:
-    """Who the screen is for: the ``game`` and its ``kind``, our ``seat`` (``None`` for a
-    spectator) and its ``token``, the ``players``' names by seat (``None`` or ``-`` when free)."""
-
-    game: str
-    kind: str
-    seat: int | None
-    token: str | None
-    players: list[Any]
 
 
 # Textual's screen metaclass is taken from Screen itself rather than imported by its private

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+import attrs
 from rich.text import Text
 from textual.screen import Screen
 
@@ -17,8 +18,17 @@ from .connection import Connection
 from .opponents import LevelScreen
 from .widgets import ConfirmScreen, RulesScreen
 
-if TYPE_CHECKING:
-    from .game_screen import Seating
+
+@attrs.define
+class Seating:
+    """Who the screen is for: the ``game`` and its ``kind``, our ``seat`` (``None`` for a
+    spectator) and its ``token``, the ``players``' names by seat (``None`` or ``-`` when free)."""
+
+    game: str
+    kind: str
+    seat: int | None
+    token: str | None
+    players: list[Any]
 
 
 class SeatActions(Screen[None]):

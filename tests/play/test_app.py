@@ -20,10 +20,11 @@ from tinygame.kind import HIGHCARD
 from hipparchusd.client import Client
 from hipparchusd.games.registry import KINDS
 from hipparchusd.play.app import Options, PlayApp, parse_args
-from hipparchusd.play.game_screen import GameScreen, Seating
+from hipparchusd.play.game_screen import GameScreen
 from hipparchusd.play.generic_screen import GenericScreen
 from hipparchusd.play.kinds import screen_class
 from hipparchusd.play.lobby import LobbyScreen
+from hipparchusd.play.seat_actions import Seating
 from hipparchusd.play.seats import SeatStore
 from hipparchusd.play.widgets import ConfirmScreen, Look, ResultScreen
 from play.tui_harness import (
@@ -33,6 +34,7 @@ from play.tui_harness import (
     game_screen,
     new_game,
     press,
+    resign,
     serving,
     thread_daemon,
     wait_for,
@@ -170,10 +172,7 @@ async def leave_and_come_back(tmp_path: Path) -> None:
             screen = await game_screen(pilot, again)
             assert screen.seating.game == game and screen.seating.seat == 0
             assert screen.view is not None and screen.view["seat"] == 0
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, again, screen)
             assert screen.over["resigned"] == 0
         for bot in bots:
             bot.join(10)
@@ -243,9 +242,7 @@ async def back_to_the_lobby(tmp_path: Path) -> None:
             for bot in bots:
                 bot.start()
             await wait_for(pilot, lambda: screen.status == "playing", what="the start")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
+            await resign(pilot, app, screen)
             await wait_for(pilot, lambda: isinstance(app.screen, ResultScreen), what="the end")
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")

@@ -31,7 +31,7 @@ from hipparchusd.games.base import GameKind, ServedGame
 from hipparchusd.games.registry import register, unregister
 from hipparchusd.play.app import PlayApp
 from hipparchusd.play.game_screen import GameScreen
-from hipparchusd.play.widgets import ChoiceBar, ResultScreen
+from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, ResultScreen
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import MemoryStore, StoredGame, StoredSeat
@@ -300,6 +300,14 @@ async def next_turn(
             return False
         if screen.my_turn and app.screen is screen:
             return True
+
+
+async def resign(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> None:
+    """Resign (Ctrl+R, then ``y`` to the question) and wait for the game's end."""
+    await press(pilot, "ctrl+r")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+    await press(pilot, "y")
+    await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
 
 
 async def click_item(pilot: Pilot[Any], bar_id: str, index: int) -> None:

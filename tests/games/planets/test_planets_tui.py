@@ -31,6 +31,7 @@ from play.tui_harness import (
     next_turn,
     preloaded,
     press,
+    resign,
     result_text,
     row_of,
     screenshot,
@@ -49,7 +50,7 @@ from hipparchusd.games.planets.tui.follow import sort_cards
 from hipparchusd.games.planets.tui.screen import PlanetsScreen
 from hipparchusd.games.registry import KINDS
 from hipparchusd.play.app import Options, PlayApp, parse_args
-from hipparchusd.play.widgets import ConfirmScreen, ResultScreen
+from hipparchusd.play.widgets import ResultScreen
 from hipparchusd.store.base import MemoryStore
 
 
@@ -293,10 +294,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
             # Resign so that the game ends and its record can be read.
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, app, screen)
         for bot in bots:
             bot.join(10)
             assert bot.error is None
@@ -398,10 +396,7 @@ async def against_the_computer(tmp_path: Path) -> None:
             assert shot and result_text(app).startswith("Hand 1 over")
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, app, screen)
         game = screen.seating.game
         record = fetch_record(daemon, game)
     assert record["players"] == ["player0", *bots]
@@ -501,10 +496,7 @@ async def shoot(tmp_path: Path, choice: str) -> None:
             shown = result_text(app)
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, app, screen)
         for bot in bots:
             bot.join(10)
             assert bot.error is None
