@@ -14,8 +14,7 @@ import functools
 import logging
 import re
 
-from ..engine.adapters import adapter_kinds
-from ..engine.api import LEVEL_NAMES, Analysis, Budget, Level
+from ..engine.types import LEVEL_NAMES, Analysis, Budget, Level
 from ..games.base import GameError, GameKind, MoveList
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
@@ -53,7 +52,7 @@ class Engine(Seating, Playing):
         """The level words ``bot`` offers for games of ``kind``, weakest first (``kinds``
         lists them, so that a client offers what this server plays, PROTOCOL.md section 5):
         every level for a kind the engine plays, none for another."""
-        return LEVEL_NAMES if kind.name in adapter_kinds() else ()
+        return LEVEL_NAMES if kind.engine is not None else ()
 
     def _budget_level(self, word: str | None, default_ms: int) -> Level:
         """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or

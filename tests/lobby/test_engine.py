@@ -7,7 +7,7 @@ import json
 
 from tinygame.kind import HIGHCARD
 
-from hipparchusd.engine.api import LEVEL_NAMES
+from hipparchusd.engine.types import LEVEL_NAMES
 from hipparchusd.games.registry import KINDS
 from hipparchusd.lobby import Lobby
 from hipparchusd.protocol import ErrorCode
