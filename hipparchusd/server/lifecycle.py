@@ -19,14 +19,13 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
 from ..addresses import host_of
 from ..config_file import Changes
 from ..lobby import Lobby, Result, Session
-from ..metrics import Levels, Metrics
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
@@ -37,11 +36,16 @@ from .connection import Connection, Refused, TcpConnection, peer_name
 from .drain import drain
 from .engines import Engines
 from .pipeline import Pipeline
-from .scrape import MetricsListener
 from .storage import execute
 from .sweeps import Sweeps
 from .websocket import WebFront
 from .workers import EnginePool
+
+if TYPE_CHECKING:
+    # Imported when metrics are enabled only: prometheus_client adds about a tenth to the
+    # instructions a daemon spends starting (bench/bench_requests.py --matches 0), for a
+    # listener that is off by default.
+    from ..metrics import Levels, Metrics
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -108,6 +112,8 @@ class Server:
         now on: the pipeline's answers and store calls, the store's commits, and at
         each scrape :meth:`metric_levels`; idempotent."""
         if self.metrics is None:
+            from ..metrics import Metrics  # (see the imports)
+
             self.metrics = Metrics(self.lobby.commands, self.metric_levels)
             self.pipeline.metrics = self.metrics
             self.store.observe_commits(self.metrics.committed)
@@ -115,6 +121,8 @@ class Server:
 
     def metric_levels(self) -> Levels:
         """What the server holds now, for a scrape (:class:`~hipparchusd.metrics.Levels`)."""
+        from ..metrics import Levels  # (see the imports)
+
         pool = self.engines.pool
         running = pool.running
         return Levels(
@@ -205,6 +213,8 @@ class Server:
                         for listener in web_listeners:
                             acceptors.start_soon(self._accept, listener, connections, web.handle)
                         for listener in metrics_listeners:
+                            from .scrape import MetricsListener  # (see the imports)
+
                             scrapes = MetricsListener(self.enable_metrics().registry)
                             acceptors.start_soon(scrapes.serve, listener)
                         if admin is not None:

@@ -14,6 +14,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 from ..games.base import Outcome
 from ..lobby import (
@@ -26,7 +27,6 @@ from ..lobby import (
     Session,
 )
 from ..lobby.results import NeedsSearch
-from ..metrics import Metrics
 from ..protocol import ErrorCode, LineError, Mode, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
@@ -36,6 +36,9 @@ from .engines import Engines
 from .sequencer import Sequencer
 from .storage import describe, execute
 from .workers import EngineError
+
+if TYPE_CHECKING:
+    from ..metrics import Metrics  # (loaded by a server that serves metrics only)
 
 log = logging.getLogger("hipparchusd.server")
 
