@@ -14,6 +14,7 @@ import attrs
 import pytest
 import trio
 
+from hipparchusd import __version__
 from hipparchusd.admin.command_line import ask
 from hipparchusd.admin.wire import Answer, read_answer
 from hipparchusd.server import Server
@@ -57,6 +58,7 @@ async def test_the_socket_is_the_daemons_users_only(
     assert stat.S_IMODE(socket_path.stat().st_mode) == 0o600
     assert stat.S_IMODE(socket_path.parent.stat().st_mode) == 0o700
     status = await ok(server, "status")
+    assert status["version"] == __version__ and status["uptime"] >= 0
     assert status["connections"] == 0 and status["maintenance"] is None
     assert status["games"] == {"waiting": 0, "playing": 0, "over": 0}
 
