@@ -50,6 +50,9 @@ let current = null; // the table shown, or null for the lobby
 let lobbyTimer = null;
 let kinds = null; // {kinds, about, options} from `kinds` and `help new`
 const following = new Set(); // games this connection holds a seat in or watches
+// The events of the game whose table is loading, that came after its snapshot: the table gets
+// them once it is shown, so that its log misses none.
+let loading = null; // {game, events} or null
 
 nameInput.value = localStorage.getItem(NAME_KEY) || "";
 nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
@@ -60,6 +63,7 @@ client.statusListeners.add((status) => {
 });
 client.listeners.add((event) => {
   if (current && event.game === current.game) current.onEvent(event);
+  else if (loading && event.game === loading.game) loading.events.push(event);
   else if (event.game === "server" && event.kind === "shutdown") toast(`the daemon is shutting down (${event.data.grace} s)`);
 });
 client.onReconnect = async (again) => {
@@ -120,18 +124,24 @@ async function showTable(game) {
   }
   following.add(game);
   client.snapshot(game, snapshot.seq);
+  // Events are handled in the order they came, each after the answer before it: from here on
+  // they are the game's events after the snapshot.
+  const waiting = (loading = { game, events: [] });
   let Table;
   try {
     Table = await tableOf(snapshot.kind);
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: `cannot load the table of ${snapshot.kind}: ${error.message}` }));
     return;
+  } finally {
+    if (loading === waiting) loading = null;
   }
   // The hash may have moved on while the module loaded.
   if (location.hash.replace(/^#\/?/, "") !== game) return;
   current = new Table({ client, game, kind: snapshot.kind, root: main, toast, seatHint: mine ? mine.seat : null });
   window.hipparchusTable = current; // for the browser tests
   current.show(snapshot);
+  for (const event of waiting.events) current.onEvent(event);
   await current.refresh();
 }
 
