@@ -258,7 +258,7 @@ async function lobbyBot(game, box) {
     const answer = await addBot(client, game, level);
     toast(`${game}: the engine (${answer.level}) took seat ${answer.seat}`);
   } catch (error) {
-    toast(`${game}: ${error.code} ${error.message}`, "error");
+    toast(`${game}: ${error.message}`, "error");
   }
   await listGames(box).catch(() => {});
 }
@@ -285,16 +285,7 @@ async function fillCreate(form) {
     const kind = kindSelect.value;
     const info = about[kind] || {};
     summary.textContent = `${info.summary || ""}${info.seats ? ` (${info.seats} seats)` : ""}`;
-    fields.replaceChildren(
-      ...(options[kind] || []).map((o) => {
-        const id = `opt-${o.key}`;
-        const choices = /^[\w.-]+(\|[\w.-]+)+$/.test(o.values) ? o.values.split("|") : null;
-        const input = choices
-          ? el("select", { id, name: o.key }, el("option", { value: "", text: o.default ? `default (${o.default})` : "—" }), choices.map((c) => el("option", { value: c, text: c })))
-          : el("input", { id, name: o.key, placeholder: o.values, autocomplete: "off" });
-        return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.summary }));
-      }),
-    );
+    fields.replaceChildren(...(options[kind] || []).map(optionField));
   };
   kindSelect.addEventListener("change", showOptions);
   showOptions();
@@ -309,7 +300,7 @@ async function fillCreate(form) {
     event.preventDefault();
     const words = [`new ${kindSelect.value}`];
     for (const input of fields.querySelectorAll("input, select")) {
-      const value = input.value.trim();
+      const value = input.type === "checkbox" ? (input.checked ? input.value : "") : input.value.trim();
       if (value) words.push(`${input.name}=${value}`);
     }
     try {
@@ -320,6 +311,37 @@ async function fillCreate(form) {
       toast(error.message, "error");
     }
   };
+}
+
+/** The form's field for one of a kind's ``new`` options (``help new``: ``key``, ``values``,
+ * ``summary``, ``default``), chosen by the shape of its values, the same for every kind:
+ * - several words (``0|1|random``): a choice of them; when the default is one of them it is
+ *   marked so and chosen at first, else a first entry leaves the option out ("default
+ *   (what it is)", or "—" when there is none);
+ * - one word (``all``, ``reset``): a checkbox that gives the option that value;
+ * - anything else (``<integer>``, a deal): free text, the values as its placeholder.
+ * An empty choice, an unchecked box and blank text leave the option out of ``new``. */
+function optionField(o) {
+  const id = `opt-${o.key}`;
+  const word = /^[\w.-]+$/;
+  const choices = o.values.split("|");
+  let input;
+  if (choices.length > 1 && choices.every((c) => word.test(c))) {
+    const listed = choices.includes(o.default);
+    input = el(
+      "select",
+      { id, name: o.key },
+      listed ? null : el("option", { value: "", text: o.default ? `default (${o.default})` : "—" }),
+      choices.map((c) => el("option", { value: c === o.default ? "" : c, text: c === o.default ? `${c} (default)` : c, selected: c === o.default, "data-value": c })),
+    );
+  } else if (word.test(o.values)) {
+    input = el("input", { type: "checkbox", id, name: o.key, value: o.values });
+    return el("label", { for: id, class: "option flag" }, el("span", { class: "key", text: o.key }), el("span", { class: "flag-box" }, input, ` ${o.key}=${o.values}`), el("small", { text: o.summary }));
+  } else {
+    input = el("input", { id, name: o.key, placeholder: o.values, autocomplete: "off" });
+    return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.default ? `${o.summary} (default: ${o.default})` : o.summary }));
+  }
+  return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.summary }));
 }
 
 window.addEventListener("hashchange", () => {

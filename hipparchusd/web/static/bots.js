@@ -10,7 +10,7 @@ const LEVEL_KEY = "hipparchusd.botLevel";
 export const LEVELS = [
   ["random", "random (a random legal move)"],
   ["heuristic", "heuristic (rule-based)"],
-  ["ismcts", "ismcts (search, the daemon's default budget)"],
+  ["ismcts", "ismcts (search, default budget)"],
 ];
 const DEFAULT_LEVEL = "ismcts";
 
