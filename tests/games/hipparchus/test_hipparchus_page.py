@@ -163,6 +163,8 @@ def test_a_refused_play_shows_its_reason_and_a_clump_asks_how_many(
         what="reconnected",
     )
     assert not page.find(".banner.shown")
+    page.click(".clump[data-start='1'] button.card")  # refused again; then a clump of four
+    page.wait(lambda: page.find(".banner.shown"))
     page.click(".clump[data-start='8'] button.card")
     counts = [b.get_attribute("data-count") for b in page.find(".chooser button.choose")]
     assert counts == ["2", "3"]

@@ -109,7 +109,11 @@ def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page])
             if state["view"]["tricks"]:
                 assert page.text("#trick-reason") == reason_shown(state, 0)
                 explained += 1
-            if not watched and len(page.find("#trick.current .pcard")) == 2:
+            if (
+                not watched
+                and len(page.find("#trick.current .pcard")) == 2
+                and page.find("#last-trick")
+            ):
                 watcher.wait(lambda: len(watcher.find("#trick.current .pcard")) == 2)
                 watcher.screenshot("web-planets-spectator.png")
                 page.screenshot("web-planets-play.png")
