@@ -1,11 +1,12 @@
 """The ``hipparchus-play`` command: a full-screen terminal client for every game the daemon
-serves (Hipparchus, planets), built on Textual.
+serves, built on Textual.
 
 It speaks only the protocol (PROTOCOL.md), in JSON mode (:mod:`.connection`). Without
 arguments it opens the lobby (list, create, join, watch); ``--game`` joins a game, ``--new``
 (or ``--seed``/``--leader``/``--option``) creates one and joins it, ``--watch`` follows one as a
 spectator paced by ``--delay``, ``--resume`` takes a seat back with its token (kept in the
-user's data directory, :mod:`.seats`, so that plain ``--resume`` finds it).
+user's data directory, :mod:`.seats`, so that plain ``--resume`` finds it). Each game is shown
+by the screen its kind names, or the generic one (:mod:`.kinds`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from textual.binding import Binding, BindingType
 from ..client import DEFAULT_PORT, ClientError, Event, ServerError
 from .connection import Connection
 from .game_screen import GameScreen, Seating
-from .hipparchus_screen import HipparchusScreen
+from .kinds import rules_text, screen_class
 from .lobby import LobbyScreen
-from .planets_screen import PlanetsScreen
 from .seats import SavedSeat, SeatStore
 from .widgets import ConfirmScreen, Look
 
@@ -58,12 +58,6 @@ ModalScreen { align: center middle; }
 #options { width: 1fr; }
 """
 
-SCREENS: dict[str, type[GameScreen]] = {
-    "hipparchus": HipparchusScreen,
-    "planets": PlanetsScreen,
-}
-"""The screen of each game kind."""
-
 
 @attrs.define
 class Options:
@@ -75,7 +69,7 @@ class Options:
     game: str | None = None
     resume: str | None = None  # "" = the saved token for this server
     watch: str | None = None
-    new: str | None = None  # the kind to create
+    new: str | None = None  # the kind to create ("": the server's first kind)
     options: list[str] = attrs.Factory(list)
     delay: float | None = None
     ascii: bool = False
@@ -87,8 +81,8 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser = argparse.ArgumentParser(
         prog="hipparchus-play",
         description=(
-            "Play Hipparchus or planets full-screen through a hipparchusd server. Without "
-            "--game, --new, --watch or --resume it opens the lobby."
+            "Play any game a hipparchusd server serves, full-screen. Without --game, --new, "
+            "--watch or --resume it opens the lobby."
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="server address (127.0.0.1)")
@@ -103,7 +97,11 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         help="take your seat back (default: the seat saved for this server)",
     )
     which.add_argument("--watch", metavar="GAME", help="watch this game as a spectator")
-    which.add_argument("--new", metavar="KIND", help="create a game of KIND and join it")
+    which.add_argument(
+        "--new",
+        metavar="KIND",
+        help="create a game of KIND (see 'kinds' on the server) and join it",
+    )
     parser.add_argument("--name", help="your name at the table (default: player<seat>)")
     parser.add_argument(
         "--option",
@@ -112,8 +110,12 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         metavar="KEY=VALUE",
         help="an option of the new game (repeat; see 'help new' on the server)",
     )
-    parser.add_argument("--seed", type=int, help="new game: deal reproducibly (a fixed deal)")
-    parser.add_argument("--leader", choices=["0", "1", "random"], help="new Hipparchus game")
+    parser.add_argument(
+        "--seed", type=int, help="new game: deal reproducibly (a fixed deal): --option seed=N"
+    )
+    parser.add_argument(
+        "--leader", help="new game: who leads first, for a kind with that option: --option leader=L"
+    )
     parser.add_argument(
         "--delay",
         type=float,
@@ -134,7 +136,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     if options and new is None:
         if args.game or args.watch or args.resume is not None:
             parser.error("--seed, --leader and --option are for a new game only")
-        new = "hipparchus"
+        new = ""  # the first kind the server lists
     if args.delay is not None and args.delay < 0:
         parser.error("--delay must not be negative")
     if args.watch is not None and args.name is not None:
@@ -192,6 +194,7 @@ class PlayApp(App[int]):
         self.early: list[tuple[Event, int]] = []
         self.leaving = False
         self.saved: SavedSeat | None = None
+        self.kinds: dict[str, str] = {}  # the server's kinds (``kinds``) and their summaries
         self.exit_message = ""  # what the terminal shows once the application has left
 
     def action_leave(self) -> None:
@@ -222,6 +225,12 @@ class PlayApp(App[int]):
             self.finish(f"hipparchus-play: cannot talk to {self.where}: {error}", 1)
             return
         try:
+            about = await self.connection.request("kinds")
+            summaries = about.get("about") or {}
+            self.kinds = {
+                str(kind): str((summaries.get(kind) or {}).get("summary") or "")
+                for kind in about.get("kinds") or []
+            }
             if options.resume is not None:
                 await self.resume(options.resume)
             elif options.watch is not None:
@@ -229,7 +238,10 @@ class PlayApp(App[int]):
             elif options.game is not None:
                 await self.start("join", options.game)
             elif options.new is not None:
-                await self.start("new", " ".join([options.new, *options.options]))
+                kind = options.new or next(iter(self.kinds), None)
+                if kind is None:
+                    raise ValueError(f"{self.where} serves no game kind")
+                await self.start("new", " ".join([kind, *options.options]))
             else:
                 await self.open_lobby()
         except (ClientError, ValueError) as error:  # refused, or the connection dropped
@@ -239,7 +251,13 @@ class PlayApp(App[int]):
         """The lobby, after offering the seats saved for this server (if their games go on)."""
         assert self.connection is not None
         await self.push_screen(
-            LobbyScreen(self.connection, self.start, lambda: self.finish("", 0), self.where)
+            LobbyScreen(
+                self.connection,
+                self.start,
+                lambda: self.finish("", 0),
+                self.where,
+                list(self.kinds),
+            )
         )
         for saved in self.store.for_server(self.options.host, self.options.port):
             try:
@@ -311,13 +329,10 @@ class PlayApp(App[int]):
     def open_game(self, seating: Seating, snapshot: dict[str, Any], order: int) -> None:
         """Show the game's screen and hand it the events read meanwhile."""
         assert self.connection is not None
-        screen_class = SCREENS.get(seating.kind)
-        if screen_class is None:
-            raise ValueError(f"this client cannot show {seating.kind} games")
         delay = self.options.delay
         if delay is None:
             delay = 1.0 if seating.seat is None else 0.0
-        screen = screen_class(
+        screen = screen_class(seating.kind)(
             self.connection,
             seating,
             snapshot,
@@ -326,6 +341,7 @@ class PlayApp(App[int]):
             delay=delay,
             on_finished=self.finish,
             forget_token=self.forget_token,
+            rules=rules_text(seating.kind, self.kinds.get(seating.kind, "")),
         )
         screen.join_hint = (
             f"python3 clients/python/bot.py --host {self.options.host} "

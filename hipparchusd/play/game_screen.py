@@ -1,12 +1,13 @@
 """The shared game screen: :class:`GameScreen`, the table with the seats around it, the
 trick in the middle, the hand, the legal moves, whose move it is, and a log of every event
-explained; each game kind's screen (:mod:`.hipparchus_screen`, :mod:`.planets_screen`)
-provides the game's own hooks (its abstract methods).
+explained. Each game's own screen (``games/<kind>/tui/screen.py``, named by its
+:class:`~hipparchusd.games.base.GameKind`'s ``tui``) provides the game's hooks (the abstract
+methods); :mod:`.generic_screen` provides them for a game that has no screen of its own.
 
 Events are queued by the connection's reader the moment they arrive and applied by a worker
 (:meth:`GameScreen.consume`), paced by ``delay`` seconds for a spectator; the player chooses
 meanwhile. A seat's view is taken from ``state`` at each of its turns (the position then
-waits for it) and followed from the events in between (:mod:`.follow`).
+waits for it) and followed from the events in between (each game's reducer, :meth:`reduce`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,7 @@ from textual.widgets import Footer, RichLog, Static
 
 from ..client import ConnectionClosed, Event, ServerError
 from .connection import Connection
-from .rules_text import SUMMARIES
 from .widgets import ChoiceBar, ConfirmScreen, Look, ResultScreen, RulesScreen
-
-#: Events after which a spectator's watch pauses ``delay`` seconds (the others are instant).
-PACED = frozenset({"played", "trick", "no-follow", "passed", "round-over", "hand-over"})
 
 #: Where each seat sits, by its place clockwise from the viewer (0 = the viewer, at the
 #: bottom; left = the next seat, RULINGS P15), for each table size.
@@ -74,8 +71,18 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
     (``hand_items``, ``move_items``, ``selected_word``, ``word_for``...).
 
     ``on_finished(message, code)`` is called when the player leaves; ``forget_token`` when
-    the seat's token is of no more use (the game is over, or the seat was freed).
+    the seat's token is of no more use (the game is over, or the seat was freed). ``rules``
+    is the game's rules text (Markdown) that ``?`` shows after the screen's :attr:`KEYS`.
     """
+
+    #: The game's events after which a spectator's watch pauses ``delay`` seconds (the others
+    #: are instant): those a person watches, such as a card played or a trick taken.
+    PACED: ClassVar[frozenset[str]] = frozenset()
+    #: How this screen is played from the keyboard and the mouse (Markdown), shown by ``?``.
+    KEYS: ClassVar[str] = ""
+    #: Whether the seat's hand is drawn (above the moves); a screen that shows only the moves
+    #: leaves it out.
+    SHOWS_HAND: ClassVar[bool] = True
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "choose", show=False),
@@ -101,8 +108,10 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         delay: float = 0.0,
         on_finished: Callable[[str, int], None],
         forget_token: Callable[[], None],
+        rules: str = "",
     ) -> None:
         super().__init__()
+        self.rules = rules
         self.connection = connection
         self.seating = seating
         self.look = look
@@ -130,14 +139,12 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
     # -- layout
 
     def compose(self) -> ComposeResult:
-        """Title; the table (a 3x3 grid of seats around the trick), the status line, the hand,
-        the moves and the typed text; the event log on the right; the keys at the bottom."""
+        """Title; the table (:meth:`compose_table`), the status line, the hand, the moves and
+        the typed text; the event log on the right; the keys at the bottom."""
         yield Static(id="title")
         with Horizontal(id="main"):
             with Vertical(id="play-area"):
-                with Grid(id="table"):
-                    for cell in CELLS:
-                        yield Static(id=f"cell-{cell}", classes="cell")
+                yield from self.compose_table()
                 yield Static(id="status")
                 yield Static(Text("Your hand", "bold"), id="hand-label")
                 yield ChoiceBar(id="hand")
@@ -148,11 +155,18 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
             yield log
         yield Footer()
 
+    def compose_table(self) -> ComposeResult:
+        """The table: a 3x3 grid of seats around the trick (drawn by :meth:`draw_table`)."""
+        with Grid(id="table"):
+            for cell in CELLS:
+                yield Static(id=f"cell-{cell}", classes="cell")
+
     def on_mount(self) -> None:
         """Start following the game's events and draw the table."""
         self.run_worker(self.consume(), name="events", exclusive=True)
-        if self.seating.seat is None:
+        if self.seating.seat is None or not self.SHOWS_HAND:
             self.query_one("#hand-label", Static).display = False
+            self.query_one("#hand", ChoiceBar).display = False
         self.redraw()
 
     @property
@@ -182,7 +196,7 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
 
     async def consume(self) -> None:
         """Apply the queued events one by one, pausing ``delay`` seconds after each event a
-        person watches (:data:`PACED`)."""
+        person watches (:meth:`paced`)."""
         while True:
             event, order = await self.queue.get()
             try:
@@ -190,12 +204,17 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
             except (NoMatches, ConnectionClosed):  # the application is closing
                 return
             self.events_seen += 1
-            paced = self.delay and event.kind in PACED
+            paced = self.delay and self.paced(event.kind)
             # Drawn once the events read so far are applied: a trick's four events, one draw.
             if paced or self.queue.empty():
+                await self.before_drawing()
                 self.redraw()
             if paced:
                 await asyncio.sleep(self.delay)
+
+    def paced(self, kind: str) -> bool:
+        """Whether a spectator's watch pauses after an event ``kind`` (:attr:`PACED`)."""
+        return kind in self.PACED
 
     async def handle(self, event: Event, order: int) -> None:
         """One event: the view follows it (unless a snapshot read later holds it already), the
@@ -325,8 +344,9 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         self.redraw()
 
     def action_rules(self) -> None:
-        """Show the rules summary."""
-        self.app.push_screen(RulesScreen(SUMMARIES[self.seating.kind]))
+        """Show the screen's keys and the game's rules text."""
+        keys = f"**Keys.** {self.KEYS}\n\n" if self.KEYS else ""
+        self.app.push_screen(RulesScreen(keys + self.rules))
 
     def action_resign(self) -> None:
         """Resign, once confirmed."""
@@ -401,6 +421,23 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
 
     def _redraw(self) -> None:
         self.query_one("#title", Static).update(self.title_text())
+        self.draw_table()
+        self.query_one("#status", Static).update(self.status_text())
+        if self.seating.seat is not None and self.SHOWS_HAND:
+            self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
+        self.query_one("#moves", ChoiceBar).show(self.move_items(), self.move_cursor())
+        typed = Text()
+        if self.buffer:
+            typed.append("typed: ", "dim")
+            typed.append(self.buffer, "bold")
+            typed.append("  (Enter sends, Esc clears)", "dim")
+        elif self.refusal:
+            typed.append(self.refusal, "bold red")
+        self.query_one("#typed", Static).update(typed)
+
+    def draw_table(self) -> None:
+        """Each seat's panel in its place around the table (:data:`PLACES`), the trick in the
+        middle (:meth:`seat_panel`, :meth:`center`)."""
         players = len(self.seating.players) or 2
         places = dict(zip(range(players), PLACES.get(players, PLACES[2]), strict=False))
         me = self.seating.seat or 0
@@ -418,18 +455,6 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
             else:
                 widget.update("")
                 widget.set_class(False, "seat")
-        self.query_one("#status", Static).update(self.status_text())
-        if self.seating.seat is not None:
-            self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
-        self.query_one("#moves", ChoiceBar).show(self.move_items(), self.move_cursor())
-        typed = Text()
-        if self.buffer:
-            typed.append("typed: ", "dim")
-            typed.append(self.buffer, "bold")
-            typed.append("  (Enter sends, Esc clears)", "dim")
-        elif self.refusal:
-            typed.append(self.refusal, "bold red")
-        self.query_one("#typed", Static).update(typed)
 
     @abc.abstractmethod
     def to_move(self) -> list[int]:
@@ -471,6 +496,10 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
     @abc.abstractmethod
     async def load_turn(self) -> None:
         """Our turn: take the view and the legal moves."""
+
+    async def before_drawing(self) -> None:
+        """Events were applied and the screen is about to be drawn: a screen that cannot follow
+        the view from the events takes it from ``state`` here."""
 
     def after_play(self, move: str) -> None:
         """Our move was accepted as ``move`` (canonical)."""

@@ -32,11 +32,11 @@ from typing import Any
 from urllib.parse import quote
 
 from ..codec import envelope
+from ..directories import resolve_state_dir
 from . import schema
 from .base import StoreError
 from .codec import STORE_VERSION, load
 from .startup import DB_NAME
-from .statedir import resolve_state_dir
 
 
 def parse_since(text: str) -> datetime:

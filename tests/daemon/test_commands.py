@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from typing import NoReturn
 
+import attrs
 import trio
 
 from hipparchusd.games.hipparchus.kind import HIPPARCHUS
@@ -234,14 +236,15 @@ async def test_every_error_code(start_server: StartServer) -> None:
     await fail(a, f"play {game} 1S@1", "game-over")
     await fail(b, f"resign {game}", "game-over")
 
-    def broken(*_: object) -> object:
+    def broken(*_: object) -> NoReturn:
         raise RuntimeError("a bug")
 
-    server.lobby._handlers["version"] = broken
+    broken_version = attrs.evolve(COMMANDS["version"], handler=broken)
+    server.lobby.commands = {**COMMANDS, "version": broken_version}
     await fail(w, "version", "internal")
     assert (await w.ok("name")).lines == ["hipparchusd"]  # the connection is still usable
 
-    server.lobby._handlers["version"] = server.lobby._cmd_version
+    server.lobby.commands = COMMANDS
     game2 = await new_game(a)  # the finished game no longer counts against max_games
     await a.ok(f"join {game2}")
     await b.ok(f"join {game2}")

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import (
     BadOption,
@@ -82,5 +84,8 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
     page=PageParts("hipparchusd.games.hipparchus"),
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...codec import InvalidState
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import (
     BadOption,
@@ -108,5 +110,8 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.planets.engine"),
     page=PageParts("hipparchusd.games.planets"),
+    tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
+    rules=files(__package__) / "rules.md",
 )
