@@ -1,8 +1,8 @@
 // Words for people, shared by every game's table: a count with its noun in the right number,
 // and the few words of a sentence that agree with how a seat is named: "you" for the page's
 // own seat, else the player's name. They are the terminal client's rules (hipparchusd/wording.py
-// and the client's phrases), so that the page and the terminal say a thing the same way. No
-// DOM here: each game's words module (games/<kind>/page/words.js) builds its sentences from
+// and hipparchusd/play/phrases.py), so that the page and the terminal say a thing the same way.
+// No DOM here: each game's words module (games/<kind>/page/words.js) builds its sentences from
 // these, and the browser tests call them directly.
 
 /** ``count`` and ``noun``, singular for exactly 1 (and -1), else ``plural`` (``noun`` + "s"

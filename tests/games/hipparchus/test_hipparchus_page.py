@@ -27,7 +27,8 @@ from web.browser import (
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
-from hipparchusd.play.follow import hipparchus_trick_reason, suit_count
+from hipparchusd.games.hipparchus.tui.follow import suit_count
+from hipparchusd.games.hipparchus.tui.follow import trick_reason as hipparchus_trick_reason
 
 pytestmark = needs_browser
 

@@ -19,7 +19,8 @@ import pytest
 from web.browser import Daemon, Page, daemon_fixture, needs_browser
 
 from hipparchusd.games.hipparchus.kind import HIPPARCHUS
-from hipparchusd.play.follow import hipparchus_round_lines, hipparchus_trick_reason
+from hipparchusd.games.hipparchus.tui.follow import round_lines as hipparchus_round_lines
+from hipparchusd.games.hipparchus.tui.follow import trick_reason as hipparchus_trick_reason
 
 pytestmark = needs_browser
 

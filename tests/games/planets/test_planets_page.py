@@ -26,7 +26,7 @@ from web.browser import (
     seq,
 )
 
-from hipparchusd.play.follow import planets_trick_reason
+from hipparchusd.games.planets.tui.follow import trick_reason as planets_trick_reason
 
 pytestmark = needs_browser
 

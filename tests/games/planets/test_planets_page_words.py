@@ -20,7 +20,8 @@ from web.browser import Daemon, Page, daemon_fixture, needs_browser
 from hipparchusd.games.base import Pick
 from hipparchusd.games.planets.kind import PLANETS
 from hipparchusd.games.planets.model import CARDS, POINTS, RANK_NAMES, SUIT_NAMES
-from hipparchusd.play.follow import planets_hand_over_lines, planets_trick_reason
+from hipparchusd.games.planets.tui.follow import hand_over_lines as planets_hand_over_lines
+from hipparchusd.games.planets.tui.follow import trick_reason as planets_trick_reason
 
 pytestmark = needs_browser
 

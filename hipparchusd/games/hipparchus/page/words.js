@@ -1,6 +1,7 @@
 // Hipparchus in words (docs/rules.md): why a trick went as it did (RULINGS H6, H7), how a
 // round was scored (H10, H11), and each event of the game as a line of the table's log, in
-// the terminal client's sentences. Everything here is derived from public data: a trick's
+// the terminal client's sentences (its twin is ../tui/follow.py: the browser tests hold them
+// to the same words). Everything here is derived from public data: a trick's
 // plays and the won counts (H8, H13). ``label(seat)`` names a seat: "you" for the page's own,
 // else the player's name. No DOM: the browser tests call these functions directly.
 

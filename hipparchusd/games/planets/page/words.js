@@ -1,7 +1,7 @@
 // planets in words (docs/planets.md): the cards' names and points, why a trick went to its
 // winner (RULINGS P5, P7), how a hand was scored (P8, P9), and each event of the game as a
-// line of the table's log, in the terminal client's sentences. Everything here is public
-// data. ``label(seat)`` names a seat: "you" for the page's own, else the player's name. No
+// line of the table's log, in the terminal client's sentences (its twin is ../tui/follow.py:
+// the browser tests hold them to the same words). Everything here is public data. ``label(seat)`` names a seat: "you" for the page's own, else the player's name. No
 // DOM: the browser tests call these functions directly.
 
 import { counted, verbS } from "../../words.js";
