@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -307,6 +307,33 @@ class Page:
     def quit(self) -> None:
         self.driver.quit()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def module_page_fixture() -> Any:
+    """A module-scoped fixture ``page``: one browser on the ``daemon``'s page, for tests that
+    call the page's modules (:meth:`Page.module`)."""
+
+    @pytest.fixture(scope="module")
+    def page(daemon: Daemon) -> Iterator[Page]:
+        shown = Page()
+        shown.open(daemon.url)
+        yield shown
+        shown.quit()
+
+    return page
+
+
+#: The start of a function run with :meth:`Page.module` that names seats as the terminal
+#: client does: ``label(mine)`` is a function of a seat, ``you`` for ``mine`` and else
+#: ``data.names[seat]``; the function's body follows, and closes its brace.
+SEAT_LABELS_JS = (
+    "(m, data) => { const label = (mine) => (seat) => (seat === mine ? 'you' : data.names[seat]);"
+)
+
+
+def seat_labels(names: Sequence[str], mine: int | None) -> Callable[[int], str]:
+    """The terminal client's names for seats named ``names``: ``you`` for seat ``mine``."""
+    return lambda seat: "you" if seat == mine else names[seat]
 
 
 def browser_fixtures(module: str = "hipparchusd", count: int = 2) -> tuple[Any, Any, Any]:

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web.browser import Daemon, Page, daemon_fixture, needs_browser
+from web.browser import (
+    SEAT_LABELS_JS,
+    Page,
+    daemon_fixture,
+    module_page_fixture,
+    needs_browser,
+    seat_labels,
+)
 
 from hipparchusd.games.hipparchus.kind import HIPPARCHUS
 from hipparchusd.games.hipparchus.tui.follow import round_lines as hipparchus_round_lines
@@ -25,6 +32,7 @@ from hipparchusd.games.hipparchus.tui.follow import trick_reason as hipparchus_t
 pytestmark = needs_browser
 
 daemon = daemon_fixture()
+page = module_page_fixture()
 
 WORDS = f"games/{HIPPARCHUS.name}/words.js"
 NAMES = ("alice", "bot-random")
@@ -33,19 +41,6 @@ SUITS = "SME"
 #: Random matches enough for every kind of trick: 60 give some 800 of one suit, 400 of two
 #: and a dozen without a legal follow (H6).
 MATCHES = 60
-
-
-@pytest.fixture(scope="module")
-def page(daemon: Daemon) -> Iterator[Page]:
-    shown = Page()
-    shown.open(daemon.url)
-    yield shown
-    shown.quit()
-
-
-def labeller(mine: int | None) -> Callable[[int], str]:
-    """The terminal client's names for the seats: ``you`` for its own."""
-    return lambda seat: "you" if seat == mine else NAMES[seat]
 
 
 def played_matches() -> Iterator[dict[str, Any]]:
@@ -91,13 +86,6 @@ def played() -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-#: The start of every function run in the page: ``label(mine)`` names the seats as the
-#: terminal client does, ``you`` for seat ``mine``.
-LABEL_JS = (
-    "(m, data) => { const label = (mine) => (seat) => (seat === mine ? 'you' : data.names[seat]);"
-)
-
-
 def test_each_trick_is_explained_as_the_terminal_client_does_and_as_the_rules_decided(
     page: Page, played: dict[str, list[dict[str, Any]]]
 ) -> None:
@@ -105,14 +93,14 @@ def test_each_trick_is_explained_as_the_terminal_client_does_and_as_the_rules_de
     cases = [(item, mine) for item in tricks for mine in (0, 1, None)]
     reasons = page.module(
         WORDS,
-        LABEL_JS + "return data.cases.map(([d, mine]) => "
+        SEAT_LABELS_JS + "return data.cases.map(([d, mine]) => "
         "m.trickReason(d.trick, d.won || data.none, label(mine))); }",
         {"names": NAMES, "none": [[0, 0, 0], [0, 0, 0]],
          "cases": [[item["data"], mine] for item, mine in cases]},
     )  # fmt: skip
     kinds = {"same": 0, "different": 0, "no follow": 0}
     for (item, mine), reason in zip(cases, reasons, strict=True):
-        data, label = item["data"], labeller(mine)
+        data, label = item["data"], seat_labels(NAMES, mine)
         trick = data["trick"]
         # The terminal client's sentence (a no-follow event has set_aside, not won).
         assert reason == hipparchus_trick_reason(trick, data.get("won") or [[0] * 3] * 2, label)
@@ -168,11 +156,11 @@ def test_each_rounds_scoring_is_explained_as_the_terminal_client_does(
     cases = [(item["data"], mine) for item in rounds for mine in (0, None)]
     lines = page.module(
         WORDS,
-        LABEL_JS + "return data.cases.map(([d, mine]) => m.roundLines(d, label(mine))); }",
+        SEAT_LABELS_JS + "return data.cases.map(([d, mine]) => m.roundLines(d, label(mine))); }",
         {"names": NAMES, "cases": cases},
     )
     for (data, mine), said in zip(cases, lines, strict=True):
-        label = labeller(mine)
+        label = seat_labels(NAMES, mine)
         assert said == hipparchus_round_lines(data, label)
         for index in range(len(SUITS)):
             won = [data["won"][0][index], data["won"][1][index]]
@@ -193,7 +181,7 @@ def test_the_account_rebuilt_from_a_view_says_what_the_events_said(
     assert len(moments) > MATCHES  # a moment in (nearly) every round
     accounts = page.module(
         WORDS,
-        LABEL_JS + "const you = label(0); return data.moments.map((x) => ({"
+        SEAT_LABELS_JS + "const you = label(0); return data.moments.map((x) => ({"
         "replayed: m.replayLines(x.view, you),"
         "live: x.events.flatMap(([kind, d]) => m.eventLines(kind, d, you, 0) || [])})); }",
         {"names": NAMES, "moments": moments},

@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web.browser import Daemon, Page, daemon_fixture, needs_browser
+from web.browser import (
+    SEAT_LABELS_JS,
+    Page,
+    daemon_fixture,
+    module_page_fixture,
+    needs_browser,
+    seat_labels,
+)
 
 from hipparchusd.games.base import Pick
 from hipparchusd.games.planets.kind import PLANETS
@@ -26,30 +33,13 @@ from hipparchusd.games.planets.tui.follow import trick_reason as planets_trick_r
 pytestmark = needs_browser
 
 daemon = daemon_fixture()
+page = module_page_fixture()
 
 WORDS = f"games/{PLANETS.name}/words.js"
 NAMES = ("alice", "bot-random", "carol", "dan", "erin", "fay")
 #: Random games: every table size, the six-Galaxy deck among them; enough for tricks with and
 #: without points and a few hands ended by a shot at the moon (P8).
 GAMES = 24
-#: The start of every function run in the page: ``label(mine)`` names the seats as the
-#: terminal client does, ``you`` for seat ``mine``.
-LABEL_JS = (
-    "(m, data) => { const label = (mine) => (seat) => (seat === mine ? 'you' : data.names[seat]);"
-)
-
-
-@pytest.fixture(scope="module")
-def page(daemon: Daemon) -> Iterator[Page]:
-    shown = Page()
-    shown.open(daemon.url)
-    yield shown
-    shown.quit()
-
-
-def labeller(mine: int | None) -> Callable[[int], str]:
-    """The terminal client's names for the seats: ``you`` for its own."""
-    return lambda seat: "you" if seat == mine else NAMES[seat]
 
 
 def random_move(legal: Any, rng: random.Random) -> str:
@@ -128,13 +118,13 @@ def test_each_trick_is_explained_as_the_terminal_client_does_and_as_the_rules_de
     cases = [(item, mine) for item in tricks for mine in (0, item["data"]["winner"], None)]
     reasons = page.module(
         WORDS,
-        LABEL_JS + "return data.cases.map(([d, players, mine]) => "
+        SEAT_LABELS_JS + "return data.cases.map(([d, players, mine]) => "
         "m.trickReason(d, players, label(mine))); }",
         {"names": NAMES, "cases": [[item["data"], item["players"], mine] for item, mine in cases]},
     )
     scored = 0
     for (item, mine), reason in zip(cases, reasons, strict=True):
-        data, players, label = item["data"], item["players"], labeller(mine)
+        data, players, label = item["data"], item["players"], seat_labels(NAMES, mine)
         assert reason == planets_trick_reason(data, players, label)
         said = re.fullmatch(
             r"(\S+) takes? it with (\w\w), the highest (\w+) \(the led suit\): "
@@ -169,11 +159,11 @@ def test_each_hands_end_is_explained_as_the_terminal_client_does(
     cases = [(hand, mine) for hand in hands for mine in (0, None)]
     lines = page.module(
         WORDS,
-        LABEL_JS + "return data.cases.map(([d, mine]) => m.handOverLines(d, label(mine))); }",
+        SEAT_LABELS_JS + "return data.cases.map(([d, mine]) => m.handOverLines(d, label(mine))); }",
         {"names": NAMES, "cases": cases},
     )
     for (hand, mine), said in zip(cases, lines, strict=True):
-        assert said == planets_hand_over_lines(hand, labeller(mine))
+        assert said == planets_hand_over_lines(hand, seat_labels(NAMES, mine))
 
 
 def test_the_account_rebuilt_from_a_view_says_what_the_events_said(
@@ -182,7 +172,7 @@ def test_the_account_rebuilt_from_a_view_says_what_the_events_said(
     moments = played["moment"]
     accounts = page.module(
         WORDS,
-        LABEL_JS + "const you = label(0); return data.moments.map((x) => {"
+        SEAT_LABELS_JS + "const you = label(0); return data.moments.map((x) => {"
         "  let broken = false;"
         "  const live = x.events.flatMap(([kind, d]) => {"
         "    if (kind === 'hand-started') broken = false;"
