@@ -8,7 +8,7 @@
 // kind is first shown; a kind without a page module is played on the generic table.
 
 import { Client, ProtocolError } from "./client.js";
-import { addBot, levelSelect } from "./bots.js";
+import { addBot, knowLevels, levelSelect, levelsOf } from "./bots.js";
 import { el } from "./dom.js";
 import { GenericTable } from "./generic.js";
 
@@ -129,7 +129,7 @@ async function showTable(game) {
   const waiting = (loading = { game, events: [] });
   let Table;
   try {
-    Table = await tableOf(snapshot.kind);
+    [Table] = await Promise.all([tableOf(snapshot.kind), loadKinds()]);
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: `cannot load the table of ${snapshot.kind}: ${error.message}` }));
     return;
@@ -197,18 +197,27 @@ async function loadKinds() {
   if (kinds) return kinds;
   const [list, help] = await Promise.all([client.request("kinds"), client.request("help new")]);
   kinds = { kinds: list.kinds, about: list.about || {}, options: help.options || {} };
+  knowLevels(kinds.about);
   return kinds;
 }
 
 async function showLobby() {
   const gamesBox = el("tbody", { id: "games" });
   const form = el("form", { class: "create", id: "create" });
+  try {
+    await loadKinds(); // the levels the computer-opponent control offers come from `kinds`
+  } catch (error) {
+    if (!(error instanceof ProtocolError && error.code === "disconnected")) toast(error.message, "error");
+    return;
+  }
+  if (location.hash.replace(/^#\/?/, "") !== "") return; // a table was opened meanwhile
+  const levels = levelSelect("lobby-bot-level");
   main.replaceChildren(
     el(
       "section",
       { class: "lobby" },
       el("div", { class: "panel" }, el("h2", { text: "Games" }),
-        el("label", { class: "bot-choice", for: "lobby-bot-level" }, "computer opponents: ", levelSelect("lobby-bot-level")),
+        levels ? el("label", { class: "bot-choice", for: "lobby-bot-level" }, "computer opponents: ", levels) : null,
         el("table", { class: "games" },
           el("thead", {}, el("tr", {}, ...["game", "kind", "status", "players", ""].map((t) => el("th", { text: t })))),
           gamesBox)),
@@ -242,7 +251,7 @@ async function listGames(box) {
         { class: "actions" },
         held ? el("a", { class: "button", href: `#${g.game}`, text: "take my seat" }) : null,
         !held && free ? el("button", { type: "button", class: "join", onclick: () => join(g.game), text: "join" }) : null,
-        free && g.status === "waiting"
+        free && g.status === "waiting" && levelsOf(g.kind).length
           ? el("button", { type: "button", class: "secondary add-bot", title: "seat the daemon's engine in a free seat (level: above)", onclick: () => lobbyBot(g.game, box), text: "add computer" })
           : null,
         el("a", { class: "button secondary watch", href: `#${g.game}`, text: held ? "open" : "watch" }),

@@ -297,9 +297,9 @@ export class Table {
   waitingBoard() {
     const players = this.snapshot.players;
     const free = players.some((p) => p === null);
-    if (!this.botBox) {
+    const select = this.botBox === null ? levelSelect("bot-level", this.kind) : null;
+    if (this.botBox === null && select !== null) {
       const button = el("button", { type: "button", class: "primary", id: "add-bot", text: "add computer opponent" });
-      const select = levelSelect("bot-level");
       button.addEventListener("click", () => this.addBot(select.value, button));
       this.botBox = el("div", { class: "bot-control", id: "bot-control" }, el("label", { for: "bot-level", text: "level" }), select, button);
     }

@@ -230,10 +230,16 @@ def test_a_reload_and_a_dropped_websocket_take_the_seat_back(
 def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: list[Page]) -> None:
     page = pages[0]
     name_and_open(page, daemon.url, "heidi")
-    # The lobby offers the levels, the search at the daemon's default budget first chosen.
+    # The lobby offers the levels `kinds` lists, the search at the default budget first chosen.
+    check = Tcp(daemon.port)
+    levels = check.ask("kinds")["about"]["hipparchus"]["levels"]
+    check.close()
+    offered = [o.get_attribute("value") for o in page.find("#lobby-bot-level option")]
+    assert offered == levels and "random" in levels
     assert page.one("#lobby-bot-level").get_attribute("value") == "ismcts"
     game = create(page, "hipparchus", {"leader": "0", "seed": "7"})
     page.wait(lambda: "waiting for players" in page.text("#turn"))
+    assert [o.get_attribute("value") for o in page.find("#bot-level option")] == levels
     page.one("#bot-level option[value=random]").click()
     page.click("#add-bot")
     # The engine takes the free seat under the name the daemon gives it, and the match starts.
