@@ -157,8 +157,9 @@ export class GenericTable extends Table {
   }
 
   /** The result from the `game-over` event: the winners, each seat's score, the seat that
-   * resigned, or a game abandoned or ended by the server's operator; for a game that ended before this page opened, only that
-   * it is over (no view of an unknown game says how it ended). */
+   * resigned, or a game abandoned or ended by the server's operator; for a game that ended
+   * before this page opened, only that it is over (no view of an unknown game says how it
+   * ended). */
   resultPanel() {
     if (this.snapshot.status !== "over") return null;
     const r = this.result;

@@ -59,9 +59,10 @@ export function lobbyEventLines(kind, data, label, mine) {
 }
 
 /** The ``game-over`` event in a line: "Game over: bob wins (alice resigned). Scores: alice 0,
- * bob 1"; an abandoned game's has no winners. */
+ * bob 1"; an abandoned game's, or one the server's operator ended, has no winners. */
 export function gameOverLine(data, label, mine) {
   if (data.abandoned) return "Game over: abandoned, nobody won";
+  if (data.operator) return "Game over: ended by the server's operator, nobody won";
   const winners = data.winners || [];
   const verb = (winners.length === 1 && winners[0] === mine) || winners.length > 1 ? "win" : "wins";
   let line = `Game over: ${andNames(winners.map(label))} ${verb}`;
