@@ -10,6 +10,7 @@ from pathlib import Path
 
 import attrs
 
+from ..wording import listed
 from .config import Config, GameResult, MatchError
 from .scoring import summary
 from .stats import Sprt
@@ -70,15 +71,6 @@ def load_results(path: Path, config: Config) -> list[GameResult]:
     return games
 
 
-def _listed(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; ``none`` for no words."""
-    if not words:
-        return "none"
-    if len(words) == 1:
-        return words[0]
-    return f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 def differences(stored: Config, config: Config) -> list[str]:
     """How the match a results file holds (``stored``) differs from this one (``config``), in
     words: ``its players are heuristic and random, not random and heuristic``."""
@@ -86,9 +78,10 @@ def differences(stored: Config, config: Config) -> list[str]:
     if stored.kind != config.kind:
         found.append(f"its game is {stored.kind}, not {config.kind}")
     if stored.players != config.players:
-        found.append(f"its players are {_listed(stored.players)}, not {_listed(config.players)}")
+        found.append(f"its players are {listed(stored.players)}, not {listed(config.players)}")
     if stored.options != config.options:
-        found.append(f"its options are {_listed(stored.options)}, not {_listed(config.options)}")
+        were, are = (listed(c.options) or "none" for c in (stored, config))
+        found.append(f"its options are {were}, not {are}")
     if stored.seed != config.seed:
         found.append(f"its seed is {stored.seed}, not {config.seed}")
     if stored.seats != config.seats:
