@@ -218,8 +218,9 @@ class Clocks:
             raise ValueError(f"stored clocks need left, lag and decided for {seat_count} seats")
         seats = []
         for bank, allowance, once in zip(left, lag, decided, strict=True):
-            banked = bank is None or (type(bank) is int and bank >= 0)
-            if not (banked and type(allowance) is int and allowance >= 0 and type(once) is bool):
+            if bank is not None and not (type(bank) is int and bank >= 0):
+                raise ValueError("stored clocks hold milliseconds")
+            if not (type(allowance) is int and allowance >= 0 and type(once) is bool):
                 raise ValueError("stored clocks hold milliseconds and booleans")
             if (bank is None) != (control.bank is None):
                 raise ValueError("stored clocks do not fit the control")
