@@ -7,8 +7,10 @@ daemon through two things only:
   ``mypy --strict`` checks each game against its own types;
 - a :class:`~hipparchusd.games.registry.GameKind` entry in the registry
   (:mod:`hipparchusd.games.registry`): its name, its ``new`` options, how to create and restore a
-  game, its codec, and where its part of the web page is (:class:`PageParts`: a folder the
-  daemon serves as files, e.g. ``page/``; a kind without one plays on the page's generic table).
+  game, its codec, its engine adapter (an :class:`~hipparchusd.engine.position.AdapterRef`,
+  loaded only where a search runs; a kind without one is not played by the engine), and where
+  its part of the web page is (:class:`PageParts`: a folder the daemon serves as files, e.g.
+  ``page/``; a kind without one plays on the page's generic table).
 
 The daemon itself sees a game as a :class:`ServedGame`: seats, whose move it is (one seat, or
 several at once for a simultaneous move), move *words*, JSON views and events, and nothing else of
@@ -41,6 +43,7 @@ import attrs
 
 from ..clocks.control import Absence, Timeout
 from ..codec import Codec, Payload
+from ..engine.position import AdapterRef
 from ..jsondata import JSON
 
 #: Audience of an event meant for everyone following the game: seats and spectators.
@@ -499,6 +502,9 @@ class GameKind:
     stored snapshot (the JSON data of ``Game.record()``), raising ``ValueError`` when it cannot.
     ``new_deal`` tells from a move's events whether new cards were dealt, which is when the
     daemon stores a fresh snapshot (so that a restart does not replay a whole match).
+    ``engine`` names the module of the game's engine adapter (``hipparchusd.engine.position``),
+    imported only where a search runs; ``None`` for a game the engine does not play (``bot``,
+    ``genmove`` and ``analyze`` then fail with an error naming the kind).
     ``page`` says where the kind's web page parts are (:class:`PageParts`); a kind without
     them (``None``) is played on the page's generic table.
 
@@ -531,6 +537,7 @@ class GameKind:
     restore: Callable[[Mapping[str, str], JSON], ServedGame]
     new_deal: Callable[[Sequence[Event]], bool]
     codec: Codec
+    engine: AdapterRef | None = None
     page: PageParts | None = None
     tui: str | None = attrs.field(default=None, kw_only=True)
     rules: Traversable | None = attrs.field(default=None, kw_only=True)

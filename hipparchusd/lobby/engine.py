@@ -14,7 +14,7 @@ import functools
 import logging
 import re
 
-from ..engine.api import Analysis, Budget, Level
+from ..engine.types import Analysis, Budget, Level
 from ..games.base import GameError, MoveList
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import (
     BadOption,
@@ -83,6 +84,7 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
     page=PageParts("hipparchusd.games.hipparchus"),
     tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
     rules=files(__package__) / "rules.md",

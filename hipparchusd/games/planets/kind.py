@@ -8,6 +8,7 @@ from importlib.resources import files
 
 from ...clocks.control import Absence, Timeout
 from ...codec import InvalidState
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
 from ..base import (
     BadOption,
@@ -110,6 +111,7 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.planets.engine"),
     page=PageParts("hipparchusd.games.planets"),
     tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
     rules=files(__package__) / "rules.md",

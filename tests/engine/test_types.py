@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipparchusd.engine.api import Budget, Level
+from hipparchusd.engine.types import Budget, Level
 
 
 @pytest.mark.parametrize(

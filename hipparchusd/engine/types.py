@@ -1,24 +1,17 @@
-"""The engine's public interface (issue 18): levels, budgets and :func:`analyze`.
+"""The engine's words (issue 18): the levels and budgets a search is asked for, and the
+:class:`Analysis` it answers with (:class:`MoveStats` per move).
 
-The engine is pure and synchronous (no trio here): the daemon runs :func:`analyze` in worker
-processes. Its only input about a game is one seat's view, as JSON, exactly as
-``ServedGame.view_data(seat)`` makes it, so it cannot see another seat's cards by construction
-(RULINGS H13). Each game's adapter (:mod:`hipparchusd.engine.adapters`) turns that view into
-the seat's legal moves, the random and heuristic players, and the information set that
-:mod:`hipparchusd.engine.ismcts` searches.
+What the daemon's lobby and server know of the engine is this module: they name searches with
+levels and read analyses, and never import a search or a game's engine (those run in worker
+processes, :mod:`hipparchusd.engine.worker`).
 """
 
 from __future__ import annotations
 
-import random
 import re
-import time
-from collections.abc import Callable
 from typing import Literal
 
 import attrs
-
-from ..jsondata import JSON
 
 #: The level names :meth:`Level.parse` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts")
@@ -153,50 +146,3 @@ class Analysis:
     moves: tuple[MoveStats, ...]
     playouts: int
     elapsed_ms: float
-
-
-def analyze(
-    kind: str,
-    view: JSON,
-    level: Level,
-    *,
-    seed: int,
-    on_progress: Callable[[Analysis], None] | None = None,
-    interval_ms: int = 500,
-    should_stop: Callable[[], bool] | None = None,
-) -> Analysis:
-    """Search for the seat whose view this is.
-
-    ``view`` is exactly what the daemon's ``state`` answers in its "view" field for that seat
-    (``ServedGame.view_data(seat)``), i.e. only that seat's information; the legal moves are
-    derived from it by the game's adapter. ``on_progress`` is called with the analysis so far
-    about every ``interval_ms`` of search; ``should_stop`` is polled during the search, which
-    ends early (with what it has) when it answers true. Deterministic for a given
-    (view, level with a playouts budget and no time budget, seed).
-
-    Raises:
-        ValueError: unknown kind, a view that is not valid for the kind or where the seat need
-            not move, a bad level or interval.
-    """
-    from .adapters import find_adapter
-
-    started = time.perf_counter()
-    if not isinstance(level, Level):
-        raise ValueError(f"not a level: {level!r}")
-    if type(interval_ms) is not int or interval_ms < 1:
-        raise ValueError(f"interval_ms must be a positive integer, not {interval_ms!r}")
-    adapter = find_adapter(kind)
-    position = adapter.position(view)
-    rng = random.Random(seed)
-    if level.name == "random":
-        return position.fixed_answer(position.random_move(rng), started)
-    if level.name == "heuristic":
-        return position.fixed_answer(position.heuristic_move(rng), started)
-    return position.search(
-        level.budget,
-        rng,
-        on_progress=on_progress,
-        interval_ms=interval_ms,
-        should_stop=should_stop,
-        started=started,
-    )

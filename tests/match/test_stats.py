@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from hipparchusd.matchstats import (
+from hipparchusd.match.stats import (
     Pentanomial,
     Sprt,
     Trinomial,

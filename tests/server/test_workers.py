@@ -1,4 +1,4 @@
-"""The engine's worker processes (hipparchusd.server.engines.EnginePool): searches answered off
+"""The engine's worker processes (hipparchusd.server.workers.EnginePool): searches answered off
 the trio thread, a stop that ends a search early with what it found, cancellation that gives
 the worker back, a refused search and a dead worker reported as EngineError, never with the
 view's contents in the message."""
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import trio
 
-from hipparchusd.engine.api import Analysis
+from hipparchusd.engine.types import Analysis
 from hipparchusd.games.registry import find_kind
-from hipparchusd.server.engines import EngineError, EnginePool
+from hipparchusd.server.workers import EngineError, EnginePool
 
 
 def a_view() -> Any:
@@ -77,12 +77,18 @@ async def test_a_refused_search_names_no_card(caplog: pytest.LogCaptureFixture) 
     pool = EnginePool(1)
     try:
         view = a_view()
-        with pytest.raises(EngineError) as refused:
+        with pytest.raises(EngineError, match="no game kind 'nonesuch' is served"):
             await pool.search("nonesuch", view, "random", seed=1)
+        # A view the engine refuses: seat 1's, which need not move (seat 0 leads).
+        game = find_kind("hipparchus").create({"seed": "4", "leader": "0"})
+        game.start()
+        other = game.view_data(1)
+        with pytest.raises(EngineError) as refused:
+            await pool.search("hipparchus", other, "random", seed=1)
         assert str(refused.value) == "the engine refused the search (ValueError)"
-        assert "nonesuch" in refused.value.detail
-        hand = view["hand"] if isinstance(view, dict) and "hand" in view else None
-        assert hand is None or str(hand) not in str(refused.value)
+        assert "need not move" in refused.value.detail
+        hand = other["hand"] if isinstance(other, dict) and "hand" in other else None
+        assert hand is not None and str(hand) not in str(refused.value)
         # The worker lives on.
         assert (await pool.search("hipparchus", view, "random", seed=1)).best
     finally:

@@ -9,9 +9,11 @@ import random
 import attrs
 import pytest
 
-from hipparchusd.engine.api import Level, analyze
+from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.types import Level
 from hipparchusd.games.base import MoveList, Pick
 from hipparchusd.games.planets.engine import (
+    ADAPTER,
     PlanetsInformation,
     heuristic_choice,
     heuristic_pass,
@@ -19,8 +21,6 @@ from hipparchusd.games.planets.engine import (
 from hipparchusd.games.planets.game import PlanetsGame
 from hipparchusd.games.planets.model import SUIT_MASKS, Card, Shoot, mask_of, pass_kind
 from hipparchusd.games.planets.rules import Phase
-
-KIND = "planets"
 
 
 def _position(seed: int, cards: int, players: int = 4) -> PlanetsGame:
@@ -123,8 +123,8 @@ def test_the_search_sees_only_its_seats_information(seed: int, cards: int) -> No
     assert twin.state.hand.hands != game.state.hand.hands
     assert twin.view_data(seat) == game.view_data(seat)
     level = Level.parse("ismcts:300")
-    one = analyze(KIND, game.view_data(seat), level, seed=11)
-    two = analyze(KIND, twin.view_data(seat), level, seed=11)
+    one = analyze(ADAPTER, game.view_data(seat), level, seed=11)
+    two = analyze(ADAPTER, twin.view_data(seat), level, seed=11)
     assert attrs.evolve(one, elapsed_ms=0.0) == attrs.evolve(two, elapsed_ms=0.0)
 
 
@@ -139,7 +139,7 @@ def test_every_level_moves_legally_in_every_phase(text: str, players: int) -> No
     while game.outcome is None and game.state.hand_number == 1 and moves < 60:
         seat = min(game.seats_to_move())
         legal = game.legal(seat)
-        analysis = analyze(KIND, game.view_data(seat), level, seed=moves)
+        analysis = analyze(ADAPTER, game.view_data(seat), level, seed=moves)
         if isinstance(legal, Pick):
             chosen = analysis.best.split(",")
             assert len(chosen) == legal.count and set(chosen) <= set(legal.items)
@@ -175,7 +175,7 @@ def test_the_heuristic_passes_the_dangerous_cards_and_chooses_wisely() -> None:
 def test_planets_analysis_reports_expected_points() -> None:
     game = _position(5, 12)
     seat = min(game.seats_to_move())
-    analysis = analyze(KIND, game.view_data(seat), Level.parse("ismcts:200"), seed=1)
+    analysis = analyze(ADAPTER, game.view_data(seat), Level.parse("ismcts:200"), seed=1)
     assert analysis.playouts == 200
     for stats in analysis.moves:
         assert 0.0 <= stats.value <= 23.0
@@ -193,7 +193,7 @@ def test_every_level_makes_the_shooting_choice(text: str) -> None:
     ended = attrs.evolve(hand, tally=tally, hands=(0, 0, 0, 0), trick=())
     game._state = attrs.evolve(state, hand=ended, totals=(10, 20, 30, 90))  # a crafted position
     assert game.seats_to_move() == frozenset({0})
-    analysis = analyze(KIND, game.view_data(0), Level.parse(text), seed=1)
+    analysis = analyze(ADAPTER, game.view_data(0), Level.parse(text), seed=1)
     assert analysis.best in {"self", "others"}
     if text != "random":
         assert analysis.best == "others"  # 90 + 23 ends the game with seat 0 alone lowest
