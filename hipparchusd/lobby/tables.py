@@ -13,7 +13,7 @@ import attrs
 from ..addresses import host_of
 from ..clocks import Clocks, TimeRules
 from ..games.base import GameKind, Outcome, ServedGame
-from ..jsondata import JSONObject
+from ..jsondata import JSON, JSONObject
 from ..protocol import Mode
 
 
@@ -83,6 +83,10 @@ class Seat:
     #: True once the seat has been away for the whole absence grace and everyone was told
     #: (the ``absent`` event), until its holder resumes it.
     absent: bool = False
+    #: The seat's decisions made since the game was loaded (not stored): an engine's search
+    #: for the seat names the one it is for, so that a move found for a decision the server
+    #: made meanwhile (T2, T4) is not played for the next one.
+    turn: int = 0
 
     @property
     def taken(self) -> bool:
@@ -205,7 +209,7 @@ class Table:
         """``waiting``, ``playing`` or ``over``, as ``games`` and ``state`` say."""
         return self.lifecycle.value
 
-    def presence(self) -> list[str | None]:
+    def presence(self) -> list[JSON]:
         """Each seat's :attr:`Seat.presence`, ``None`` for a free seat."""
         return [seat.presence if seat.taken else None for seat in self.seats]
 
