@@ -74,9 +74,9 @@ class BotTurn:
     decision it is for (:attr:`hipparchusd.lobby.tables.Seat.turn`).
 
     In a timed game (RULINGS T1), ``level``'s budget is already within the seat's share of its
-    clock (:func:`hipparchusd.clocks.decision_budget`), and ``until`` is when the time the seat
-    is allowed for the decision ends (the server's monotonic seconds, its lag allowance not
-    counted): a search that waited for a worker must end before it; ``None`` untimed."""
+    clock for the decision (:func:`hipparchusd.clocks.decision_budget`), and ``until`` is when
+    that share ends (the server's monotonic seconds): a search that waited for a worker must
+    end before it, or not be made; ``None`` untimed."""
 
     game_id: str
     seat: int

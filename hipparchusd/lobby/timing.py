@@ -277,16 +277,17 @@ class Timing(LobbyBase):
         self, clocks: Clocks, seat: int, game: ServedGame, level_word: str
     ) -> tuple[str, float | None]:
         """``level_word`` within ``seat``'s share of its clock for its current decision
-        (:func:`~hipparchusd.clocks.decision_budget`), and when that decision's time ends
-        (the server's monotonic seconds; ``None`` when its clock does not run)."""
+        (:func:`~hipparchusd.clocks.decision_budget`), and when that share ends (the
+        server's monotonic seconds): the whole decision, its wait for a worker included, keeps
+        within it, so that however long searches queue the seat spends its bank no faster
+        than it planned to."""
         clock = clocks.seats[seat]
         control = clocks.control
         spent = clocks.elapsed(seat, self.now)
         bank = None if clock.left is None else clock.left - spent
         cap = None if control.cap is None else control.cap - spent
         budget = decision_budget(bank, cap, control.increment, game.decisions_left(seat))
-        until = None if clock.since is None else clock.since + clocks.allowed(seat) / 1000
-        return str(within(Level.parse(level_word), budget)), until
+        return str(within(Level.parse(level_word), budget)), self.now + budget / 1000
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
         table.enter(Lifecycle.OVER)
