@@ -300,7 +300,9 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
             line.append(f" (claimed: {self.label(int(resigned))} was away)")
         elif resigned is not None:
             line.append(f" ({self.label(int(resigned))} resigned)")
-        line.append(". Scores: " + ", ".join(f"{self.label(s)} {v}" for s, v in enumerate(scores)))
+        if not data.get("aborted"):  # an aborted game has no scores to give
+            each = (f"{self.label(seat)} {score}" for seat, score in enumerate(scores))
+            line.append(". Scores: " + ", ".join(each))
         self.note(line)
         self.forget_token()
         body = Group(line, Text(self.score_explanation()))

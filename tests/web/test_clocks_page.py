@@ -67,6 +67,8 @@ def test_the_page_shows_its_clock_run_out_and_the_loss_on_time(
     # The flag is the seat's resignation at that moment (T2, H12): the match's result says so.
     assert page.text("#match-winner") == "ada resigned: bob wins the match"
     assert not clock(page, 0)["running"] and not clock(page, 1)["running"]
+    # The log says it as the terminal client does: the flag, not a resignation.
+    assert "Game over: bob wins (you ran out of time). Scores: you 0, bob 0" in page.text("#log")
     check = Tcp(daemon.port)
     record = check.ask(f"record {game}")
     check.close()
@@ -113,6 +115,7 @@ def test_a_narrow_page_shows_the_clocks_and_claims_over_an_absent_opponent(
     other.close()
     page.wait_progress(lambda: page.find("#claim"), game, what="the claim to be offered")
     assert "absent" in page.text("#clocks .clock[data-seat='0']")
+    assert "bob has been away for the whole absence grace" in page.text("#log")
     assert overflow(page, ".table-head") == {"over": [], "scroll": 0}
     page.screenshot("web-clocks-narrow.png")
     page.click("#claim")
@@ -122,6 +125,7 @@ def test_a_narrow_page_shows_the_clocks_and_claims_over_an_absent_opponent(
     # A claim is the absent seat's resignation (T4): the match's result says so.
     assert page.text("#match-winner") == "bob resigned: ada wins the match"
     assert not page.find("#claim")
+    assert "Game over: you win (claimed: bob was away)" in page.text("#log")
     check = Tcp(daemon.port)
     record = check.ask(f"record {game}")
     check.close()
