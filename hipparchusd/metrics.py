@@ -19,10 +19,9 @@ call, how a game ended. Never a player's name, a token, a card, a game id or a s
 no figure is kept per seat or per game, so no timing of one seat's decisions (which could
 hint at its hand) is exported either.
 
-The clocks (issue 27, being built beside this) end games by a flag, a claim or an abort:
-those are ``how`` values of ``hipparchusd_games_ended_total``, and :func:`ending` is the one
-place that names how an :class:`~hipparchusd.games.base.Outcome` ended; the clocks' outcome
-fields go there.
+The clocks (issue 27) end games by a flag, a claim or an abort: those are ``how`` values of
+``hipparchusd_games_ended_total`` (``timeout``, ``claim``, ``abort``), and :func:`ending` is the
+one place that names how an :class:`~hipparchusd.games.base.Outcome` ended.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from .games.base import Outcome
+from .lobby.timing import ABSENT, TIMEOUT
 from .records import AddMove, EndGame, Finish, StoreCommand
 
 #: Upper bounds (seconds) of the request latency buckets: most requests take tens of
@@ -57,20 +57,32 @@ STORE_BUCKETS: Final = (
 )  # fmt: skip
 #: Upper bounds of the group-commit batch size buckets (store calls per commit).
 BATCH_BUCKETS: Final = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+#: Why the server moves for a seat (the timing record's ``by``, issue 27): a flag that the
+#: server's move answers (RULINGS T2, a planets seat out of time by default) or an absent
+#: seat the engine plays for (T4).
+SERVER_MOVE_REASONS: Final = frozenset({TIMEOUT, ABSENT})
 #: The command label of a request whose command the server does not have.
 OTHER_COMMAND: Final = "other"
 
 
 def ending(outcome: Outcome | None) -> str:
     """How a game ended, as ``hipparchusd_games_ended_total`` labels it: ``played`` (by its
-    rules), ``resigned``, ``abandoned`` (RULINGS H14) or ``operator`` (``hipparchusd admin
-    end``); the clocks' flags, claims and aborts (issue 27) get their words here."""
+    rules), ``resigned``, ``abandoned`` (RULINGS H14), ``operator`` (``hipparchusd admin
+    end``), or by the clocks or an absence (issue 27): ``timeout`` (a flag that resigned the
+    seat, T2), ``claim`` (a resignation claimed over an absent seat, T4) or ``abort`` (T5)."""
     if outcome is None:
         return "played"
     if outcome.operator:
         return "operator"
     if outcome.abandoned:
         return "abandoned"
+    if outcome.aborted:
+        return "abort"
+    # A flag and a claim are resignations too (``resigned`` names the seat): said first.
+    if outcome.timeout is not None:
+        return "timeout"
+    if outcome.claimed:
+        return "claim"
     if outcome.resigned is not None:
         return "resigned"
     return "played"
@@ -154,6 +166,8 @@ class Metrics:
         self.moves = 0
         #: Games ended, by (kind, how: :func:`ending`).
         self.ended: collections.Counter[tuple[str, str]] = collections.Counter()
+        #: Moves the server made for a seat, by why (:data:`SERVER_MOVE_REASONS`).
+        self.server_moves: collections.Counter[str] = collections.Counter()
         self.registry = CollectorRegistry(auto_describe=False)
         self.refusals = Counter(
             "hipparchusd_refusals",
@@ -210,6 +224,12 @@ class Metrics:
             call = type(command)
             if call is AddMove:
                 self.moves += 1
+                timing = command.timing if isinstance(command, AddMove) else None
+                # Only a timed game's moves, or the server's for a seat, carry a timing.
+                if isinstance(timing, dict):
+                    why = timing.get("by")
+                    if why in SERVER_MOVE_REASONS:
+                        self.server_moves[str(why)] += 1
             elif call is Finish or call is EndGame:
                 found = outcome(command.game_id)
                 if found is not None:
@@ -254,7 +274,8 @@ class _Collector(Collector):
         yield games
         ended = CounterMetricFamily(
             "hipparchusd_games_ended",
-            "Games ended, by kind and how (played, resigned, abandoned, operator)",
+            "Games ended, by kind and how (played, resigned, abandoned, operator, timeout, "
+            "claim, abort)",
             labels=["kind", "how"],
         )
         for (kind, how), count in sorted(metrics.ended.items()):
@@ -263,6 +284,14 @@ class _Collector(Collector):
         yield CounterMetricFamily(
             "hipparchusd_moves", "Moves acknowledged (durable, then answered)", value=metrics.moves
         )
+        server_moves = CounterMetricFamily(
+            "hipparchusd_server_moves",
+            "Moves the server made for a seat, by why (timeout: a flag; absent: an absent seat)",
+            labels=["why"],
+        )
+        for why in sorted(SERVER_MOVE_REASONS):
+            server_moves.add_metric([why], metrics.server_moves[why])
+        yield server_moves
         requests = HistogramMetricFamily(
             "hipparchusd_request_duration_seconds",
             "Time from a request line to its answer (a durable move's includes its commit)",

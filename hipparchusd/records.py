@@ -44,6 +44,11 @@ class StoredGame:
     ``operator_end``: for a finished game the server's operator ended (``hipparchusd admin
     end``; no winner, its record the game as it stood), the reason the operator gave (``""``
     for none); else ``None``.
+
+    Time (RULINGS T6): ``move_timing`` holds, for an unfinished game, the timing stored with
+    each of its moves (all of them, those the snapshot covers included, in order; ``None`` for
+    a move stored without: an untimed game's own moves), from which its clocks resume;
+    ``timing`` holds, for a finished game, its timing record (``None`` if it has none).
     """
 
     game_id: str
@@ -56,6 +61,8 @@ class StoredGame:
     finished: bool
     abandoned: bool = False
     operator_end: str | None = None
+    move_timing: tuple[JSON, ...] = ()
+    timing: JSON = None
 
 
 # The commands. Each names the store call it stands for (``call``, for logs); the shell makes
@@ -101,7 +108,9 @@ class RemoveSeat:
 @attrs.frozen
 class AddMove:
     """``GameStore.add_move``: record ``seat``'s ``move`` (canonical text) in ``game_id``;
-    with ``snapshot`` (a move that deals a new round), the snapshot after it with it."""
+    with ``snapshot`` (a move that deals a new round), the snapshot after it with it; with
+    ``timing`` (a timed game's move, or one the server made for the seat), the move's timing
+    with it: what the decision cost and every seat's clock after it (RULINGS T6)."""
 
     call: ClassVar[str] = "add_move"
 
@@ -109,6 +118,7 @@ class AddMove:
     seat: int
     move: str
     snapshot: JSON = None
+    timing: JSON = None
 
 
 @attrs.frozen
@@ -124,12 +134,15 @@ class Snapshot:
 
 @attrs.frozen
 class Finish:
-    """``GameStore.finish``: ``game_id`` is over; keep its final ``record``."""
+    """``GameStore.finish``: ``game_id`` is over; keep its final ``record``, and its timing
+    record with it if it has one (``timing``: a timed game's, or one whose seat the server
+    decided for, or that its clocks or an absence ended)."""
 
     call: ClassVar[str] = "finish"
 
     game_id: str
     record: JSON
+    timing: JSON = None
 
 
 @attrs.frozen
@@ -149,13 +162,15 @@ class Abandon:
 class EndGame:
     """``GameStore.end_game``: the server's operator ended ``game_id`` (``hipparchusd admin
     end``), giving ``reason`` (``""`` for none): over with no winner; keep ``record``, the
-    game as it stood."""
+    game as it stood, and its timing record with it if it has one (``timing``, as
+    :class:`Finish`'s: a timed game's decisions up to the end)."""
 
     call: ClassVar[str] = "end_game"
 
     game_id: str
     record: JSON
     reason: str
+    timing: JSON = None
 
 
 @attrs.frozen

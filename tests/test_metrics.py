@@ -37,6 +37,10 @@ def test_how_a_game_ended() -> None:
     assert ending(Outcome((1,), (0, 0), resigned=0)) == "resigned"
     assert ending(Outcome.abandonment()) == "abandoned"
     assert ending(Outcome.operator_end()) == "operator"
+    # The clocks' endings (issue 27): a flag and a claim resign a seat, yet say how.
+    assert ending(Outcome((1,), (0, 0), resigned=0, timeout=0)) == "timeout"
+    assert ending(Outcome((0,), (0, 0), resigned=1, claimed=True)) == "claim"
+    assert ending(Outcome.abortion()) == "abort"
 
 
 def test_the_exposition_has_every_family_and_only_fixed_label_values() -> None:
@@ -58,6 +62,7 @@ def test_the_exposition_has_every_family_and_only_fixed_label_values() -> None:
     assert 'hipparchusd_error_answers_total{code="limit"} 1.0' in text
     assert 'hipparchusd_refusals_total{limit="max-games"} 1.0' in text
     assert "hipparchusd_moves_total 1.0" in text
+    assert 'hipparchusd_server_moves_total{why="timeout"} 0.0' in text
     assert 'hipparchusd_games_ended_total{how="played",kind="hipparchus"} 1.0' in text
     assert 'hipparchusd_games_ended_total{how="operator",kind="planets"} 1.0' in text
     assert 'hipparchusd_store_commit_duration_seconds_count{call="add_move"} 1.0' in text
@@ -85,3 +90,20 @@ def test_every_metric_the_operators_guide_names_is_exported() -> None:
         base = re.sub(r"_(bucket|count|sum)$", "", name)
         assert name in exported or base in exported, name
     assert len(named) >= 15
+
+
+def test_moves_the_server_made_for_a_seat_count_by_why() -> None:
+    # The timing the lobby stores with a move it made for a seat out of time or absent
+    # (issue 27): its "by" says why; a player's own timed move has none.
+    metrics = Metrics(["play"], lambda: LEVELS)
+    moves = [
+        AddMove("g1", 0, "1S@1", timing={"ply": 1, "seat": 0, "spent_ms": 900}),
+        AddMove("g1", 1, "2S@4", timing={"ply": 2, "seat": 1, "by": "timeout"}),
+        AddMove("g1", 2, "3S@2", timing={"ply": 3, "seat": 2, "by": "absent"}),
+        AddMove("g1", 0, "4S@1", timing={"ply": 4, "seat": 0, "by": "timeout"}),
+    ]
+    metrics.carried_out(moves, lambda _: None)
+    text = generate_latest(metrics.registry).decode()
+    assert "hipparchusd_moves_total 4.0" in text
+    assert 'hipparchusd_server_moves_total{why="timeout"} 2.0' in text
+    assert 'hipparchusd_server_moves_total{why="absent"} 1.0' in text

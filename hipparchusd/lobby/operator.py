@@ -19,20 +19,9 @@ from ..protocol import ErrorCode, ProtocolError
 from ..records import EndGame
 from .playing import Playing
 from .results import Result, StopSearches
-from .tables import Seat, Table
+from .tables import Table
 
 log = logging.getLogger("hipparchusd.lobby")
-
-
-def presence(seat: Seat) -> str | None:
-    """Who is at ``seat``: ``None`` (free), ``engine`` (the daemon's engine plays it), ``here``
-    (a connection holds it) or ``away`` (taken, but its connection went away; its token
-    resumes it)."""
-    if not seat.taken:
-        return None
-    if seat.bot is not None:
-        return "engine"
-    return "here" if seat.holder is not None else "away"
 
 
 class Operator(Playing):
@@ -60,13 +49,19 @@ class Operator(Playing):
 
     def overview(self) -> list[JSONObject]:
         """Every loaded game, oldest first: its id, kind, status, whether its deals were fixed,
-        its seats (number, name, the engine's level if it plays it, and :func:`presence`) and
-        how many spectators watch it. Names no card: the seats' hands are :meth:`show`'s."""
+        its seats (number, name, the engine's level if it plays it, and its
+        :attr:`~.tables.Seat.presence`, ``None`` for a free seat) and how many spectators watch
+        it. Names no card: the seats' hands are :meth:`show`'s."""
         return [self._overview(table) for table in self.tables.values()]
 
     def _overview(self, table: Table) -> JSONObject:
         seats: list[JSON] = [
-            {"seat": number, "name": seat.name, "bot": seat.bot, "presence": presence(seat)}
+            {
+                "seat": number,
+                "name": seat.name,
+                "bot": seat.bot,
+                "presence": seat.presence if seat.taken else None,
+            }
             for number, seat in enumerate(table.seats)
         ]
         return {
@@ -105,7 +100,8 @@ class Operator(Playing):
     def end_by_operator(self, game_id: str, reason: str) -> Result:
         """End the game ``game_id`` in progress as its operator asks, with no winner: the
         result's store command (:class:`~hipparchusd.records.EndGame`) records it with the
-        game as it stood and ``reason``; once that is stored, the game is over and every
+        game as it stood, its timing record (a timed game's decisions so far) and ``reason``;
+        once that is stored, the game is over, its clocks stopped, and every
         follower gets ``game-over winners=- scores=- resigned=- operator=true``, its searches
         stop, and ``play``, ``legal`` and ``resign`` answer ``game-over``.
 
@@ -124,11 +120,14 @@ class Operator(Playing):
         if table.finished:
             raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over already")
         outcome = Outcome.operator_end()
+        timing = self._timing_record(table, table.decisions, outcome)
         result = Result(games=(table.id,))
-        result.store_calls.append(EndGame(table.id, table.game.record_data(), reason))
+        result.store_calls.append(EndGame(table.id, table.game.record_data(), reason, timing))
+        clocks = None if table.clocks is None else table.clocks.stop()
 
         def end() -> None:
             table.ended = outcome
+            table.clocks = clocks
             result.deliveries += self._publish(table, [Event(EVERYONE, GameOver.of(outcome))])
             result.engine.append(StopSearches(table.id))
             self._close(table)

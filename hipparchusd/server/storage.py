@@ -29,22 +29,28 @@ async def execute(store: GameStore, command: StoreCommand) -> None:
     """
     # Moves first: they are nearly every command.
     match command:
-        case AddMove(game_id, seat, move, snapshot):
+        case AddMove(game_id, seat, move, snapshot, None):
             await store.add_move(game_id, seat, move, snapshot)
+        case AddMove(game_id, seat, move, snapshot, timing):
+            await store.add_move(game_id, seat, move, snapshot, timing)
         case AddSeat(game_id, seat, snapshot):
             await store.add_seat(game_id, seat, snapshot)
         case CreateGame(game_id, kind, options, created_at):
             await store.create_game(game_id, kind, options, created_at)
-        case Finish(game_id, record):
+        case Finish(game_id, record, None):
             await store.finish(game_id, record)
+        case Finish(game_id, record, timing):
+            await store.finish(game_id, record, timing)
         case Snapshot(game_id, snapshot):
             await store.snapshot(game_id, snapshot)
         case RemoveSeat(game_id, seat):
             await store.remove_seat(game_id, seat)
         case Abandon(game_id, record, last_active):
             await store.abandon(game_id, record, last_active)
-        case EndGame(game_id, record, reason):
+        case EndGame(game_id, record, reason, None):
             await store.end_game(game_id, record, reason)
+        case EndGame(game_id, record, reason, timing):
+            await store.end_game(game_id, record, reason, timing)
         case DropGame(game_id):
             await store.drop_game(game_id)
         case _:

@@ -285,40 +285,103 @@ async def test_versions_2_to_4_keep_every_game_and_time_expiry_from_the_upgrade(
     assert _meta(backup)["schema_version"] == "2"
 
 
-async def test_version_5_records_an_operators_end_apart_from_the_others(
+async def test_version_5_keeps_every_game_untimed_and_stores_timing(
     state_dir: Path, nursery: trio.Nursery
 ) -> None:
-    """A version 4 database gains ``games.operator_end``: ``NULL`` for its finished games (won
-    or abandoned); a game the operator ends is kept with the reason given, and exported so."""
+    """A version 4 database gains ``moves.timing`` and ``games.timing`` (issue 27), ``NULL``
+    for what it holds: its games read back as before, with no timing; a move and a finished
+    game stored after the upgrade keep theirs (RULINGS T6)."""
     with contextlib.closing(_make_old_database(state_dir, 4)) as conn:
-        for game_id, finished_at, record, abandoned in (
-            ("g1", 30.0, dump("record", {"deals": [1]}), 0),
-            ("g2", 31.0, dump("record", {"deals": [2]}), 1),
-            ("g3", None, None, 0),
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at, snapshot, last_active) "
+            "VALUES ('g', 'hipparchus', ?, 10.0, ?, 10.0)",
+            (dump("options", {}), dump("snapshot", {"deals": [1]})),
+        )
+        conn.execute("INSERT INTO moves (game_id, seat, move) VALUES ('g', 0, '1S@1')")
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        (game,) = await store.load_unfinished()
+        assert game.moves == ((0, "1S@1"),) and game.move_timing == (None,)
+        await store.add_move("g", 1, "2S@4", timing={"ply": 2, "seat": 1, "spent_ms": 1500})
+        (game,) = await store.load_unfinished()
+        assert game.move_timing == (None, {"ply": 2, "seat": 1, "spent_ms": 1500})
+        await store.finish("g", {"deals": [1]}, {"control": "5m", "decisions": []})
+        finished = await store.load_finished("g")
+        assert finished is not None and finished.timing == {"control": "5m", "decisions": []}
+    finally:
+        await store.aclose()
+    assert _meta(state_dir / DB_NAME)["schema_version"] == str(schema.latest_version())
+    [backup] = state_dir.glob(f"{DB_NAME}.v4-*.bak")
+    assert _meta(backup)["schema_version"] == "4"
+
+
+async def test_version_6_records_an_operators_end_apart_from_the_others(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    """A version 5 database gains ``games.operator_end``: ``NULL`` for its finished games (won,
+    abandoned, or with a timing record, which it keeps); a game the operator ends is kept with
+    the reason given and its timing record, and exported so."""
+    with contextlib.closing(_make_old_database(state_dir, 5)) as conn:
+        for game_id, finished_at, record, abandoned, timing in (
+            ("g1", 30.0, dump("record", {"deals": [1]}), 0, dump("timing", {"control": "5m"})),
+            ("g2", 31.0, dump("record", {"deals": [2]}), 1, None),
+            ("g3", None, None, 0, None),
         ):
             conn.execute(
                 "INSERT INTO games (game_id, kind, options, created_at, snapshot, finished_at, "
-                "record, abandoned) VALUES (?, 'hipparchus', ?, 10.0, ?, ?, ?, ?)",
+                "record, abandoned, timing) VALUES (?, 'hipparchus', ?, 10.0, ?, ?, ?, ?, ?)",
                 (game_id, dump("options", {}), dump("snapshot", {"d": 3}), finished_at, record,
-                 abandoned),
+                 abandoned, timing),
             )  # fmt: skip
     store = await open_sqlite(nursery, state_dir)
     try:
         won, abandoned = await store.load_finished("g1"), await store.load_finished("g2")
         assert won is not None and won.operator_end is None and not won.abandoned
+        assert won.timing == {"control": "5m"}
         assert abandoned is not None and abandoned.operator_end is None and abandoned.abandoned
-        await store.end_game("g3", {"deals": [3]}, "reported cheating")
+        timing = {"control": "5m+3s", "decisions": [{"ply": 1, "seat": 0, "spent_ms": 800}]}
+        await store.end_game("g3", {"deals": [3]}, "reported cheating", timing)
         ended = await store.load_finished("g3")
         assert ended is not None and ended.operator_end == "reported cheating"
         assert ended.snapshot == {"deals": [3]} and not ended.abandoned
+        assert ended.timing == timing
         with pytest.raises(StoreError, match="no unfinished game g3"):
             await store.end_game("g3", {}, "")
     finally:
         await store.aclose()
-    assert list(state_dir.glob("*.v4-*.bak"))  # copied aside before migrating
+    assert _meta(state_dir / DB_NAME)["schema_version"] == "6" == str(schema.latest_version())
+    [backup] = state_dir.glob(f"{DB_NAME}.v5-*.bak")  # copied aside before migrating
+    assert _meta(backup)["schema_version"] == "5"
     exported = export_games(state_dir)["data"]
     assert [(game["game_id"], game["operator_end"]) for game in exported] == [
         ("g1", None),
         ("g2", None),
         ("g3", "reported cheating"),
     ]
+
+
+async def test_version_4_migrates_through_5_then_6(state_dir: Path, nursery: trio.Nursery) -> None:
+    """A version 4 database takes both steps in order at one start: the timing columns of
+    version 5 (issue 27), then the operator's end of version 6 (issue 26), and a game the
+    operator ends is kept with both."""
+    with contextlib.closing(_make_old_database(state_dir, 4)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at, snapshot, last_active) "
+            "VALUES ('g', 'hipparchus', ?, 10.0, ?, 10.0)",
+            (dump("options", {}), dump("snapshot", {"deals": [1]})),
+        )
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        await store.end_game("g", {"deals": [1]}, "", {"control": "1m", "decisions": []})
+        ended = await store.load_finished("g")
+        assert ended is not None and ended.operator_end == ""
+        assert ended.timing == {"control": "1m", "decisions": []}
+    finally:
+        await store.aclose()
+    with contextlib.closing(sqlite3.connect(state_dir / DB_NAME)) as conn:
+        games = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        moves = {row[1] for row in conn.execute("PRAGMA table_info(moves)")}
+    assert {"timing", "operator_end"} <= games and "timing" in moves
+    assert _meta(state_dir / DB_NAME)["schema_version"] == "6"
+    [backup] = state_dir.glob(f"{DB_NAME}.v4-*.bak")
+    assert _meta(backup)["schema_version"] == "4"

@@ -29,3 +29,11 @@ def test_a_game_the_operator_ended_says_so_and_names_no_winner(page: Page) -> No
 def test_a_game_played_out_names_its_winner_and_scores(page: Page) -> None:
     line = page.module("words.js", LINE, game_over(Outcome((1,), (0, 1), 0)))
     assert line == "Game over: bob wins (alice resigned). Scores: alice 0, bob 1"
+
+
+def test_an_aborted_game_and_a_flag_read_as_the_clocks_ended_them(page: Page) -> None:
+    aborted = page.module("words.js", LINE, game_over(Outcome.abortion()))
+    assert aborted == "Game over: aborted, no result (a first decision did not come in time)"
+    flagged = Outcome((1,), (0, 0), resigned=0, timeout=0)
+    line = page.module("words.js", LINE, game_over(flagged))
+    assert line == "Game over: bob wins (alice ran out of time). Scores: alice 0, bob 0"
