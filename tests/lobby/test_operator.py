@@ -10,6 +10,7 @@ import pytest
 
 from hipparchusd.games.base import Outcome
 from hipparchusd.protocol import ErrorCode, ProtocolError
+from hipparchusd.records import EndGame
 
 from .driver import Driver, call_names, observable
 
@@ -81,3 +82,33 @@ def test_the_overview_names_no_card_and_show_every_hand() -> None:
     assert [json.dumps(view) for view in shown["views"]] == hands  # type: ignore[union-attr]
     assert shown["record"] == table.game.record_data()
     assert "views" not in listed and "record" not in listed
+
+
+def test_an_operators_end_of_a_timed_game_keeps_its_timing_and_stops_its_clocks() -> None:
+    """A timed game the operator ends (issue 26 on issue 27's clocks): its timing record is
+    stored with the end, as a finished game's is, its clocks stop, and no deadline is left."""
+    driver = Driver()
+    driver.now = 0.0
+    # The fixed deal of the clocks' tests (tests/lobby/test_clocks.py), whose seat 0 leads 1S.
+    deal = "SMSMSMSMSMEEEE/EEESSSSMMMMEES/ME"
+    new = driver.ok("ann", f"new hipparchus leader=0 deal={deal} clock=1m+1s")
+    game = new.response.data["game"]  # type: ignore[union-attr,index]
+    driver.ok("ann", f"join {game} 0")
+    driver.ok("bea", f"join {game} 1")
+    driver.now = 2.0
+    driver.ok("ann", f"play {game} 1S@1")
+    lobby = driver.lobby
+    assert lobby.deadline(str(game)) is not None  # seat 1's clock runs
+    result = lobby.end_by_operator(str(game), "server move")
+    (end,) = result.store_calls
+    assert isinstance(end, EndGame)
+    assert end.timing == {
+        "control": "1m+1s",
+        "decisions": [{"ply": 1, "seat": 0, "spent_ms": 2000, "lag_ms": 0, "by": "player"}],
+    }
+    result.commit()
+    table = lobby.tables[str(game)]
+    assert table.clocks is not None and table.clocks.running() == ()
+    assert lobby.deadline(str(game)) is None
+    state = driver.ok("ann", f"state {game}").response.data  # type: ignore[union-attr]
+    assert state["operator"] is True and state["status"] == "over"  # type: ignore[index,call-overload]
