@@ -166,7 +166,7 @@ class Metrics:
         self.moves = 0
         #: Games ended, by (kind, how: :func:`ending`).
         self.ended: collections.Counter[tuple[str, str]] = collections.Counter()
-        #: Moves the server made for a seat, by why (:data:`SERVER_MOVE_REASONS`).
+        #: Moves the server made for a seat, by reason (:data:`SERVER_MOVE_REASONS`).
         self.server_moves: collections.Counter[str] = collections.Counter()
         self.registry = CollectorRegistry(auto_describe=False)
         self.refusals = Counter(
@@ -227,9 +227,9 @@ class Metrics:
                 timing = command.timing if isinstance(command, AddMove) else None
                 # Only a timed game's moves, or the server's for a seat, carry a timing.
                 if isinstance(timing, dict):
-                    why = timing.get("by")
-                    if why in SERVER_MOVE_REASONS:
-                        self.server_moves[str(why)] += 1
+                    by = timing.get("by")
+                    if by in SERVER_MOVE_REASONS:
+                        self.server_moves[str(by)] += 1
             elif call is Finish or call is EndGame:
                 found = outcome(command.game_id)
                 if found is not None:
@@ -286,11 +286,11 @@ class _Collector(Collector):
         )
         server_moves = CounterMetricFamily(
             "hipparchusd_server_moves",
-            "Moves the server made for a seat, by why (timeout: a flag; absent: an absent seat)",
-            labels=["why"],
+            "Moves the server made for a seat, by reason (timeout: a flag; absent: an absent seat)",
+            labels=["by"],
         )
-        for why in sorted(SERVER_MOVE_REASONS):
-            server_moves.add_metric([why], metrics.server_moves[why])
+        for by in sorted(SERVER_MOVE_REASONS):
+            server_moves.add_metric([by], metrics.server_moves[by])
         yield server_moves
         requests = HistogramMetricFamily(
             "hipparchusd_request_duration_seconds",

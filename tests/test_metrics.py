@@ -62,7 +62,7 @@ def test_the_exposition_has_every_family_and_only_fixed_label_values() -> None:
     assert 'hipparchusd_error_answers_total{code="limit"} 1.0' in text
     assert 'hipparchusd_refusals_total{limit="max-games"} 1.0' in text
     assert "hipparchusd_moves_total 1.0" in text
-    assert 'hipparchusd_server_moves_total{why="timeout"} 0.0' in text
+    assert 'hipparchusd_server_moves_total{by="timeout"} 0.0' in text
     assert 'hipparchusd_games_ended_total{how="played",kind="hipparchus"} 1.0' in text
     assert 'hipparchusd_games_ended_total{how="operator",kind="planets"} 1.0' in text
     assert 'hipparchusd_store_commit_duration_seconds_count{call="add_move"} 1.0' in text
@@ -92,12 +92,12 @@ def test_every_metric_the_operators_guide_names_is_exported() -> None:
     assert len(named) >= 15
 
 
-def test_moves_the_server_made_for_a_seat_count_by_why() -> None:
+def test_moves_the_server_made_for_a_seat_count_by_reason() -> None:
     # The timing the lobby stores with a move it made for a seat out of time or absent
-    # (issue 27): its "by" says why; a player's own timed move has none.
+    # (issue 27): its "by" says why; a player's own timed move says "player", not counted.
     metrics = Metrics(["play"], lambda: LEVELS)
     moves = [
-        AddMove("g1", 0, "1S@1", timing={"ply": 1, "seat": 0, "spent_ms": 900}),
+        AddMove("g1", 0, "1S@1", timing={"ply": 1, "seat": 0, "spent_ms": 900, "by": "player"}),
         AddMove("g1", 1, "2S@4", timing={"ply": 2, "seat": 1, "by": "timeout"}),
         AddMove("g1", 2, "3S@2", timing={"ply": 3, "seat": 2, "by": "absent"}),
         AddMove("g1", 0, "4S@1", timing={"ply": 4, "seat": 0, "by": "timeout"}),
@@ -105,5 +105,5 @@ def test_moves_the_server_made_for_a_seat_count_by_why() -> None:
     metrics.carried_out(moves, lambda _: None)
     text = generate_latest(metrics.registry).decode()
     assert "hipparchusd_moves_total 4.0" in text
-    assert 'hipparchusd_server_moves_total{why="timeout"} 2.0' in text
-    assert 'hipparchusd_server_moves_total{why="absent"} 1.0' in text
+    assert 'hipparchusd_server_moves_total{by="timeout"} 2.0' in text
+    assert 'hipparchusd_server_moves_total{by="absent"} 1.0' in text

@@ -65,7 +65,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 5\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 6\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
