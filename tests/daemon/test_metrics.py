@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from hipparchusd.server import Server
 
 from .client import Client
-from .helpers import StartServer, open_sqlite, seated_game
+from .helpers import DEAL, StartServer, open_sqlite, seated_game
 
 
 async def scrape(port: int, path: str = "/metrics") -> tuple[str, str]:
@@ -121,3 +121,28 @@ async def test_without_a_metrics_port_nothing_is_counted(start_server: StartServ
     server = await start_server()
     assert server.metrics is None and server.pipeline.metrics is None
     assert server.metrics_ports == []
+
+
+async def test_the_clocks_endings_are_counted_by_how(
+    start_server: StartServer, tmp_path: Path, nursery: trio.Nursery
+) -> None:
+    """Issue 26 on issue 27's clocks: a flag that resigns a seat and an abort are counted as
+    such (``how="timeout"``, ``how="abort"``), not as a resignation or a game played out."""
+    store = await open_sqlite(nursery, tmp_path / "state")
+    server = await start_server(store=store, metrics_port=0)
+    a = await Client.connect(server.ports[0])
+    b = await Client.connect(server.ports[0])
+    # Seat 0 never moves in either: a flag after its bank and lag allowance in the first, the
+    # first-move limit in the second (a few tenths of a second each: tests/daemon/test_clocks).
+    flagged = await seated_game(a, b, f"leader=0 deal={DEAL} clock=0.3s first_move=off")
+    aborted = await seated_game(a, b, f"leader=0 deal={DEAL} clock=1m first_move=0.3s")
+    # Generous, for a loaded machine: each deadline comes within seconds of its start.
+    with trio.fail_after(60):
+        while not all(server.lobby.tables[g].finished for g in (flagged, aborted)):
+            await b.events_until(["game-over"], timeout=60)
+    found = await figures(server)
+    assert value(found, "hipparchusd_games_ended_total", kind="hipparchus", how="timeout") == 1
+    assert value(found, "hipparchusd_games_ended_total", kind="hipparchus", how="abort") == 1
+    assert value(found, "hipparchusd_games_ended_total", kind="hipparchus", how="resigned") == 0
+    await a.aclose()
+    await b.aclose()
