@@ -34,7 +34,7 @@ from .engines import Engines
 from .pipeline import Pipeline
 from .storage import execute
 from .sweeps import Sweeps
-from .websocket import WebFront
+from .webfront import WebFront
 from .workers import EnginePool
 
 log = logging.getLogger("hipparchusd.server")
@@ -134,7 +134,7 @@ class Server:
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
-        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`) until
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.webfront`) until
         :meth:`shutdown`, then send the shutdown notice, let connections finish for
         ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
         with this server once it accepts connections."""
@@ -273,8 +273,15 @@ class Server:
             limit = min(limit, self.file_capacity)
         if len(self.connections) >= limit:
             return ErrorCode.LIMIT, "too many connections"
+        return self.address_refusal(address, 0)
+
+    def address_refusal(self, address: str, pending: int) -> tuple[ErrorCode, str] | None:
+        """Why one more connection from ``address`` is over ``max_connections_per_address``
+        (unless the address is trusted), counting ``pending`` more from it as open: the web
+        listener's connections still in their handshake (issue 24 item 1)."""
+        settings = self.settings
         if (
-            self.per_address[address] >= settings.max_connections_per_address
+            self.per_address[address] + pending >= settings.max_connections_per_address
             and address not in settings.trusted
         ):
             return ErrorCode.LIMIT, (
