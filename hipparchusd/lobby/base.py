@@ -203,7 +203,8 @@ class LobbyBase(abc.ABC):
             if seat.bot is not None and not seat.thinking:
                 seat.thinking = True
                 view = game.view_data(number)
-                turns.append(BotTurn(table.id, number, table.kind.name, view, seat.bot))
+                address = table.creator_address or ""
+                turns.append(BotTurn(table.id, number, table.kind.name, view, seat.bot, address))
         return turns
 
     def _snapshot(self, game: ServedGame | None) -> JSON:

@@ -61,6 +61,7 @@ class Playing(LobbyBase):
 
         def create() -> None:
             self.tables[game_id] = table
+            table.creator, table.creator_address = session.id, session.address
             session.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 
@@ -193,9 +194,12 @@ class Playing(LobbyBase):
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
         table.enter(Lifecycle.OVER)
-        winners = ",".join(map(str, outcome.winners))
-        resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
-        log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
+        if outcome.abandoned:
+            log.info("game %s ended as abandoned: no winner", table.id)
+        else:
+            winners = ",".join(map(str, outcome.winners))
+            resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
+            log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
         self._finished.append(table.id)
         while len(self._finished) > self.finished_kept:
             self._forget(self._finished.popleft())

@@ -69,13 +69,16 @@ StoreNeed: TypeAlias = NeedsStoredGame | NeedsStoredToken | NeedsSearch
 class BotTurn:
     """The engine's seat ``seat`` of ``game_id`` must move: search its ``view`` (all it sees,
     of game kind ``kind``) at ``level`` (a level word), then play the move found through
-    :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order."""
+    :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order. ``address`` is the peer
+    address of the game's creator (``""`` if not known), whose turn the search takes among
+    everyone's searches."""
 
     game_id: str
     seat: int
     kind: str
     view: JSON
     level: str
+    address: str = ""
 
 
 @attrs.frozen

@@ -16,12 +16,13 @@ import contextlib
 import errno
 import logging
 import os
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final
 
 import trio
 
 from ..addresses import host_of
+from ..games.base import GameKind
 from ..lobby import Lobby, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
@@ -49,6 +50,20 @@ ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENO
 ACCEPT_RETRY_DELAY: Final = 0.1
 
 
+def engine_pool(settings: Settings, kinds: Iterable[GameKind], name: str) -> EnginePool:
+    """A pool of ``settings.workers`` engine workers for the searches ``name`` says, which
+    import the engine of each of ``kinds`` that has one before they are ready, and start
+    with the daemon or on demand (``engine_start``)."""
+    engines = [kind.engine.module for kind in kinds if kind.engine is not None]
+    return EnginePool(
+        settings.workers,
+        engines=engines,
+        timeout=settings.engine_timeout,
+        on_demand=settings.engine_start == "on-demand",
+        name=name,
+    )
+
+
 class Server:
     """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
 
@@ -72,8 +87,10 @@ class Server:
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self.engines = Engines(
             self.lobby,
-            EnginePool(settings.workers),
-            settings.max_searches,
+            engine_pool(settings, self.lobby.kinds.values(), "moves"),
+            engine_pool(settings, self.lobby.kinds.values(), "analyses"),
+            max_searches=settings.max_searches,
+            max_searches_per_address=settings.max_searches_per_address,
             sequenced=self.pipeline.sequenced,
             send=self.pipeline.send,
         )
@@ -105,16 +122,20 @@ class Server:
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
         ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout``,
-        ``adjourn_expiry_days``, ``grace_period``, ``max_searches``, ``max_search_ms`` and
-        ``max_search_playouts`` apply at once (the timeouts from the next sweep, the expiry from
-        the next look for expired games); ``max_line_bytes``
-        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        ``adjourn_expiry_days``, ``grace_period``, the engine's limits (``max_searches``,
+        ``max_searches_per_address``, ``max_search_ms``, ``max_search_playouts``, the
+        engine-only games' limits) and ``engine_timeout`` apply at once (the timeouts from the
+        next sweep, the expiry from the next look for expired games); ``max_line_bytes`` and
+        ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port``, ``state_dir`` and ``engine_workers`` unchanged (they
         need a restart)."""
         self.settings = settings
         self.lobby.configure(settings)
         self.engines.max_searches = settings.max_searches
+        self.engines.max_searches_per_address = settings.max_searches_per_address
+        for pool in self.engines.pools:
+            pool.timeout = settings.engine_timeout
         self.sweeps.settings = settings
 
     @property
@@ -201,9 +222,9 @@ class Server:
             adjourned = await store.adjourned_ids()
             lobby.adjourn_stored(adjourned)
             log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
+            # Games only the engine plays stay adjourned too: nobody follows them at a start,
+            # and restored at every start they would fill max-games for good (issue 24).
             unfinished = await store.load_unfinished(started=False)
-            # Except the games only the engine plays: nobody would resume them (issue 18).
-            unfinished += await store.engine_games()
         else:
             unfinished = await store.load_unfinished()
         for stored in unfinished:

@@ -86,10 +86,11 @@ class GameStore(Protocol):
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: Any, last_active: float | None) -> None:
         """End the unfinished game ``game_id``, inactive since ``last_active`` (seconds since
-        the epoch, as the store reported it), as abandoned: no winner, ``record`` (the game as
-        it stood) kept per the retention setting and marked abandoned (RULINGS H14).
+        the epoch, as the store reported it; ``None``: the server holds the game and ends it,
+        no activity is checked), as abandoned: no winner, ``record`` (the game as it stood)
+        kept per the retention setting and marked abandoned (RULINGS H14).
 
         Raises:
             StoreError: no unfinished game ``game_id`` inactive since ``last_active`` (a seat
@@ -163,7 +164,7 @@ class MemoryStore:
     async def finish(self, game_id: str, record: Any) -> None:
         """Nothing to do."""
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: Any, last_active: float | None) -> None:
         """Nothing to do."""
 
     async def drop_game(self, game_id: str) -> None:

@@ -330,11 +330,12 @@ class SqliteStore:
         now = self._clock()
         await self._call("finish", (game_id, text, now, self._due_prune(now)))
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: Any, last_active: float | None) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
         no winner), keeping ``record`` (the game as it stood) under the retention rule like
         any finished game's, and marked ``abandoned``. Refused when the game was active since
-        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile.
+        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile;
+        ``None`` checks no activity (the server holds the game and ends it).
 
         Raises:
             StoreError: no unfinished game ``game_id`` inactive since ``last_active``, or the
@@ -412,17 +413,6 @@ class SqliteStore:
         """
         ids: list[str] = await self._call("adjourned_ids", ())
         return ids
-
-    async def engine_games(self) -> list[StoredGame]:
-        """The started, unfinished games whose every seat the daemon's engine plays, oldest
-        first: at start-up the daemon loads these at once (nobody would resume them), so that
-        they play on.
-
-        Raises:
-            StoreError: a stored value cannot be read.
-        """
-        rows: list[GameRows] = await self._call("engine_games", ())
-        return [self._stored_game(game, finished=False) for game in rows]
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
