@@ -78,8 +78,8 @@ analyze <game> [<budget>] [interval=<ms>] [seat=<n>]  -- stream the engine's sea
 stop  -- end your analysis (any request does)
 end <game>  -- end a game you created whose seats are all the engine's (no winner)
 a> kinds
-= hipparchus seats=2  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
-planets seats=3-6  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
+= hipparchus seats=2 levels=random,heuristic,ismcts  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
+planets seats=3-6 levels=random,heuristic,ismcts  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
 a> format
 = text
 a> games
