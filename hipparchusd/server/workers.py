@@ -8,10 +8,11 @@ is for (a bot seat, ``genmove``, an ``analyze`` stream) is :mod:`.engines`'.
 Every exchange with a worker has a deadline (issue 24 item 5): it must say it is ready within
 :data:`START_TIMEOUT` of its start, send something at least every ``timeout`` seconds while a
 search runs (it reports it is alive every :data:`~hipparchusd.engine.worker.HEARTBEAT_SECONDS`),
-answer a stop within :data:`STOP_TIMEOUT`, and take each message within ``timeout``. A worker
-that misses one (a stopped or wedged process) is killed and replaced, and its search fails as
-:class:`EngineError` with ``lost`` set. Messages are read and written without blocking, so a
-worker that stops halfway through a message holds up nothing but its own search.
+answer a stop within ``stop_timeout`` (:data:`STOP_TIMEOUT` unless told), and take each message
+within ``timeout``. A worker that misses one (a stopped or wedged process) is killed and
+replaced, and its search fails as :class:`EngineError` with ``lost`` set. Messages are read and
+written without blocking, so a worker that stops halfway through a message holds up nothing but
+its own search.
 
 Searches wait for a worker in a :class:`~.fairqueue.FairQueue`: by turns across the addresses
 and the flows (a connection, a game) they are asked for, not first come, first served.
@@ -207,10 +208,10 @@ class EnginePool:
     """``size`` worker processes (:mod:`hipparchusd.engine.worker`), each importing the engine
     modules ``engines`` before it is ready, kept running by :meth:`run`: started with it
     (``on_demand``: by the first search that needs one), and each one that dies or misses a
-    deadline (``timeout`` seconds, see the module) killed and replaced. A search waits for a
-    free one, by turns across its owners (:meth:`search`). Each is a fresh interpreter
-    (``python -m hipparchusd.engine.worker``), not a fork of the daemon, whose threads and
-    sockets it must not share. ``name`` says which searches it runs, for the logs.
+    deadline (``timeout`` and ``stop_timeout`` seconds, see the module) killed and replaced. A
+    search waits for a free one, by turns across its owners (:meth:`search`). Each is a fresh
+    interpreter (``python -m hipparchusd.engine.worker``), not a fork of the daemon, whose
+    threads and sockets it must not share. ``name`` says which searches it runs, for the logs.
 
     Raises:
         ValueError: ``size`` below 1, or ``timeout`` not above a heartbeat's interval.
@@ -223,6 +224,7 @@ class EnginePool:
         engines: Sequence[str] = (),
         timeout: float = 10.0,
         on_demand: bool = False,
+        stop_timeout: float = STOP_TIMEOUT,
         name: str = "engine",
     ) -> None:
         if size < 1:
@@ -232,6 +234,7 @@ class EnginePool:
         self.size = size
         self.engines = tuple(engines)
         self.timeout = timeout
+        self.stop_timeout = stop_timeout
         self.on_demand = on_demand
         self.name = name
         self.closed = False
@@ -480,7 +483,7 @@ class EnginePool:
             if not stop_sent and job.stop.is_set():
                 await self._send(worker, ("stop", job.number))
                 stop_sent = True
-            limit = STOP_TIMEOUT if stop_sent else self.timeout
+            limit = self.stop_timeout if stop_sent else self.timeout
             with trio.move_on_after(limit) as scope:
                 receiving[:] = [scope]
                 received = await worker.receive()
