@@ -113,7 +113,7 @@ a> bot g3 level=ismcts:10000ms
 a< * {"game": "g3", "seq": 1, "kind": "joined", "data": {"seat": 0, "name": "bot-ismcts"}}
 a> bot g3 level=ismcts:10000ms
 = {"game": "g3", "seat": 1, "level": "ismcts:10000ms"}
-a< * {"game": "g3", "seq": 2, "kind": "joined", "data": {"seat": 1, "name": "bot-ismcts"}}
+a< * {"game": "g3", "seq": 2, "kind": "joined", "data": {"seat": 1, "name": "bot-ismcts-2"}}
 a< * {"game": "g3", "seq": 3, "kind": "round-started", "data": {"round_number": 1, "leader": 0, "round_wins": [0, 0]}}
 a< * {"game": "g3", "seq": 4, "kind": "turn", "data": {"seat": 0, "lead": null}}
 a< * {"game": "g3", "seq": 5, "kind": "to-move", "data": {"seats": [0]}}
