@@ -25,58 +25,18 @@ daemon is the ``hipparchusd`` that interpreter imports (the inline trial needs t
 from __future__ import annotations
 
 import argparse
-import contextlib
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import trio
+from daemons import daemon
 
 if TYPE_CHECKING:
     from hipparchusd.games.base import ServedGame
 
 MAX_BUDGET = "10000ms"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def _daemon(*options: str) -> Iterator[tuple[int, float]]:
-    """A daemon on a free port: the port, and the seconds it took to greet a first client."""
-    port = _free_port()
-    with tempfile.TemporaryDirectory() as empty:
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hipparchusd", "--config", "", "--state-dir", "none",
-             "--port", str(port), *options],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=empty,
-        )  # fmt: skip
-        try:
-            greeted = None
-            deadline = time.monotonic() + 120
-            while greeted is None and time.monotonic() < deadline:
-                with (
-                    contextlib.suppress(OSError),
-                    socket.create_connection(("127.0.0.1", port), timeout=120) as sock,
-                ):
-                    if sock.makefile().readline().startswith("* server hello"):
-                        greeted = time.perf_counter() - start
-                time.sleep(0.02)
-            assert greeted is not None, "the daemon did not start"
-            yield port, greeted
-        finally:
-            process.terminate()
-            process.wait(30)
 
 
 class Line:
@@ -306,14 +266,14 @@ def main() -> None:
     if "inline" in trials:
         trial_inline(args.repeat)
     if "cold" in trials:
-        with _daemon(*workers) as (port, greeted):
-            trio.run(trial_cold, port, greeted)
+        with daemon(*workers) as running:
+            trio.run(trial_cold, running.port, running.greeted)
     if "analyze" in trials:
-        with _daemon(*workers) as (port, _):
-            trio.run(trial_analyze_flood, port, args.moves)
+        with daemon(*workers) as running:
+            trio.run(trial_analyze_flood, running.port, args.moves)
     if "games" in trials:
-        with _daemon(*workers, "--max-games", str(args.games + 10)) as (port, _):
-            trio.run(trial_game_flood, port, args.moves, args.games)
+        with daemon(*workers, "--max-games", str(args.games + 10)) as running:
+            trio.run(trial_game_flood, running.port, args.moves, args.games)
 
 
 if __name__ == "__main__":

@@ -21,46 +21,14 @@ import argparse
 import collections
 import contextlib
 import resource
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 
 import trio
 import wsproto
 import wsproto.events as ws_events
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def _daemon(*options: str) -> Iterator[int]:
-    """A daemon with its web listener on a free port (given); stopped at the end."""
-    port, web = _free_port(), _free_port()
-    with tempfile.TemporaryDirectory() as empty:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hipparchusd", "--config", "", "--state-dir", "none",
-             "--port", str(port), "--ws-port", str(web), *options],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=empty,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                    break
-                time.sleep(0.05)
-            yield web
-        finally:
-            process.terminate()
-            process.wait(20)
+from daemons import daemon
 
 
 async def _stream(port: int, source: str) -> trio.SocketStream:
@@ -163,7 +131,9 @@ def main() -> None:
     wanted = min(hard, max(soft, 4 * args.connections + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     print(f"daemon: the hipparchusd of {sys.executable}")
-    with _daemon() as port:
+    with daemon(web=True) as running:
+        port = running.web_port
+        assert port is not None
         trio.run(trial, port, args.connections, args.every, args.seconds)
 
 
