@@ -57,6 +57,11 @@ def _trusted(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
         raise SettingsError(f"{attribute.name}: {error}") from None
 
 
+def _at_least_a_second(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
+        raise SettingsError(f"{attribute.name} must be at least 1 (seconds), not {value!r}")
+
+
 def _origins(_: object, attribute: attrs.Attribute[Any], value: tuple[str, ...]) -> None:
     for origin in value:
         scheme, sep, rest = origin.partition("://")
@@ -266,12 +271,52 @@ class Settings:
         "per core less one, at least one",
         unit="processes",
     )
+    engine_start: str = option(
+        "with-daemon",
+        one_of,
+        help="when the engine's worker processes start: with the daemon, before it greets "
+        "anyone, so that the first search is as quick as any; or on demand, by the first "
+        "search that needs one (a daemon that seldom searches)",
+        choices=("with-daemon", "on-demand"),
+    )
+    engine_timeout: float = option(
+        10.0,
+        _at_least_a_second,
+        help="the longest a worker may go without a word during a search (it reports every "
+        "quarter second) or take over any other exchange; one that misses it is killed and "
+        "replaced, its searches answered '? internal' and its bot seats searched again",
+        unit="seconds",
+        reloadable=True,
+    )
     max_searches: int = option(
         16,
         whole(1),
         help="genmove and analyze searches that clients may run at once; one more answers "
         "'? limit' (the engine's own seats wait for a worker instead)",
         unit="searches",
+        reloadable=True,
+    )
+    max_searches_per_address: int = option(
+        4,
+        whole(1),
+        help="the same from the connections of one peer address (a connection runs one at "
+        "a time); --trusted-addresses are exempt",
+        unit="searches",
+        reloadable=True,
+    )
+    max_engine_games_per_connection: int = option(
+        4,
+        whole(1),
+        help="games whose every seat is the engine's that one connection may have created and "
+        "started, not finished; the 'bot' that would start one more answers '? limit'",
+        unit="games",
+        reloadable=True,
+    )
+    max_engine_games_per_address: int = option(
+        8,
+        whole(1),
+        help="the same over the connections of one peer address; --trusted-addresses are exempt",
+        unit="games",
         reloadable=True,
     )
     max_search_ms: int = option(

@@ -55,6 +55,7 @@ def test_what_needs_a_restart() -> None:
         "state-dir",
         "retention-days",
         "engine-workers",
+        "engine-start",
         "ws-host",
         "ws-port",
     }

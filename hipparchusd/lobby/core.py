@@ -133,6 +133,11 @@ class Lobby(Connections, Housekeeping, Engine):
         max_search_ms: the longest search ``bot``, ``genmove`` and ``analyze`` may ask for
             (milliseconds; beyond it they answer ``limit``).
         max_search_playouts: the most playouts they may ask for.
+        max_engine_games_per_connection: games only the engine plays (every seat a ``bot``)
+            that the connection which created them may have started and not finished; the
+            ``bot`` that would start one more answers ``limit``.
+        max_engine_games_per_address: the same, over the connections of one peer address
+            (``trusted`` ones exempt).
         max_games_per_connection: games still waiting for players that one connection may
             hold at once, counting those it created and those it has joined or watches
             (``new``, ``join`` and ``watch`` beyond answer ``limit``), so that one client
@@ -157,6 +162,8 @@ class Lobby(Connections, Housekeeping, Engine):
         trusted: AddressSet = NOBODY,
         max_search_ms: int = 10_000,
         max_search_playouts: int = 200_000,
+        max_engine_games_per_connection: int = 4,
+        max_engine_games_per_address: int = 8,
         commands: Mapping[str, Command] | None = None,
     ) -> None:
         self.max_games = max_games
@@ -166,6 +173,8 @@ class Lobby(Connections, Housekeeping, Engine):
         self.by_address = {}
         self.max_search_ms = max_search_ms
         self.max_search_playouts = max_search_playouts
+        self.max_engine_games_per_connection = max_engine_games_per_connection
+        self.max_engine_games_per_address = max_engine_games_per_address
         self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
@@ -200,6 +209,8 @@ class Lobby(Connections, Housekeeping, Engine):
         self.trusted = settings.trusted
         self.max_search_ms = settings.max_search_ms
         self.max_search_playouts = settings.max_search_playouts
+        self.max_engine_games_per_connection = settings.max_engine_games_per_connection
+        self.max_engine_games_per_address = settings.max_engine_games_per_address
 
     # Requests.
 
@@ -430,4 +441,10 @@ COMMANDS: Mapping[str, Command] = _table(
         Lobby._cmd_analyze,
     ),
     Command.of("stop", "end your analysis (any request does)", Lobby._cmd_stop),
+    Command.of(
+        "end <game>",
+        "end a game you created whose seats are all the engine's (no winner)",
+        Lobby._cmd_end,
+        _GAME,
+    ),
 )

@@ -214,8 +214,9 @@ class Housekeeping(LobbyBase):
         for table in list(self.tables.values()):
             if not table.started or table.finished:
                 continue
-            if table.followers() or all(seat.bot is not None for seat in table.seats):
-                # Followed, or played by the engine alone: it ends by itself.
+            if table.followers():
+                # (A game the engine alone plays is no exception: nobody would watch it end,
+                # and its searches would keep the workers from everyone else: issue 24.)
                 table.unattended_since = None
             elif table.unattended_since is None:
                 table.unattended_since = now

@@ -60,6 +60,7 @@ class Playing(Deadlines):
 
         def create() -> None:
             self.tables[game_id] = table
+            table.creator, table.creator_address = session.id, session.address
             session.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 

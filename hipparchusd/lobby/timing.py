@@ -268,8 +268,9 @@ class Timing(LobbyBase):
                 level, until = seat.bot, None
                 if clocks is not None:
                     level, until = self._clocked(clocks, number, game, seat.bot)
+                address = table.creator_address or ""
                 turns.append(
-                    BotTurn(table.id, number, table.kind.name, view, level, seat.turn, until)
+                    BotTurn(table.id, number, table.kind.name, view, level, seat.turn, until, address)
                 )
         return turns
 
@@ -293,6 +294,8 @@ class Timing(LobbyBase):
         table.enter(Lifecycle.OVER)
         if outcome.aborted:
             log.info("game %s aborted: a seat did not make its first decision in time", table.id)
+        elif outcome.abandoned:
+            log.info("game %s ended as abandoned: no winner", table.id)
         else:
             winners = ",".join(map(str, outcome.winners))
             how = ""

@@ -16,12 +16,13 @@ import contextlib
 import errno
 import logging
 import os
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final
 
 import trio
 
 from ..addresses import host_of
+from ..games.base import GameKind
 from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
@@ -34,7 +35,7 @@ from .pipeline import Pipeline
 from .storage import execute
 from .sweeps import Sweeps
 from .timers import Timers
-from .websocket import WebFront
+from .webfront import WebFront
 from .workers import EnginePool
 
 log = logging.getLogger("hipparchusd.server")
@@ -49,6 +50,20 @@ _FLUSH_TIMEOUT = 5.0
 ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: Seconds to wait before accepting again after one of those errors.
 ACCEPT_RETRY_DELAY: Final = 0.1
+
+
+def engine_pool(settings: Settings, kinds: Iterable[GameKind], name: str) -> EnginePool:
+    """A pool of ``settings.workers`` engine workers for the searches ``name`` says, which
+    import the engine of each of ``kinds`` that has one before they are ready, and start
+    with the daemon or on demand (``engine_start``)."""
+    engines = [kind.engine.module for kind in kinds if kind.engine is not None]
+    return EnginePool(
+        settings.workers,
+        engines=engines,
+        timeout=settings.engine_timeout,
+        on_demand=settings.engine_start == "on-demand",
+        name=name,
+    )
 
 
 class Server:
@@ -74,8 +89,10 @@ class Server:
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self.engines = Engines(
             self.lobby,
-            EnginePool(settings.workers),
-            settings.max_searches,
+            engine_pool(settings, self.lobby.kinds.values(), "moves"),
+            engine_pool(settings, self.lobby.kinds.values(), "analyses"),
+            max_searches=settings.max_searches,
+            max_searches_per_address=settings.max_searches_per_address,
             sequenced=self.pipeline.sequenced,
             send=self.pipeline.send,
         )
@@ -110,16 +127,20 @@ class Server:
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
         ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout``,
-        ``adjourn_expiry_days``, ``grace_period``, ``max_searches``, ``max_search_ms`` and
-        ``max_search_playouts`` apply at once (the timeouts from the next sweep, the expiry from
-        the next look for expired games); ``max_line_bytes``
-        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        ``adjourn_expiry_days``, ``grace_period``, the engine's limits (``max_searches``,
+        ``max_searches_per_address``, ``max_search_ms``, ``max_search_playouts``, the
+        engine-only games' limits) and ``engine_timeout`` apply at once (the timeouts from the
+        next sweep, the expiry from the next look for expired games); ``max_line_bytes`` and
+        ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port``, ``state_dir`` and ``engine_workers`` unchanged (they
         need a restart)."""
         self.settings = settings
         self.lobby.configure(settings)
         self.engines.max_searches = settings.max_searches
+        self.engines.max_searches_per_address = settings.max_searches_per_address
+        for pool in self.engines.pools:
+            pool.timeout = settings.engine_timeout
         self.sweeps.settings = settings
 
     @property
@@ -139,7 +160,7 @@ class Server:
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
-        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`) until
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.webfront`) until
         :meth:`shutdown`, then send the shutdown notice, let connections finish for
         ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
         with this server once it accepts connections."""
@@ -300,8 +321,15 @@ class Server:
             limit = min(limit, self.file_capacity)
         if len(self.connections) >= limit:
             return ErrorCode.LIMIT, "too many connections"
+        return self.address_refusal(address, 0)
+
+    def address_refusal(self, address: str, pending: int) -> tuple[ErrorCode, str] | None:
+        """Why one more connection from ``address`` is over ``max_connections_per_address``
+        (unless the address is trusted), counting ``pending`` more from it as open: the web
+        listener's connections still in their handshake (issue 24 item 1)."""
+        settings = self.settings
         if (
-            self.per_address[address] >= settings.max_connections_per_address
+            self.per_address[address] + pending >= settings.max_connections_per_address
             and address not in settings.trusted
         ):
             return ErrorCode.LIMIT, (

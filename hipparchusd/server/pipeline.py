@@ -44,6 +44,9 @@ log = logging.getLogger("hipparchusd.server")
 #: change in either case; in the second, the store may have kept it, and a restart then brings
 #: it back (PROTOCOL.md section 3).
 STORE_FAILED = "the game store failed; nothing was changed"
+#: The ``internal`` message of a search that failed (its worker died or missed a deadline, or
+#: the engine refused the view): the search changed nothing, and the request neither.
+ENGINE_FAILED = "the engine failed (see the server log); nothing was changed"
 STORE_UNREACHABLE = (
     "the game store stopped answering; nothing was changed here, but the store may have kept "
     "the change, and a restart would bring it back"
@@ -210,7 +213,7 @@ class Pipeline:
         """Run the search ``need`` asks for (``genmove``), holding no game meanwhile (the
         caller's connection waits for its answer, the game's other requests do not), then
         carry out the answer it gives back in the game's order; ``limit`` when too many
-        searches run, ``internal`` when the engine fails."""
+        searches run, ``internal`` when the engine fails (:data:`ENGINE_FAILED`)."""
         engines = self.engines
         failure: Result | None = None
         analysis = None
@@ -219,16 +222,16 @@ class Pipeline:
             failure = Result(Response.failed(error))
         else:
             try:
-                analysis = await engines.genmove(need.kind, need.view, need.level)
+                analysis = await engines.genmove(need.kind, need.view, need.level, conn.session)
+            except ProtocolError as refusal:
+                refusal.request_id = request.id
+                failure = Result(Response.failed(refusal))
             except EngineError as problem:
                 log.error("game %s: genmove failed: %s", need.game_id, problem)
                 log.debug("game %s: %s", need.game_id, problem.detail)
-                message = "the engine failed; see the server log"
                 failure = Result(
-                    Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+                    Response.failed(ProtocolError(ErrorCode.INTERNAL, ENGINE_FAILED, request.id))
                 )
-            if analysis is None and failure is None:
-                failure = engines.limit_result(Result(Response(request.id)))
         if failure is not None or analysis is None:
             assert failure is not None
             await self.carry_out(failure, conn)

@@ -294,11 +294,12 @@ class SqliteStore:
         now = self._clock()
         await self._link.call("finish", (game_id, text, now, self._due_prune(now), timed))
 
-    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
         no winner), keeping ``record`` (the game as it stood) under the retention rule like
         any finished game's, and marked ``abandoned``. Refused when the game was active since
-        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile.
+        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile;
+        ``None`` checks no activity (the server holds the game and ends it).
 
         Raises:
             StoreError: no unfinished game ``game_id`` inactive since ``last_active``, or the
@@ -377,31 +378,19 @@ class SqliteStore:
         ids: list[str] = await self._link.call("adjourned_ids", ())
         return ids
 
-    async def engine_games(self) -> list[StoredGame]:
-        """The started, unfinished games whose every seat the daemon's engine plays, oldest
-        first: at start-up the daemon loads these at once (nobody would resume them), so that
-        they play on.
-
-        Raises:
-            StoreError: a stored value cannot be read.
-        """
-        rows: list[GameRows] = await self._link.call("engine_games", ())
-        return [self._stored_game(game, finished=False) for game in rows]
-
     async def startup_games(self) -> StartupGames:
-        """The games a daemon starting on this store loads (those that have not started, and
-        the started ones whose every seat the engine plays: :meth:`engine_games`), and the ids
-        of the other started ones, left adjourned until a seat resumes one
+        """The games a daemon starting on this store loads (those that have not started), and
+        the ids of the started ones, left adjourned until a seat resumes one
         (:meth:`adjourned_ids`; issue 16 item 3): start-up reads their ids only, however many
-        there are.
+        there are. Games whose every seat the engine plays are no exception: nobody follows
+        them at a start, and loaded at every start they would fill max-games for good (issue
+        24 item 6).
 
         Raises:
             StoreError: a stored value cannot be read.
         """
         adjourned = await self.adjourned_ids()
         loaded = await self.load_unfinished(started=False)
-        # Except the games only the engine plays: nobody would resume them (issue 18).
-        loaded += await self.engine_games()
         return StartupGames(loaded=tuple(loaded), adjourned=tuple(adjourned))
 
     async def latest_game_id(self) -> str | None:

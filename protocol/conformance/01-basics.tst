@@ -34,6 +34,7 @@ bot
 genmove
 analyze
 stop
+end
 a> known_command play
 = true
 a> known_command fly
@@ -87,6 +88,7 @@ bot <game> [<seat>] [level=<level>] [name=<name>]  -- seat the engine in a free 
 genmove <game> [<budget>] [play=false]  -- the engine's move for your seat, played unless play=false (budget 200ms or 5000)
 analyze <game> [<budget>] [interval=<ms>] [seat=<n>]  -- stream the engine's search for your seat as info events, until stop
 stop  -- end your analysis (any request does)
+end <game>  -- end a game you created whose seats are all the engine's (no winner)
 a> kinds
 = hipparchus seats=2 levels=random,heuristic,ismcts  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
 planets seats=3-6 levels=random,heuristic,ismcts  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
