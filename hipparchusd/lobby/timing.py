@@ -268,9 +268,9 @@ class Timing(LobbyBase):
                 level, until = seat.bot, None
                 if clocks is not None:
                     level, until = self._clocked(clocks, number, game, seat.bot)
-                address = table.creator_address or ""
+                kind, address = table.kind.name, table.creator_address or ""
                 turns.append(
-                    BotTurn(table.id, number, table.kind.name, view, level, seat.turn, until, address)
+                    BotTurn(table.id, number, kind, view, level, seat.turn, until, address)
                 )
         return turns
 
