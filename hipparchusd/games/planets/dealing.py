@@ -1,7 +1,7 @@
 """Deals of planets: the shuffle, the deal, the draws of the cut, and the checks of a given deal
 (RULINGS P2, P3; docs/planets.md, "Players, deck and deal").
 
-A deal is the seats' hands as masks (:mod:`.model`). By default the shuffle draws on the
+A deal is the seats' hands as masks (:mod:`.core`). By default the shuffle draws on the
 operating system's randomness; a seed gives reproducible deals (the game is then fixed).
 """
 
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from ...wording import counted
+from .core import cut_dealer
 from .model import CARDS, Card, cards_of, count, deck_mask, mask_of
 
 __all__ = [
@@ -143,16 +144,3 @@ def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> t
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
     """One card drawn by each seat from the shuffled deck, for the cut (P3)."""
     return tuple(rng.sample(cards_of(deck_mask(players, galaxies)), players))
-
-
-def cut_dealer(draws: Sequence[Card]) -> int:
-    """The seat that deals first, given the card each seat drew (RULINGS P3): the highest suit
-    (Earth > Jupiter > Mars > Neptune > Saturn > Venus), then the highest rank.
-
-    Raises:
-        ValueError: no draws, or a card drawn twice.
-    """
-    if not draws or len(set(draws)) != len(draws):
-        raise ValueError("the cut needs one different card per seat")
-    # Earth is suit 0 and the highest: compare (-suit, rank).
-    return max(range(len(draws)), key=lambda seat: (-draws[seat].suit, draws[seat].rank))

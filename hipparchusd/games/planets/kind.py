@@ -9,9 +9,9 @@ from ...codec import InvalidState
 from ...jsondata import JSON
 from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
 from .codec import CODEC, structure_record
+from .dealing import check_deal
 from .game import PlanetsGame
 from .notation import parse_deal
-from .rules import check_deal
 from .views import HandStarted
 
 OPTIONS = (
