@@ -5,7 +5,7 @@
    each. Target: >= 40,000 rounds/s (``rules.py`` plays about 8,700).
 2. Search iterations per second and per-move time of ``ismcts`` at its default level.
 3. Strength: in-process matches played through the rules (:class:`HipparchusGame`, each seat
-   asking :func:`hipparchusd.engine.api.analyze` with its own view only) of the engine at the
+   asking :func:`hipparchusd.engine.analysis.analyze` with its own view only) of the engine at the
    default level (at most 100 ms per move) against ``random`` and against ``heuristic``, with
    duplicate deals: each deal is played twice, the engine in seat 0 then in seat 1 (the same
    seed deals every round of both matches and fixes the first leader). Targets: >= 95% of
@@ -35,9 +35,12 @@ import sys
 import time
 from typing import Any
 
-from hipparchusd.engine.api import Level, analyze
+from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.types import Level
 from hipparchusd.games.hipparchus.compact import hand_from_cards, random_round
+from hipparchusd.games.hipparchus.engine import ADAPTER as HIPPARCHUS
 from hipparchusd.games.hipparchus.game import HipparchusGame
+from hipparchusd.games.planets.engine import ADAPTER as PLANETS
 from hipparchusd.games.planets.game import PlanetsGame
 
 DECK = [suit for suit in range(3) for _ in range(10)]
@@ -81,7 +84,7 @@ def play_match(deal_seed: int, engine_seat: int, engine: str, opponent: str) -> 
         seat = next(iter(game.seats_to_move()))
         started = time.perf_counter()
         analysis = analyze(
-            "hipparchus", game.view_data(seat), levels[seat], seed=deal_seed * 1000 + move
+            HIPPARCHUS, game.view_data(seat), levels[seat], seed=deal_seed * 1000 + move
         )
         if seat == engine_seat:
             times.append((time.perf_counter() - started) * 1000.0)
@@ -167,7 +170,7 @@ def play_planets_hand(
         seat = min(game.seats_to_move())
         started = time.perf_counter()
         analysis = analyze(
-            "planets", game.view_data(seat), levels[seat], seed=deal_seed * 1000 + move
+            PLANETS, game.view_data(seat), levels[seat], seed=deal_seed * 1000 + move
         )
         if seat == engine_seat:
             times.append((time.perf_counter() - started) * 1000.0)
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     game = HipparchusGame(seed=args.seed, first_leader=0)
     game.start()
     level = Level.parse(args.level)
-    searches = [analyze("hipparchus", game.view_data(0), level, seed=i) for i in range(10)]
+    searches = [analyze(HIPPARCHUS, game.view_data(0), level, seed=i) for i in range(10)]
     per_second = [a.playouts / (a.elapsed_ms / 1000.0) for a in searches]
     print(
         f"{level} at the first lead: {statistics.fmean(a.playouts for a in searches):.0f} "

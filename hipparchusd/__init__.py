@@ -1,3 +1,4 @@
-"""hipparchusd: a game engine daemon for the card game Hipparchus."""
+"""hipparchusd: a game engine daemon for card games (the kinds it serves are in
+:mod:`hipparchusd.games.registry`)."""
 
 __version__ = "0.1.0"

@@ -15,20 +15,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from . import __version__
-from .addresses import parse_networks
-from .config_file import (
-    DEFAULT_CONFIG_PATH,
-    EX_CONFIG,
-    ConfigError,
-    config_path,
-    load_settings,
-    state_dir_setting,
-)
+from .config_file import DEFAULT_CONFIG_PATH, EX_CONFIG, ConfigError, config_path, load_settings
+from .games.registry import KINDS
 from .logs import configure_logging
-from .settings import DEFAULT_PORT, LOG_LEVELS, Settings, SettingsError, parse_origins
+from .option_fields import Declared, declared
+from .settings import Settings, SettingsError
 from .store.export import export_main
 from .systemd.activation import ActivationError, activated_listener_groups
 from .systemd.notify import Notifier
@@ -36,7 +28,7 @@ from .systemd.notify import Notifier
 log = logging.getLogger("hipparchusd")
 
 #: The options that set a :class:`Settings` field (the rest steer the command itself).
-SETTINGS_FIELDS = frozenset(field.name for field in attrs.fields(Settings))
+SETTINGS_FIELDS = frozenset(setting.field for setting in declared(Settings))
 
 
 def match_main(argv: list[str]) -> int:
@@ -51,212 +43,23 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main, "ma
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of the daemon's options (defaults from :class:`Settings`)."""
-    d = Settings()
+    """The parser of the daemon's options: one per :class:`Settings` field, generated from its
+    declaration (:func:`add_setting`), then those that steer the command itself."""
+    served = ", ".join(f"{kind.name} ({kind.summary})" for kind in KINDS.values())
     parser = argparse.ArgumentParser(
         prog="hipparchusd",
         description=(
-            "Game engine daemon for the card game Hipparchus: serves protocol 1 "
-            "(protocol/PROTOCOL.md) over TCP. Stop it with SIGINT or SIGTERM (a second one "
-            "stops at once); SIGHUP reloads the configuration file."
+            f"Game engine daemon for card games: serves {served}. Speaks protocol 1 "
+            "(protocol/PROTOCOL.md) over TCP, and with --ws-port serves the web page and the "
+            "protocol over WebSocket. Stop it with SIGINT or SIGTERM (a second one stops at "
+            "once); SIGHUP reloads the configuration file."
         ),
         epilog=(f"subcommands: {', '.join(SUBCOMMANDS)}" if SUBCOMMANDS else None),
     )
     add = parser.add_argument
     add("--version", action="version", version=f"hipparchusd {__version__}")
-    add("--host", default=d.host, help=f"address to listen on (default {d.host})")
-    add(
-        "--port",
-        type=int,
-        default=d.port,
-        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free port and logs it)",
-    )
-    add(
-        "--max-line-bytes",
-        type=int,
-        default=d.max_line_bytes,
-        help=f"longest request line in bytes, LF included; longer lines are answered "
-        f"'? line-too-long' (default {d.max_line_bytes})",
-    )
-    add(
-        "--max-connections",
-        type=int,
-        default=d.max_connections,
-        help=f"open connections at once; one more gets '? limit' and is closed "
-        f"(default {d.max_connections})",
-    )
-    add(
-        "--max-connections-per-address",
-        type=int,
-        default=d.max_connections_per_address,
-        metavar="CONNECTIONS",
-        help=f"open connections from one peer address at once; one more gets '? limit' and "
-        f"is closed; --trusted-addresses are exempt (default {d.max_connections_per_address})",
-    )
-    add(
-        "--request-timeout",
-        type=float,
-        default=d.request_timeout,
-        metavar="SECONDS",
-        help=f"time to complete a request line once its first byte arrived; past it the "
-        f"connection gets '? limit' and is closed; 0 never (default {d.request_timeout:g})",
-    )
-    add(
-        "--max-games",
-        type=int,
-        default=d.max_games,
-        help=f"unfinished games at once; 'new' beyond answers '? limit' (default {d.max_games})",
-    )
-    add(
-        "--max-games-per-connection",
-        type=int,
-        default=d.max_games_per_connection,
-        metavar="GAMES",
-        help=f"games waiting for players one connection may create, join or watch at once; "
-        f"'new', 'join' and 'watch' beyond answer '? limit' (default "
-        f"{d.max_games_per_connection})",
-    )
-    add(
-        "--max-games-per-address",
-        type=int,
-        default=d.max_games_per_address,
-        metavar="GAMES",
-        help=f"the same over all connections from one peer address (default "
-        f"{d.max_games_per_address}); --trusted-addresses are exempt",
-    )
-    add(
-        "--trusted-addresses",
-        type=_networks,
-        default=d.trusted_addresses,
-        metavar="ADDR[,NET...]",
-        help="comma-separated IP addresses or networks (e.g. 127.0.0.1,10.0.0.0/8) exempt "
-        "from the per-address limits; none by default, not even loopback",
-    )
-    add(
-        "--idle-timeout",
-        type=float,
-        default=d.idle_timeout,
-        metavar="SECONDS",
-        help=f"close a silent connection that follows no game in progress after this long; "
-        f"0 never does (default {d.idle_timeout:g})",
-    )
-    add(
-        "--abandon-timeout",
-        type=float,
-        default=d.abandon_timeout,
-        metavar="SECONDS",
-        help=f"drop a game still waiting for players that no connection holds a seat in or "
-        f"watches after this long, freeing its place under --max-games; started games are "
-        f"kept; 0 never drops (default {d.abandon_timeout:g})",
-    )
-    add(
-        "--adjourn-timeout",
-        type=float,
-        default=d.adjourn_timeout,
-        metavar="SECONDS",
-        help=f"adjourn a started game that no connection holds a seat in or watches after "
-        f"this long: it leaves memory and --max-games, stays in the state directory, and a "
-        f"seat's 'resume <token>' brings it back; never with --state-dir none; 0 never "
-        f"adjourns (default {d.adjourn_timeout:g})",
-    )
-    add(
-        "--adjourn-expiry-days",
-        type=float,
-        default=d.adjourn_expiry_days,
-        metavar="DAYS",
-        help=f"end as abandoned (no winner; its record kept under --retention-days) an "
-        f"adjourned game that no seat resumes within this many days of its last move, resume "
-        f"or adjournment; 0 never does (default {d.adjourn_expiry_days:g})",
-    )
-    add(
-        "--outbound-queue",
-        type=int,
-        default=d.outbound_queue,
-        metavar="MESSAGES",
-        help=f"responses and events queued per connection; a client that does not read "
-        f"and lets it fill is disconnected (default {d.outbound_queue})",
-    )
-    add(
-        "--log-level",
-        choices=LOG_LEVELS,
-        default=d.log_level,
-        help=f"log to stderr from this level (default {d.log_level}; debug adds protocol errors)",
-    )
-    add(
-        "--state-dir",
-        type=state_dir_setting,
-        metavar="DIR|none",
-        help="where games are kept across restarts and crashes (a SQLite database); 'none' "
-        "keeps them in memory only (default: $STATE_DIRECTORY under systemd, else the user's "
-        "data directory, e.g. ~/.local/share/hipparchusd)",
-    )
-    add(
-        "--retention-days",
-        type=float,
-        default=d.retention_days,
-        metavar="DAYS",
-        help="keep finished games in the state directory this many days; 0 keeps them "
-        "forever (default 0)",
-    )
-    add(
-        "--grace-period",
-        "--grace",
-        type=float,
-        default=d.grace_period,
-        metavar="SECONDS",
-        help=f"on SIGINT/SIGTERM, how long connections may finish before they are closed "
-        f"(default {d.grace_period:g})",
-    )
-    add(
-        "--engine-workers",
-        type=int,
-        default=d.engine_workers,
-        metavar="N",
-        help="worker processes for the engine's searches (bot seats, genmove, analyze); 0: "
-        "one per core less one, at least one (default 0)",
-    )
-    add(
-        "--max-searches",
-        type=int,
-        default=d.max_searches,
-        metavar="N",
-        help=f"genmove and analyze searches running at once; one more answers '? limit' "
-        f"(default {d.max_searches})",
-    )
-    add(
-        "--max-search-ms",
-        type=int,
-        default=d.max_search_ms,
-        metavar="MS",
-        help=f"longest search budget a request may ask for, in milliseconds "
-        f"(default {d.max_search_ms})",
-    )
-    add(
-        "--max-search-playouts",
-        type=int,
-        default=d.max_search_playouts,
-        metavar="N",
-        help=f"most playouts a request may ask for (default {d.max_search_playouts})",
-    )
-    add(
-        "--ws-host",
-        default=d.ws_host,
-        help=f"address the web listener binds (default {d.ws_host}, loopback only)",
-    )
-    add(
-        "--ws-port",
-        type=int,
-        metavar="PORT",
-        help="serve the web page over HTTP and the protocol over WebSocket (at /ws) on this "
-        "port (0 picks a free one); off unless given",
-    )
-    add(
-        "--ws-origins",
-        type=parse_origins,
-        metavar="ORIGINS",
-        help="origins besides the page's own whose pages may open a WebSocket, separated by "
-        "spaces or commas, e.g. 'https://cards.example.org' (default: the page's own only)",
-    )
+    for setting in declared(Settings):
+        add_setting(parser, setting)
     add(
         "--config",
         metavar="PATH",
@@ -270,19 +73,41 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"check the configuration file and the options, say OK and exit 0; or name the "
         f"offending key and exit {EX_CONFIG}",
     )
-    # Defaults come from Settings (and the file), so that the namespace holds only the options
-    # actually given: those win over the configuration file.
-    for action in parser._actions:
-        if action.dest in SETTINGS_FIELDS:
-            action.default = argparse.SUPPRESS
     return parser
 
 
-def _networks(text: str) -> tuple[str, ...]:
-    try:
-        return parse_networks(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def add_setting(parser: argparse.ArgumentParser, setting: Declared) -> None:
+    """Add the command-line option of the declared ``setting`` to ``parser``: its long option
+    (and aliases), value type or ``parse``, choices, metavar, and help with the default.
+
+    Its default is not the parser's: the namespace holds only the options actually given,
+    which win over the configuration file (the defaults come from :class:`Settings`, or from
+    the environment, see :func:`~hipparchusd.config_file.load_settings`)."""
+    option = setting.option
+    parser.add_argument(
+        setting.flag,
+        *option.aliases,
+        dest=setting.field,
+        type=setting.kind if option.parse is None else _argument_type(option.parse),
+        choices=option.choices or None,
+        metavar=setting.metavar,
+        default=argparse.SUPPRESS,
+        # argparse formats help with %: a literal one is written %%.
+        help=f"{option.help} (default {setting.default_shown})".replace("%", "%%"),
+    )
+
+
+def _argument_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse`` as an argparse type: its ``ValueError`` becomes the message argparse prints
+    (``argument --x: <message>``) rather than argparse's ``invalid <name> value``."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return convert
 
 
 def given_options(ns: argparse.Namespace) -> dict[str, Any]:

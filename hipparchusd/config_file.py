@@ -3,8 +3,10 @@
 The file holds flat ``key = value`` pairs whose keys are the long command-line options without
 their dashes (``max-connections = 500`` is ``--max-connections 500``), so one name serves the
 command line, the file and the documentation. A :class:`Schema` maps each key to a field of the
-daemon's settings with its TOML type; a file is checked strictly: an unknown key, a wrong type
-or a value out of range is a :class:`ConfigError` naming the key, never silently ignored.
+daemon's settings with its TOML type (the daemon's, :data:`DAEMON_SCHEMA`, is generated from the
+declarations of :class:`~hipparchusd.settings.Settings`); a file is checked strictly: an unknown
+key, a wrong type or a value out of range is a :class:`ConfigError` naming the key, never
+silently ignored.
 
 Precedence: built-in defaults, then the file, then the command line.
 """
@@ -19,9 +21,8 @@ from typing import Any
 
 import attrs
 
-from .addresses import parse_networks
-from .settings import LOG_LEVELS, Settings, parse_origins
-from .store.statedir import default_state_dir, resolve_state_dir
+from .option_fields import Declared, declared
+from .settings import Settings
 
 DEFAULT_CONFIG_PATH = Path("/etc/hipparchusd/config.toml")
 """Read when present and no ``--config`` is given."""
@@ -32,6 +33,12 @@ EX_CONFIG = 78
 
 Validate = Callable[[str, Any], object]
 """``validate(field, value)``: raises ``ValueError`` when the settings refuse ``value``."""
+
+
+def _as_given(value: Any) -> Any:
+    """The check of a key whose TOML value is the field's value as it stands."""
+    return value
+
 
 _TOML_NAMES: dict[type, str] = {
     bool: "a boolean (true or false)",
@@ -75,7 +82,7 @@ class Key:
     name: str
     field: str
     kind: type
-    check: Callable[[Any], Any] = attrs.field(default=lambda value: value)
+    check: Callable[[Any], Any] = attrs.field(default=_as_given)
     reloadable: bool = False
 
     def convert(self, value: object) -> Any:
@@ -223,65 +230,23 @@ def _close_match(name: str, known: Iterable[str]) -> str | None:
 # The daemon's keys -----------------------------------------------------------------------------
 
 
-def one_of(*choices: str) -> Callable[[Any], Any]:
-    """A check that accepts one of ``choices`` (case-insensitive), giving it in lower case."""
-
-    def check(value: Any) -> Any:
-        if value.lower() not in choices:
-            raise ValueError(f"must be one of {', '.join(choices)}, got {value!r}")
-        return value.lower()
-
-    return check
-
-
-def state_dir_setting(value: str) -> str | None:
-    """The ``state_dir`` setting for a ``--state-dir`` value: the directory (``~`` expanded),
-    ``None`` for ``none`` (games kept in memory), the default directory for ``""`` (see
-    :func:`hipparchusd.store.statedir.resolve_state_dir`)."""
-    path = resolve_state_dir(value)
-    return None if path is None else str(path)
-
-
-def _state_dir(value: str) -> str | None:
-    """``state-dir``: as ``--state-dir`` takes it, but not empty (in a file an empty value is
-    more likely a slip than a wish for the default)."""
-    if not value:
-        raise ValueError('must not be empty (use "none" to keep games in memory)')
-    return state_dir_setting(value)
-
-
-DAEMON_SCHEMA = Schema(
-    (
-        Key("host", "host", str),
-        Key("port", "port", int),
-        Key("max-line-bytes", "max_line_bytes", int, reloadable=True),
-        Key("max-connections", "max_connections", int, reloadable=True),
-        Key("max-connections-per-address", "max_connections_per_address", int, reloadable=True),
-        Key("request-timeout", "request_timeout", float, reloadable=True),
-        Key("max-games", "max_games", int, reloadable=True),
-        Key("max-games-per-connection", "max_games_per_connection", int, reloadable=True),
-        Key("max-games-per-address", "max_games_per_address", int, reloadable=True),
-        Key("trusted-addresses", "trusted_addresses", str, parse_networks, reloadable=True),
-        Key("idle-timeout", "idle_timeout", float, reloadable=True),
-        Key("abandon-timeout", "abandon_timeout", float, reloadable=True),
-        Key("adjourn-timeout", "adjourn_timeout", float, reloadable=True),
-        Key("adjourn-expiry-days", "adjourn_expiry_days", float, reloadable=True),
-        Key("outbound-queue", "outbound_queue", int, reloadable=True),
-        Key("log-level", "log_level", str, one_of(*LOG_LEVELS), reloadable=True),
-        Key("state-dir", "state_dir", str, _state_dir),
-        Key("retention-days", "retention_days", float),
-        Key("grace-period", "grace_period", float, reloadable=True),
-        Key("engine-workers", "engine_workers", int),
-        Key("max-searches", "max_searches", int, reloadable=True),
-        Key("max-search-ms", "max_search_ms", int, reloadable=True),
-        Key("max-search-playouts", "max_search_playouts", int, reloadable=True),
-        Key("ws-host", "ws_host", str),
-        Key("ws-port", "ws_port", int),
-        Key("ws-origins", "ws_origins", str, parse_origins, reloadable=True),
+def option_key(declared_option: Declared) -> Key:
+    """The configuration key of a declared option: its name, field, scalar type, ``parse``
+    (for a string) and whether a reload applies it."""
+    option = declared_option.option
+    return Key(
+        declared_option.name,
+        declared_option.field,
+        declared_option.kind,
+        _as_given if option.parse is None else option.parse,
+        reloadable=option.reloadable,
     )
-)
-"""The daemon's configuration keys: the long options of ``hipparchusd --help`` without their
-dashes. Value ranges are the :class:`~hipparchusd.settings.Settings` validators'."""
+
+
+DAEMON_SCHEMA = Schema(tuple(option_key(d) for d in declared(Settings) if d.option.in_file))
+"""The daemon's configuration keys, generated from the declarations of
+:class:`~hipparchusd.settings.Settings`: the long options of ``hipparchusd --help`` without their
+dashes. Value ranges are the settings' own checks."""
 
 
 def _check_setting(field: str, value: Any) -> None:
@@ -291,14 +256,19 @@ def _check_setting(field: str, value: Any) -> None:
 
 def load_settings(path: Path | None, given: Mapping[str, Any]) -> Settings:
     """The daemon's settings: the defaults, then the file ``path`` (if any), then ``given`` (the
-    command-line options, field to value). Unless one of them sets it, the state directory is
-    the default one (``$STATE_DIRECTORY`` under systemd, see
-    :func:`hipparchusd.store.statedir.default_state_dir`).
+    command-line options, field to value). An option declared with an ``environ_default`` starts
+    from that rather than from the field's default: the state directory is the default one
+    (``$STATE_DIRECTORY`` under systemd, see
+    :func:`hipparchusd.directories.default_state_dir`) unless the file or ``given`` sets it.
 
     Raises:
         ConfigError: the file cannot be read, or a key in it is unknown or has a bad value.
         SettingsError: a value in ``given`` is refused.
     """
+    from_environment = {
+        d.field: d.option.environ_default()
+        for d in declared(Settings)
+        if d.option.environ_default is not None
+    }
     from_file = DAEMON_SCHEMA.load(path, _check_setting) if path is not None else {}
-    values = {"state_dir": str(default_state_dir()), **from_file, **given}
-    return Settings(**values)
+    return Settings(**{**from_environment, **from_file, **given})

@@ -1,5 +1,10 @@
-"""Every option of the daemon, validated, in one frozen value (set from the command line by
-:mod:`hipparchusd.cli`)."""
+"""Every option of the daemon, declared once and validated, in one frozen value.
+
+Each field of :class:`Settings` is an option (:func:`~hipparchusd.option_fields.option`): its
+declaration gives the help, unit, default, check and whether a reload applies it, and from it
+come ``hipparchusd --help`` and the command line (:mod:`hipparchusd.cli`) and the configuration
+file's keys (:mod:`hipparchusd.config_file`). A new option is one field here.
+"""
 
 from __future__ import annotations
 
@@ -9,85 +14,60 @@ from typing import Any
 
 import attrs
 
-from .addresses import AddressSet
+from .addresses import AddressSet, parse_networks
+from .directories import default_state_dir, resolve_state_dir
+
+# SettingsError is the settings' error too: offered from here (``as`` marks the re-export).
+from .option_fields import SettingsError as SettingsError
+from .option_fields import non_negative, one_of, option, port_number, whole
 
 #: The protocol's default TCP port (PROTOCOL.md).
 DEFAULT_PORT = 7460
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
-
-class SettingsError(ValueError):
-    """An option with a bad value; the message names the option and says what it accepts."""
-
-
-def _positive_int(name: str) -> Any:
-    def check(_: Any, __: Any, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise SettingsError(f"{name} must be a whole number >= 1, not {value!r}")
-
-    return check
+#: The shortest request line limit: room for an id, a command and a game id, and for the
+#: ``? line-too-long`` answer to make sense.
+MIN_LINE_BYTES = 64
 
 
-def _non_negative_int(name: str) -> Any:
-    def check(_: Any, __: Any, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise SettingsError(f"{name} must be a whole number >= 0, not {value!r}")
-
-    return check
+# Checks of single options (the common ones are in hipparchusd.option_fields) -----------------
 
 
-def _non_negative(name: str) -> Any:
-    def check(_: Any, __: Any, value: float) -> None:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-            raise SettingsError(f"{name} must be a number of seconds >= 0, not {value!r}")
-
-    return check
+def _host(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, str) or not value or any(c.isspace() for c in value):
+        raise SettingsError(f"{attribute.name} must be a host name or address, not {value!r}")
 
 
-def _check_port(_: Any, __: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
-        raise SettingsError(f"port must be 0-65535 (0: any free port), not {value!r}")
+def _line_bytes(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < MIN_LINE_BYTES:
+        raise SettingsError(f"{attribute.name} must be at least {MIN_LINE_BYTES}, not {value!r}")
 
 
-def _check_line(_: Any, __: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 64:
-        raise SettingsError(f"max_line_bytes must be at least 64, not {value!r}")
-
-
-def _check_level(_: Any, __: Any, value: str) -> None:
-    if value not in LOG_LEVELS:
-        raise SettingsError(f"log_level must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
-
-
-def _check_state_dir(_: Any, __: Any, value: str | None) -> None:
+def _state_dir(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is not None and (not isinstance(value, str) or not value or "\0" in value):
-        raise SettingsError(f"state_dir must be a directory path (or none), not {value!r}")
+        raise SettingsError(f"{attribute.name} must be a directory path (or none), not {value!r}")
 
 
-def _days(name: str) -> Any:
-    def check(_: Any, __: Any, value: float) -> None:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-            raise SettingsError(f"{name} must be a number of days >= 0, not {value!r}")
-
-    return check
-
-
-_check_retention = _days("retention_days")
+def _trusted(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
+        raise SettingsError(f"{attribute.name} must be addresses or networks")
+    try:
+        AddressSet.of(value)
+    except ValueError as error:
+        raise SettingsError(f"{attribute.name}: {error}") from None
 
 
-def _check_ws_port(_: Any, __: Any, value: int | None) -> None:
-    if value is not None:
-        _check_port(_, __, value)
-
-
-def _check_origins(_: Any, __: Any, value: tuple[str, ...]) -> None:
+def _origins(_: object, attribute: attrs.Attribute[Any], value: tuple[str, ...]) -> None:
     for origin in value:
         scheme, sep, rest = origin.partition("://")
         if scheme not in ("http", "https") or not sep or not rest or "/" in rest:
             raise SettingsError(
-                f"ws_origins must be origins like https://example.org or "
+                f"{attribute.name} must be origins like https://example.org or "
                 f"http://localhost:8080 (scheme, host, optional port; no path), not {origin!r}"
             )
+
+
+# Text values (the command line's, and the configuration file's strings) -----------------------
 
 
 def parse_origins(value: str) -> tuple[str, ...]:
@@ -96,117 +76,244 @@ def parse_origins(value: str) -> tuple[str, ...]:
     return tuple(o.rstrip("/").lower() for o in value.replace(",", " ").split())
 
 
-def _check_trusted(_: Any, __: Any, value: tuple[str, ...]) -> None:
-    if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
-        raise SettingsError("trusted_addresses must be addresses or networks")
-    try:
-        AddressSet.of(value)
-    except ValueError as error:
-        raise SettingsError(f"trusted_addresses: {error}") from None
+def parse_state_dir(value: str) -> str | None:
+    """The ``state_dir`` setting for a ``--state-dir`` (or ``state-dir``) value: the directory
+    (``~`` expanded), or ``None`` for ``none`` (games kept in memory; see
+    :func:`hipparchusd.directories.resolve_state_dir`).
+
+    Raises:
+        ValueError: an empty value, more likely a slip (an unset variable) than a wish for
+            the default, which is had by not giving the option.
+    """
+    if not value:
+        raise ValueError('must not be empty (use "none" to keep games in memory)')
+    path = resolve_state_dir(value)
+    return None if path is None else str(path)
 
 
-def _check_host(_: Any, __: Any, value: str) -> None:
-    if not value or any(c.isspace() for c in value):
-        raise SettingsError(f"host must be a host name or address, not {value!r}")
+def _default_state_dir() -> str:
+    return str(default_state_dir())
 
 
 @attrs.frozen(kw_only=True)
 class Settings:
-    """The daemon's configuration.
-
-    Attributes:
-        host: address to listen on (default 127.0.0.1, loopback only).
-        port: TCP port (default 7460; 0 picks a free one, logged at start).
-        max_line_bytes: longest request line, LF included (bytes; PROTOCOL.md section 1).
-        max_connections: open connections at once; the next gets ``? limit`` and is closed.
-        max_connections_per_address: open connections from one peer address at once (the
-            next gets ``? limit`` and is closed), so that one host cannot take every
-            connection slot; ``trusted_addresses`` are exempt.
-        request_timeout: seconds a client has to complete a request line (its LF) once the
-            line's first byte has arrived; past it the connection gets ``? limit`` and is
-            closed (0: no deadline). A partial line never counts as activity for the idle
-            timeout.
-        max_games: games not finished at once; ``new`` answers ``? limit`` beyond.
-        max_games_per_connection: games waiting for players that one connection may hold at
-            once (created, joined or watched); ``new``, ``join`` and ``watch`` beyond answer
-            ``? limit`` naming this limit.
-        max_games_per_address: the same over every connection from one peer address
-            (addresses in ``trusted_addresses`` are exempt).
-        trusted_addresses: IP addresses and networks exempt from the per-address limits
-            (none by default: loopback is not exempt unless listed).
-        idle_timeout: seconds after which a connection following no game in progress is
-            closed when it has sent no complete request line since (0: never); counted from
-            the last request line received, or from when its answers were all carried out if
-            that is later (a client that pipelined many requests is not idle while they are
-            answered).
-        abandon_timeout: seconds after which a game still waiting for players, that no
-            connection holds a seat in or watches, is dropped, so that games nobody will join
-            do not use up ``max_games`` (0: never). Started games are never dropped.
-        adjourn_timeout: seconds after which a started, unfinished game that nobody follows
-            (no seat connected, no spectator) is adjourned: unloaded from memory, so that it no
-            longer counts against ``max_games``, and kept in the store, whence a seat's
-            ``resume`` brings it back (0: never). Never done with no state directory (the
-            game could not come back).
-        adjourn_expiry_days: days after which an adjourned game that no seat has resumed is
-            ended as abandoned (RULINGS H14: no winner, its record kept under
-            ``retention_days``); counted from the game's last move, resume or adjournment,
-            checked at start-up and every minute (0: never).
-        outbound_queue: messages (responses, events) queued for one connection; a connection
-            whose queue fills is closed.
-        log_level: one of debug, info, warning, error, critical.
-        state_dir: the directory whose SQLite database keeps games across restarts
-            (:mod:`hipparchusd.store`); ``None`` keeps them in memory only.
-        retention_days: days a finished game is kept in the state directory (0: forever).
-        grace_period: seconds between the shutdown notice and closing every connection.
-        engine_workers: worker processes that run the engine's searches (0: one per core
-            less one, at least one).
-        max_searches: searches clients may run at once (``genmove``, ``analyze``); one more
-            answers ``? limit``. The engine's own seats wait for a worker instead.
-        max_search_ms: the longest search a request may ask for (milliseconds).
-        max_search_playouts: the most playouts a request may ask for.
-        ws_host: address the web listener binds (default 127.0.0.1, loopback only).
-        ws_port: port of the web listener: the page over HTTP and the protocol over WebSocket
-            (``/ws``); ``None`` (the default) serves no web listener (0: any free port).
-        ws_origins: origins besides the page's own whose pages may open a WebSocket (e.g.
-            ``https://cards.example.org`` when a reverse proxy serves the page there).
+    """The daemon's configuration: one field per option, each declared with its help (what
+    ``hipparchusd --help`` says of it), unit, default and check.
 
     Raises:
         SettingsError: a value out of range, naming the option.
     """
 
-    host: str = attrs.field(default="127.0.0.1", validator=_check_host)
-    port: int = attrs.field(default=DEFAULT_PORT, validator=_check_port)
-    max_line_bytes: int = attrs.field(default=4096, validator=_check_line)
-    max_connections: int = attrs.field(default=1000, validator=_positive_int("max_connections"))
-    max_connections_per_address: int = attrs.field(
-        default=50, validator=_positive_int("max_connections_per_address")
+    host: str = option(
+        "127.0.0.1",
+        _host,
+        help="address the protocol's TCP listener binds, unless systemd passes the sockets",
+        metavar="HOST",
     )
-    request_timeout: float = attrs.field(default=30.0, validator=_non_negative("request_timeout"))
-    max_games: int = attrs.field(default=1000, validator=_positive_int("max_games"))
-    max_games_per_connection: int = attrs.field(
-        default=10, validator=_positive_int("max_games_per_connection")
+    port: int = option(
+        DEFAULT_PORT,
+        port_number,
+        help="TCP port of the protocol, unless systemd passes the sockets; 0 picks a free one "
+        "and logs it",
+        metavar="PORT",
     )
-    max_games_per_address: int = attrs.field(
-        default=50, validator=_positive_int("max_games_per_address")
+    max_line_bytes: int = option(
+        4096,
+        _line_bytes,
+        help="longest request line, LF included; a longer line is answered '? line-too-long' and "
+        "discarded; a reload applies it to new connections only",
+        unit="bytes",
+        reloadable=True,
     )
-    trusted_addresses: tuple[str, ...] = attrs.field(default=(), validator=_check_trusted)
-    idle_timeout: float = attrs.field(default=300.0, validator=_non_negative("idle_timeout"))
-    abandon_timeout: float = attrs.field(default=600.0, validator=_non_negative("abandon_timeout"))
-    adjourn_timeout: float = attrs.field(default=3600.0, validator=_non_negative("adjourn_timeout"))
-    adjourn_expiry_days: float = attrs.field(default=30.0, validator=_days("adjourn_expiry_days"))
-    outbound_queue: int = attrs.field(default=256, validator=_positive_int("outbound_queue"))
-    log_level: str = attrs.field(default="info", validator=_check_level)
-    state_dir: str | None = attrs.field(default=None, validator=_check_state_dir)
-    retention_days: float = attrs.field(default=0, validator=_check_retention)
-    grace_period: float = attrs.field(default=5.0, validator=_non_negative("grace_period"))
-    ws_host: str = attrs.field(default="127.0.0.1", validator=_check_host)
-    ws_port: int | None = attrs.field(default=None, validator=_check_ws_port)
-    ws_origins: tuple[str, ...] = attrs.field(default=(), converter=tuple, validator=_check_origins)
-    engine_workers: int = attrs.field(default=0, validator=_non_negative_int("engine_workers"))
-    max_searches: int = attrs.field(default=16, validator=_positive_int("max_searches"))
-    max_search_ms: int = attrs.field(default=10_000, validator=_positive_int("max_search_ms"))
-    max_search_playouts: int = attrs.field(
-        default=200_000, validator=_positive_int("max_search_playouts")
+    max_connections: int = option(
+        1000,
+        whole(1),
+        help="open connections at once; one more gets '? limit' and is closed",
+        unit="connections",
+        reloadable=True,
+    )
+    max_connections_per_address: int = option(
+        50,
+        whole(1),
+        help="open connections from one peer address at once, so that one host cannot take "
+        "every slot; one more gets '? limit' and is closed; --trusted-addresses are exempt",
+        unit="connections",
+        reloadable=True,
+    )
+    request_timeout: float = option(
+        30.0,
+        non_negative,
+        help="time a client has to complete a request line (its LF) once the line's first byte "
+        "arrived; past it the connection gets '? limit' and is closed; a partial line is never "
+        "activity for --idle-timeout; 0: no deadline",
+        unit="seconds",
+        reloadable=True,
+    )
+    max_games: int = option(
+        1000,
+        whole(1),
+        help="unfinished games at once; 'new' beyond answers '? limit'",
+        unit="games",
+        reloadable=True,
+    )
+    max_games_per_connection: int = option(
+        10,
+        whole(1),
+        help="games waiting for players that one connection may hold at once (created, joined "
+        "or watched); 'new', 'join' and 'watch' beyond answer '? limit' naming this limit",
+        unit="games",
+        reloadable=True,
+    )
+    max_games_per_address: int = option(
+        50,
+        whole(1),
+        help="the same over all connections from one peer address; --trusted-addresses are exempt",
+        unit="games",
+        reloadable=True,
+    )
+    trusted_addresses: tuple[str, ...] = option(
+        (),
+        _trusted,
+        help="comma-separated IP addresses or networks (e.g. 127.0.0.1,10.0.0.0/8) exempt from "
+        "the per-address limits",
+        metavar="ADDR[,NET...]",
+        parse=parse_networks,
+        default_text="none, not even loopback",
+        reloadable=True,
+    )
+    idle_timeout: float = option(
+        300.0,
+        non_negative,
+        help="close a connection that follows no game in progress once it has sent no complete "
+        "request line for this long (counted from its last one, or from when its answers were "
+        "all carried out if that is later); 0: never",
+        unit="seconds",
+        reloadable=True,
+    )
+    abandon_timeout: float = option(
+        600.0,
+        non_negative,
+        help="drop a game still waiting for players that no connection holds a seat in or "
+        "watches after this long, freeing its place under --max-games; started games are never "
+        "dropped; 0: never",
+        unit="seconds",
+        reloadable=True,
+    )
+    adjourn_timeout: float = option(
+        3600.0,
+        non_negative,
+        help="adjourn a started game that nobody follows (no seat connected, no spectator) "
+        "after this long: it leaves memory and --max-games, stays in the state directory, and "
+        "a seat's 'resume <token>' brings it back; never with --state-dir none; 0: never",
+        unit="seconds",
+        reloadable=True,
+    )
+    adjourn_expiry_days: float = option(
+        30.0,
+        non_negative,
+        help="end as abandoned (no winner, docs/rules.md H14; its record kept under "
+        "--retention-days) an adjourned game that no seat resumes within this long of its last "
+        "move, resume or adjournment; checked at start-up and every minute; 0: never",
+        unit="days",
+        reloadable=True,
+    )
+    outbound_queue: int = option(
+        256,
+        whole(1),
+        help="responses and events queued for one connection; a client that does not read and "
+        "lets it fill is disconnected; a reload applies it to new connections only",
+        unit="messages",
+        reloadable=True,
+    )
+    log_level: str = option(
+        "info",
+        one_of,
+        help="log to stderr from this level (any case); debug adds protocol errors",
+        parse=str.lower,
+        choices=LOG_LEVELS,
+        reloadable=True,
+    )
+    state_dir: str | None = option(
+        None,
+        _state_dir,
+        help="where games are kept across restarts and crashes (a SQLite database); 'none' "
+        "keeps them in memory only",
+        metavar="DIR|none",
+        parse=parse_state_dir,
+        default_text="$STATE_DIRECTORY under systemd, else the user's data directory, e.g. "
+        "~/.local/share/hipparchusd",
+        environ_default=_default_state_dir,
+    )
+    retention_days: float = option(
+        0.0,
+        non_negative,
+        help="keep finished games in the state directory this long; 0: forever",
+        unit="days",
+    )
+    grace_period: float = option(
+        5.0,
+        non_negative,
+        help="on SIGINT or SIGTERM, how long connections may finish after the shutdown notice "
+        "before they are closed",
+        unit="seconds",
+        aliases=("--grace",),
+        reloadable=True,
+    )
+    engine_workers: int = option(
+        0,
+        whole(0),
+        help="worker processes for the engine's searches (bot seats, genmove, analyze); 0: one "
+        "per core less one, at least one",
+        unit="processes",
+    )
+    max_searches: int = option(
+        16,
+        whole(1),
+        help="genmove and analyze searches that clients may run at once; one more answers "
+        "'? limit' (the engine's own seats wait for a worker instead)",
+        unit="searches",
+        reloadable=True,
+    )
+    max_search_ms: int = option(
+        10_000,
+        whole(1),
+        help="longest search a request may ask for, in milliseconds",
+        unit="milliseconds",
+        metavar="MS",
+        reloadable=True,
+    )
+    max_search_playouts: int = option(
+        200_000,
+        whole(1),
+        help="most playouts a request may ask for",
+        unit="playouts",
+        reloadable=True,
+    )
+    ws_host: str = option(
+        "127.0.0.1",
+        _host,
+        help="address the web listener binds, unless systemd passes the sockets",
+        metavar="HOST",
+    )
+    ws_port: int | None = option(
+        None,
+        attrs.validators.optional(port_number),
+        help="serve the web page over HTTP and the protocol over WebSocket (at /ws) on this "
+        "port; 0 picks a free one",
+        metavar="PORT",
+        default_text="off",
+    )
+    ws_origins: tuple[str, ...] = option(
+        (),
+        _origins,
+        converter=tuple,
+        help="origins besides the page's own whose pages may open a WebSocket (e.g. "
+        "'https://cards.example.org' when a reverse proxy serves the page there), separated by "
+        "spaces or commas",
+        metavar="ORIGINS",
+        parse=parse_origins,
+        default_text="the page's own only",
+        reloadable=True,
     )
 
     @property

@@ -1,11 +1,11 @@
 """The Python client module for hipparchusd: a thin alias of ``hipparchusd.client``.
 
-There is one copy of the client code, ``hipparchusd/client.py`` (standard library only; the
-terminal client ``hipparchus-play`` uses it too). This file makes it importable as
+There is one copy of the client code, the package ``hipparchusd/client/`` (standard library
+only; the terminal client ``hipparchus-play`` uses it too). This file makes it importable as
 ``hipparchus_client`` from this directory, whether or not the ``hipparchusd`` package is
 installed: in a source checkout it falls back to the checkout's copy. To take the client to
-another project, copy ``hipparchusd/client.py`` there as ``hipparchus_client.py``; it imports
-nothing else from the package.
+another project, copy the folder ``hipparchusd/client/`` there as ``hipparchus_client/``; its
+modules import only each other, nothing else from the package.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ opponent's move only as far as the seat sees it (in Hipparchus the count and sui
 where in the hand). Two concrete moves with one key share a node, and the determinization picks
 one of them at random: the paper's treatment of partially observable moves, so that the tree
 never branches on what the seat cannot see.
+
+The games give the information sets and determinizations searched
+(:mod:`hipparchusd.engine.position`); this module knows no game.
 """
 
 from __future__ import annotations
@@ -21,52 +24,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Hashable
 
 import attrs
 
+from .position import Determinization, InformationSet
+
 #: UCB1's exploration constant for rewards in [0, 1] (the paper uses 0.7).
 EXPLORATION = 0.7
-
-
-class Determinization(Protocol):
-    """A mutable full game state sampled from the searching seat's information set."""
-
-    def to_move(self) -> int:
-        """The seat that moves now, or -1 once the game (the searched part of it) is over."""
-        ...
-
-    def keys(self) -> Sequence[Hashable]:
-        """The distinct legal moves of the seat to move, as the searching seat observes them,
-        in a deterministic order (never empty unless the game is over)."""
-        ...
-
-    def play(self, key: Hashable, rng: random.Random) -> None:
-        """Make a legal move with that key (one of them at random if several share it)."""
-        ...
-
-    def playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal moves until the game is over."""
-        ...
-
-    def reward(self, seat: int) -> float:
-        """``seat``'s reward in [0, 1] once the game is over."""
-        ...
-
-
-class InformationSet(Protocol):
-    """What the searching seat knows."""
-
-    @property
-    def observer(self) -> int:
-        """The searching seat (it moves at the root)."""
-        ...
-
-    def determinize(self, rng: random.Random) -> Determinization:
-        """A new full state agreeing with everything the seat has seen, drawn with ``rng``
-        (never from the true hidden cards: the information set does not hold them)."""
-        ...
 
 
 class _Node:

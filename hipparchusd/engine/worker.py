@@ -1,14 +1,16 @@
 """The loop of one engine worker process (issue 18): searches asked over a pipe, answered with
-progress reports and a final :class:`~.api.Analysis`. Synchronous, no trio: the daemon's
-:class:`hipparchusd.server.engines.EnginePool` starts these processes and talks to them.
+progress reports and a final :class:`~.types.Analysis`. Synchronous, no trio: the daemon's
+:class:`hipparchusd.server.workers.EnginePool` starts these processes and talks to them.
 
 The daemon starts each worker as ``python -m hipparchusd.engine.worker <fd>``, ``<fd>`` one end
 of a socket pair, read and written as a :class:`multiprocessing.connection.Connection`: a fresh
 interpreter, which shares none of the daemon's threads, sockets or ``__main__``. Messages,
 pickled over it:
 
-- to the worker: ``("search", job, kind, view, level, seed, interval_ms)`` (``level`` a level
-  word, ``interval_ms`` ``None`` for no progress reports), ``("stop", job)``, or ``None`` (exit);
+- to the worker: ``("search", job, engine, view, level, seed, interval_ms)`` (``engine`` the
+  module of the game's adapter, as its kind's :class:`~.position.AdapterRef` names it; ``level``
+  a level word; ``interval_ms`` ``None`` for no progress reports), ``("stop", job)``, or
+  ``None`` (exit);
 - from the worker: ``("progress", job, analysis)``, ``("done", job, analysis)`` or
   ``("error", job, (exception class name, message))``.
 
@@ -26,7 +28,9 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .api import Analysis, Level, analyze
+from .analysis import analyze
+from .position import AdapterRef
+from .types import Analysis, Level
 
 #: How often a running search looks for a ``stop`` (seconds).
 POLL_SECONDS = 0.002
@@ -38,10 +42,8 @@ NICENESS = 10
 
 
 def serve(conn: Connection) -> None:
-    """Answer searches on ``conn`` until it closes or ``None`` comes (the process's target)."""
-    # Imported now, so that the first search does not pay for the games' modules.
-    from . import adapters  # noqa: F401
-
+    """Answer searches on ``conn`` until it closes or ``None`` comes (the process's target).
+    A game's engine module is imported by its first search (the worker knows no game)."""
     while True:
         try:
             message = conn.recv()
@@ -57,7 +59,7 @@ def serve(conn: Connection) -> None:
 
 def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
     """Carry out one ``search`` message and answer it; False if the worker must exit after."""
-    _, job, kind, view, level_text, seed, interval_ms = message
+    _, job, engine, view, level_text, seed, interval_ms = message
     quit_after = False
     next_poll = 0.0
 
@@ -81,7 +83,7 @@ def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
 
     try:
         analysis = analyze(
-            kind,
+            AdapterRef(engine).load(),
             view,
             Level.parse(level_text),
             seed=seed,

@@ -7,7 +7,10 @@ daemon through two things only:
   ``mypy --strict`` checks each game against its own types;
 - a :class:`~hipparchusd.games.registry.GameKind` entry in the registry
   (:mod:`hipparchusd.games.registry`): its name, its ``new`` options, how to create and restore a
-  game, and its codec.
+  game, its codec, its engine adapter (an :class:`~hipparchusd.engine.position.AdapterRef`,
+  loaded only where a search runs; a kind without one is not played by the engine), and where
+  its part of the web page is (:class:`PageParts`: a folder the daemon serves as files, e.g.
+  ``page/``; a kind without one plays on the page's generic table).
 
 The daemon itself sees a game as a :class:`ServedGame`: seats, whose move it is (one seat, or
 several at once for a simultaneous move), move *words*, JSON views and events, and nothing else of
@@ -33,11 +36,13 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Callable, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from typing import ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import attrs
 
 from ..codec import Codec, Payload
+from ..engine.position import AdapterRef
 from ..jsondata import JSON
 
 #: Audience of an event meant for everyone following the game: seats and spectators.
@@ -432,6 +437,23 @@ class Option:
 
 
 @attrs.frozen
+class PageParts:
+    """Where a game kind's part of the web page is: the folder ``folder`` of the package
+    ``package`` (read as package data with :mod:`importlib.resources`; the daemon serves its
+    files and never imports them). ``module`` is its table module, a JavaScript module whose
+    default export extends the page's ``Table`` (``hipparchusd/web/static/table.js``);
+    ``styles`` are its style sheets, applied with the table. The daemon serves the folder at
+    ``games/<kind>/`` beside the page (so the page's shared modules are ``../../<name>.js``
+    from there) and names the module and the styles in ``pages.json``
+    (:mod:`hipparchusd.web.site`)."""
+
+    package: str
+    folder: str = "page"
+    module: str = "table.js"
+    styles: tuple[str, ...] = ("style.css",)
+
+
+@attrs.frozen
 class GameKind:
     """One game the daemon serves.
 
@@ -442,6 +464,25 @@ class GameKind:
     stored snapshot (the JSON data of ``Game.record()``), raising ``ValueError`` when it cannot.
     ``new_deal`` tells from a move's events whether new cards were dealt, which is when the
     daemon stores a fresh snapshot (so that a restart does not replay a whole match).
+    ``engine`` names the module of the game's engine adapter (``hipparchusd.engine.position``),
+    imported only where a search runs; ``None`` for a game the engine does not play (``bot``,
+    ``genmove`` and ``analyze`` then fail with an error naming the kind).
+    ``page`` says where the kind's web page parts are (:class:`PageParts`); a kind without
+    them (``None``) is played on the page's generic table.
+
+    What the terminal client needs of the game, which the daemon neither imports nor reads:
+
+    - ``tui``: where the game's terminal screen is, as ``module:Class`` (the notation of an
+      entry point), e.g. ``hipparchusd.games.hipparchus.tui.screen:HipparchusScreen``; the
+      terminal client (:mod:`hipparchusd.play`) imports it when it opens a game of the kind.
+      ``None``: the client plays the game with its generic screen, through ``to-move``,
+      ``legal``, ``play`` and ``game-over`` alone.
+    - ``rules``: the game's rules for players (Markdown), a file shipped in the game's folder
+      (:func:`importlib.resources.files`), read by :meth:`rules_text`; ``None`` when the game
+      has none.
+
+    Raises:
+        ValueError: a ``tui`` that is not written ``module:Class``.
     """
 
     name: str
@@ -452,6 +493,23 @@ class GameKind:
     restore: Callable[[Mapping[str, str], JSON], ServedGame]
     new_deal: Callable[[Sequence[Event]], bool]
     codec: Codec
+    engine: AdapterRef | None = None
+    page: PageParts | None = None
+    tui: str | None = attrs.field(default=None, kw_only=True)
+    rules: Traversable | None = attrs.field(default=None, kw_only=True)
+
+    @tui.validator
+    def _check_tui(self, _: object, tui: str | None) -> None:
+        if tui is not None and _OBJECT_REFERENCE.fullmatch(tui) is None:
+            raise ValueError(f"{self.name}: tui must be written module:Class, not {tui!r}")
+
+    def rules_text(self) -> str | None:
+        """The game's rules for players (Markdown), or ``None`` when it ships none.
+
+        Raises:
+            OSError: the file named by ``rules`` cannot be read (a broken install).
+        """
+        return None if self.rules is None else self.rules.read_text(encoding="utf-8")
 
     def option_usage(self) -> list[str]:
         """One line per option, for ``help new``."""
@@ -471,6 +529,11 @@ class GameKind:
                 )
             if not value:
                 raise BadOption(f"option {key} has no value")
+
+
+#: ``module.path:Name``: an entry point's object reference (the packaging specification's
+#: "Entry points" notation), without extras.
+_OBJECT_REFERENCE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def deal_announced_by(payload: type[Payload]) -> Callable[[Sequence[Event]], bool]:

@@ -1,12 +1,11 @@
 """The daemon's command handling, pure and synchronous (PROTOCOL.md sections 4, 5 and 7): the
-:class:`Lobby` (:mod:`.core`, with its parts :mod:`.seating`, :mod:`.playing` and
-:mod:`.housekeeping` over :mod:`.base`), what its calls return (:mod:`.results`), what it sends
-(:mod:`.messages`), its connections and games (:mod:`.tables`) and the command table
-(:mod:`.commands`). It knows no sockets, no trio and no store: what it asks of a store are values
-(:mod:`hipparchusd.records`)."""
+:class:`Lobby` and its command table (:mod:`.core`, with its parts :mod:`.connections`,
+:mod:`.seating`, :mod:`.playing`, :mod:`.engine` and :mod:`.housekeeping` over :mod:`.base`),
+what its calls return (:mod:`.results`), what it sends (:mod:`.messages`), and its connections
+and games (:mod:`.tables`). It knows no sockets, no trio and no store: what it asks of a store
+are values (:mod:`hipparchusd.records`)."""
 
-from .commands import COMMANDS, CommandSpec
-from .core import Lobby
+from .core import COMMANDS, Command, Lobby, Target
 from .messages import (
     PROTOCOL_VERSION,
     SERVER_NAME,
@@ -26,7 +25,7 @@ __all__ = [
     "COMMANDS",
     "PROTOCOL_VERSION",
     "SERVER_NAME",
-    "CommandSpec",
+    "Command",
     "Delivery",
     "Disconnected",
     "EventMessage",
@@ -43,5 +42,6 @@ __all__ = [
     "Shutdown",
     "StoreNeed",
     "Table",
+    "Target",
     "token_digest",
 ]

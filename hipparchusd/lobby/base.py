@@ -6,17 +6,36 @@ from __future__ import annotations
 
 import abc
 import collections
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from ..addresses import AddressSet
-from ..games.base import Event, GameKind, ServedGame
-from ..jsondata import JSON
+from ..games.base import Event, GameError, GameKind, ServedGame
+from ..jsondata import JSON, JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from .messages import LOBBY_EVENTS, EventMessage, Response
 from .results import BotTurn, Delivery, Result
 from .tables import Session, Table
+
+#: A seat's name (``join``'s and ``bot``'s ``name=``).
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
+
+
+def game_refusal(error: GameError) -> ProtocolError:
+    """The protocol's refusal for a move or resignation the game refused: the game's code if
+    the protocol has it (``illegal-move`` otherwise), and its message, private, as it may
+    describe the player's own hand (RULINGS H13)."""
+    try:
+        code = ErrorCode(error.code)
+    except ValueError:
+        code = ErrorCode.ILLEGAL_MOVE
+    return ProtocolError(code, str(error), private=True)
+
+
+def stopping() -> ProtocolError:
+    """The ``shutting-down`` refusal of a new game or move once the server is stopping."""
+    return ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
 
 
 class LobbyBase(abc.ABC):
@@ -127,12 +146,31 @@ class LobbyBase(abc.ABC):
         return seat
 
     @staticmethod
-    def _ok(request: Request, data: Mapping[str, Any], text: Iterable[str] = ()) -> Result:
+    def _only_options(options: Mapping[str, str], *known: str) -> None:
+        """Refuse with ``bad-option`` an option whose key is not one of ``known``."""
+        for key in options:
+            if key not in known:
+                keys = " and ".join(f"{k}=" for k in known)
+                allowed = keys if len(known) > 1 else f"only {keys}"
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, f"unknown option {shown(key)} ({allowed})"
+                )
+
+    @staticmethod
+    def _check_name(name: str) -> None:
+        """Refuse with ``bad-option`` a name a seat cannot have."""
+        if _NAME.fullmatch(name) is None:
+            raise ProtocolError(
+                ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
+            )
+
+    @staticmethod
+    def _ok(request: Request, data: Mapping[str, JSON], text: Iterable[str] = ()) -> Result:
         return Result(Response(request.id, data, fmt.join_lines(text)))
 
-    def _state(self, table: Table, seat: int | None) -> dict[str, Any]:
+    def _state(self, table: Table, seat: int | None) -> JSONObject:
         view = table.game.view_data(seat) if table.started else None
-        state = {
+        state: JSONObject = {
             "game": table.id,
             "kind": table.kind.name,
             "status": table.status,

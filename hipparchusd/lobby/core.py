@@ -19,36 +19,102 @@ the connection holding that seat and to nobody else; every view comes from ``Gam
 the asking seat (a spectator gets the seatless view). Tokens are kept only as SHA-256 digests.
 
 The :class:`Lobby` is made of parts, one module each, over the state they share
-(:class:`~.base.LobbyBase`): this module has the connections, the dispatch of requests and the
-GTP-style commands; :mod:`.seating` the seat and spectator commands; :mod:`.playing` the
-commands on games; :mod:`.housekeeping` restoring, adjourning and dropping games.
+(:class:`~.base.LobbyBase`): :mod:`.connections` the connections; :mod:`.seating` the seat
+and spectator commands; :mod:`.playing` the commands on games; :mod:`.engine` the engine's;
+:mod:`.housekeeping` restoring, adjourning and dropping games. This module assembles them and
+has the requests: the command table (:data:`COMMANDS`, one :class:`Command` per command, which
+binds its grammar, summary, handler and the game it acts on), their dispatch, and the
+commands about the server itself.
 """
 
 from __future__ import annotations
 
 import collections
+import enum
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+import attrs
 
 from .. import __version__
 from ..addresses import NOBODY, AddressSet
 from ..games.base import GameKind
 from ..games.registry import KINDS
+from ..jsondata import JSON
 from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
+from ..protocol.arguments import Syntax
 from ..settings import Settings
-from .commands import COMMANDS
+from .connections import Connections
 from .engine import Engine
 from .housekeeping import Housekeeping
-from .messages import PROTOCOL_VERSION, SERVER_NAME, EventMessage, Hello, Response, Shutdown
-from .results import Delivery, Result
-from .tables import Session, Table, token_digest
+from .messages import PROTOCOL_VERSION, SERVER_NAME, Response
+from .results import Result
+from .tables import Session, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
 
 
-class Lobby(Housekeeping, Engine):
+class Target(enum.Enum):
+    """The game a command acts on, known from its words before it is prepared
+    (:meth:`Lobby.games_of`): the server prepares it only once the earlier requests on that
+    game are done, so that it is checked against their outcome."""
+
+    #: None that it waits for: it names no game, or waits for none (see ``genmove``).
+    NOTHING = "nothing"
+    #: The game its first argument names.
+    GAME = "game"
+    #: The game holding the seat whose token is its first argument (``resume``).
+    TOKEN = "token"
+
+
+# Looked up once: games_of asks for every request, and an enum member's lookup through its
+# class costs more than the test itself (Python 3.11 does not specialise it).
+_GAME, _TOKEN = Target.GAME, Target.TOKEN
+
+#: What carries out a command: ``(lobby, session, request, arguments, options)``, the words
+#: split by the command's :class:`~hipparchusd.protocol.arguments.Syntax`. It returns the
+#: result, or raises :class:`~hipparchusd.protocol.ProtocolError` to refuse the request
+#: (having changed nothing).
+Handler: TypeAlias = Callable[["Lobby", Session, Request, list[str], dict[str, str]], Result]
+
+
+@attrs.frozen
+class Command:
+    """One command of the protocol (PROTOCOL.md section 5): its ``syntax`` (the usage line,
+    which gives its name and argument counts), its ``summary`` for ``help``, its ``handler``
+    and the game it acts on (:class:`Target`). Make one with :meth:`of`."""
+
+    syntax: Syntax
+    summary: str
+    handler: Handler
+    target: Target = Target.NOTHING
+
+    @classmethod
+    def of(
+        cls, usage: str, summary: str, handler: Handler, target: Target = Target.NOTHING
+    ) -> Command:
+        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`).
+
+        Raises:
+            ValueError: ``usage`` does not follow the grammar.
+        """
+        return cls(Syntax.of(usage), summary, handler, target)
+
+    @property
+    def name(self) -> str:
+        """The command word."""
+        return self.syntax.name
+
+    @property
+    def usage(self) -> str:
+        """The usage line, e.g. ``state <game>``."""
+        return self.syntax.usage
+
+
+class Lobby(Connections, Housekeeping, Engine):
     """Every game and connection of one server, and the handling of their commands.
 
     Args:
@@ -72,6 +138,8 @@ class Lobby(Housekeeping, Engine):
             cannot take every place under ``max_games`` by following games nobody else joins.
         max_games_per_address: the same, over every connection from one peer address.
         trusted: peer addresses exempt from ``max_games_per_address`` (none unless given).
+        commands: the commands served, by name, in the order ``help`` lists them
+            (:data:`COMMANDS` unless given).
     """
 
     def __init__(
@@ -88,30 +156,30 @@ class Lobby(Housekeeping, Engine):
         trusted: AddressSet = NOBODY,
         max_search_ms: int = 10_000,
         max_search_playouts: int = 200_000,
+        commands: Mapping[str, Command] | None = None,
     ) -> None:
         self.max_games = max_games
         self.max_games_per_connection = max_games_per_connection
         self.max_games_per_address = max_games_per_address
         self.trusted = trusted
-        self.by_address: dict[str, dict[Session, None]] = {}
+        self.by_address = {}
         self.max_search_ms = max_search_ms
         self.max_search_playouts = max_search_playouts
         self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
         self.clock = clock
-        self.tables: dict[str, Table] = {}
-        self.sessions: dict[int, Session] = {}
+        self.tables = {}
+        self.sessions = {}
         self.shutting_down = False
         self._next_game = 1
         self._next_session = 1
-        self._tokens: dict[bytes, tuple[Table, int]] = {}
-        self._finished: collections.deque[str] = collections.deque()
+        self._tokens = {}
+        self._finished = collections.deque()
         # Insertion-ordered, so the oldest is forgotten first; ids only (a few dozen bytes).
-        self._adjourned: dict[str, None] = {}
+        self._adjourned = {}
         self.adjourned_kept = adjourned_kept
-        self._handlers: dict[str, Callable[[Session, Request, list[str], dict[str, str]], Result]]
-        self._handlers = {name: getattr(self, f"_cmd_{name}") for name in COMMANDS}
+        self.commands = COMMANDS if commands is None else commands
 
     @classmethod
     def for_settings(cls, settings: Settings, *, snapshots: bool = True) -> Lobby:
@@ -131,90 +199,25 @@ class Lobby(Housekeeping, Engine):
         self.max_search_ms = settings.max_search_ms
         self.max_search_playouts = settings.max_search_playouts
 
-    # Connections.
-
-    def connect(self, peer: str = "") -> Session:
-        """Register a new connection (``peer`` is for logs)."""
-        session = Session(self._next_session, peer)
-        self._next_session += 1
-        self.sessions[session.id] = session
-        self.by_address.setdefault(session.address, {})[session] = None
-        return session
-
-    @staticmethod
-    def greeting() -> EventMessage:
-        """The ``* server hello ...`` event sent on connect."""
-        return EventMessage.of(None, 0, Hello(SERVER_NAME, __version__, PROTOCOL_VERSION))
-
-    def disconnect(self, session: Session) -> Result:
-        """The connection is gone: it leaves every game it follows (``left`` before a game
-        starts, ``disconnected`` after; seats stay reserved for their tokens)."""
-        result = Result()
-        games: list[str] = []
-        for game_id in list(session.seats):
-            table = self.tables.get(game_id)
-            if table is not None:
-                self._release_seat(table, session, result)
-                games.append(game_id)
-        for game_id in list(session.watching):
-            table = self.tables.get(game_id)
-            if table is not None:
-                table.spectators.pop(session, None)
-                table.unattended_since = None
-        session.seats.clear()
-        session.watching.clear()
-        session.created.clear()
-        self.sessions.pop(session.id, None)
-        same = self.by_address.get(session.address)
-        if same is not None:
-            same.pop(session, None)
-            if not same:
-                del self.by_address[session.address]
-        result.games = tuple(games)
-        return result
-
-    def begin_shutdown(self, grace: float) -> Result:
-        """Refuse new games and moves from now on; the ``* server shutdown`` event for every
-        connection."""
-        self.shutting_down = True
-        grace_value: float | int = int(grace) if float(grace).is_integer() else grace
-        message = EventMessage.of(None, 0, Shutdown(grace_value))
-        return Result(deliveries=[Delivery(tuple(self.sessions.values()), message)])
-
-    def is_idle(self, session: Session) -> bool:
-        """True when the connection follows no game in progress (no seat, no spectating), so
-        that the idle timeout applies to it (PROTOCOL.md section 7)."""
-        for game_id in (*session.seats, *session.watching):
-            table = self.tables.get(game_id)
-            if table is not None and not table.finished:
-                return False
-        return True
-
     # Requests.
-
-    #: Commands whose first argument names the game they act on.
-    GAME_COMMANDS = frozenset(
-        ("join", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record", "bot")
-    )
 
     def games_of(self, session: Session, request: Request) -> tuple[str, ...]:
         """The existing games ``request`` from ``session`` may act on, known before it is
-        prepared: the server prepares it only once the earlier requests on those games are
-        done, so that it is checked against their outcome (e.g. a move against the position
-        the previous move, still being stored, leads to)."""
-        command = request.command
-        if command in self.GAME_COMMANDS:
-            if request.args and request.args[0] in self.tables:
-                return (request.args[0],)
-        elif command == "resume" and len(request.args) == 1:
-            entry = self._tokens.get(token_digest(request.args[0]))
-            if entry is not None:
-                return (entry[0].id,)
+        prepared (its command's :class:`Target`): the server prepares it only once the earlier
+        requests on those games are done, so that it is checked against their outcome (e.g. a
+        move against the position the previous move, still being stored, leads to)."""
+        command = self.commands.get(request.command)
+        if command is not None:
+            target = command.target
+            args = request.args
+            if target is _GAME:
+                if args and args[0] in self.tables:
+                    return (args[0],)
+            elif target is _TOKEN and len(args) == 1:
+                entry = self._tokens.get(token_digest(args[0]))
+                if entry is not None:
+                    return (entry[0].id,)
         return ()
-
-    def session_games(self, session: Session) -> tuple[str, ...]:
-        """The games ``session`` holds a seat in or watches (which :meth:`disconnect` acts on)."""
-        return (*session.seats, *session.watching)
 
     def handle(self, session: Session, request: Request) -> Result:
         """Carry out ``request`` from ``session`` at once: :meth:`prepare`, then
@@ -229,21 +232,13 @@ class Lobby(Housekeeping, Engine):
         stored first comes back with its change pending (:meth:`Result.commit`); until then
         neither the lobby nor the game has changed."""
         try:
-            spec = COMMANDS.get(request.command)
-            if spec is None:
+            command = self.commands.get(request.command)
+            if command is None:
                 raise ProtocolError(
                     ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(request.command)}"
                 )
-            if spec.options:
-                args, options = self._split_options(request.args)
-            else:
-                # Every word is an argument (most requests, ``legal`` and ``play`` among them):
-                # no call to split them.
-                args, options = list(request.args), {}
-            if not spec.min_args <= len(args) <= spec.max_args:
-                few = "few" if len(args) < spec.min_args else "many"
-                raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {spec.usage}")
-            result = self._handlers[request.command](session, request, args, options)
+            args, options = command.syntax.split(request.args)
+            result = command.handler(self, session, request, args, options)
         except ProtocolError as error:
             error.request_id = request.id
             # A game's message may describe the player's hand: logs get only its code.
@@ -252,34 +247,7 @@ class Lobby(Housekeeping, Engine):
             return Result(Response.failed(error))
         return result
 
-    @staticmethod
-    def _split_options(words: Sequence[str]) -> tuple[list[str], dict[str, str]]:
-        """The arguments and the ``key=value`` options among ``words``, for a command that
-        takes options.
-
-        Raises:
-            ProtocolError: ``syntax`` for a word with no key, ``bad-option`` for an option with
-                no value or given twice.
-        """
-        args: list[str] = []
-        options: dict[str, str] = {}
-        for word in words:
-            key, equals, value = word.partition("=")
-            if equals:
-                if not key:
-                    raise ProtocolError(ErrorCode.SYNTAX, f"{shown(word)} is not key=value")
-                if not value:
-                    # PROTOCOL.md's error table: an option without a value is a bad
-                    # option, as the games' own check says (GameKind.check_options).
-                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {shown(key)} has no value")
-                if key in options:
-                    raise ProtocolError(ErrorCode.BAD_OPTION, f"option {shown(key)} given twice")
-                options[key] = value
-            else:
-                args.append(word)
-        return args, options
-
-    # GTP-style commands.
+    # The commands about the server itself (GTP's).
 
     def _cmd_protocol_version(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
@@ -299,29 +267,30 @@ class Lobby(Housekeeping, Engine):
     def _cmd_list_commands(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        return self._ok(request, {"commands": list(COMMANDS)}, COMMANDS)
+        return self._ok(request, {"commands": list(self.commands)}, self.commands)
 
     def _cmd_known_command(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        known = args[0] in COMMANDS
+        known = args[0] in self.commands
         return self._ok(request, {"known": known}, [fmt.scalar_text(known)])
 
     def _cmd_help(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        names = list(COMMANDS)
+        commands = self.commands
+        names = list(commands)
         if args:
-            if args[0] not in COMMANDS:
+            if args[0] not in commands:
                 raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(args[0])}")
             names = [args[0]]
-        usage = {n: f"{COMMANDS[n].usage}  -- {COMMANDS[n].summary}" for n in names}
+        lines = [f"{commands[n].usage}  -- {commands[n].summary}" for n in names]
+        usage: dict[str, JSON] = dict(zip(names, lines, strict=True))
         if names != ["new"]:
-            return self._ok(request, {"help": usage}, usage.values())
+            return self._ok(request, {"help": usage}, lines)
         # ``help new``: the options of every kind served, from the kinds themselves, so that a
         # game added to the registry documents its own options here.
-        lines = list(usage.values())
-        kind_options: dict[str, list[dict[str, str | None]]] = {}
+        kind_options: dict[str, JSON] = {}
         for kind in self.kinds.values():
             lines += [f"{kind.name}: {line}" for line in kind.option_usage()]
             kind_options[kind.name] = [
@@ -357,6 +326,90 @@ class Lobby(Housekeeping, Engine):
         # The kind's name stays the first word of its line and ``kinds`` stays the list of
         # names in JSON, so that clients written when this answered names only still work.
         kinds = self.kinds.values()
-        about = {kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds}
-        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        about: dict[str, JSON] = {
+            kind.name: {
+                "seats": kind.seats,
+                "summary": kind.summary,
+                "levels": list(self.levels_for(kind)),
+            }
+            for kind in kinds
+        }
+        lines = [
+            f"{kind.name} seats={kind.seats} levels={','.join(self.levels_for(kind)) or '-'}"
+            f"  -- {kind.summary}"
+            for kind in kinds
+        ]
         return self._ok(request, {"kinds": list(self.kinds), "about": about}, lines)
+
+
+def _table(*commands: Command) -> Mapping[str, Command]:
+    """``commands`` by name, in the order given (``list_commands`` and ``help`` keep it).
+
+    Raises:
+        ValueError: two commands of the same name.
+    """
+    table = {command.name: command for command in commands}
+    if len(table) != len(commands):
+        raise ValueError("two commands of the same name")
+    return table
+
+
+#: The commands of protocol 1, in the order ``list_commands`` and ``help`` give them
+#: (PROTOCOL.md sections 5 and 9). A new command is one entry here, with its handler.
+COMMANDS: Mapping[str, Command] = _table(
+    Command.of("protocol_version", "the protocol version (1)", Lobby._cmd_protocol_version),
+    Command.of("name", "the server's name", Lobby._cmd_name),
+    Command.of("version", "the server's version", Lobby._cmd_version),
+    Command.of("list_commands", "every command, one per line", Lobby._cmd_list_commands),
+    Command.of("known_command <command>", "true if the command exists", Lobby._cmd_known_command),
+    Command.of("help [<command>]", "usage of every command, or of one", Lobby._cmd_help),
+    Command.of("quit", "close the connection", Lobby._cmd_quit),
+    Command.of("format [text|json]", "switch the output format", Lobby._cmd_format),
+    Command.of("kinds", "the game kinds served, with their seats and summary", Lobby._cmd_kinds),
+    Command.of(
+        "new <kind> [key=value ...]",
+        "create a game; 'help new' lists each kind's options",
+        Lobby._cmd_new,
+    ),
+    Command.of("games", "the games not finished, one per line", Lobby._cmd_games),
+    Command.of(
+        "join <game> [<seat>] [name=<name>]",
+        "take a seat; answers its secret token",
+        Lobby._cmd_join,
+        _GAME,
+    ),
+    Command.of("resume <token>", "take back a seat with its token", Lobby._cmd_resume, _TOKEN),
+    Command.of("leave <game>", "stop following a game", Lobby._cmd_leave, _GAME),
+    Command.of("watch <game>", "follow a game as a spectator", Lobby._cmd_watch, _GAME),
+    Command.of("unwatch <game>", "stop watching a game", Lobby._cmd_unwatch, _GAME),
+    Command.of("state <game>", "your view of a game", Lobby._cmd_state, _GAME),
+    Command.of("legal <game>", "your legal moves now", Lobby._cmd_legal, _GAME),
+    Command.of(
+        "play <game> <move>",
+        "make a move: one word in the game's notation",
+        Lobby._cmd_play,
+        _GAME,
+    ),
+    Command.of("resign <game>", "resign the game", Lobby._cmd_resign, _GAME),
+    Command.of("record <game>", "every deal and move of a finished game", Lobby._cmd_record, _GAME),
+    Command.of(
+        "bot <game> [<seat>] [level=<level>] [name=<name>]",
+        "seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)",
+        Lobby._cmd_bot,
+        _GAME,
+    ),
+    # Neither waits for the game's earlier requests: genmove's search holds no game (its
+    # answer is carried out in the game's order), analyze streams from the view it is
+    # prepared with.
+    Command.of(
+        "genmove <game> [<budget>] [play=false]",
+        "the engine's move for your seat, played unless play=false (budget 200ms or 5000)",
+        Lobby._cmd_genmove,
+    ),
+    Command.of(
+        "analyze <game> [<budget>] [interval=<ms>] [seat=<n>]",
+        "stream the engine's search for your seat as info events, until stop",
+        Lobby._cmd_analyze,
+    ),
+    Command.of("stop", "end your analysis (any request does)", Lobby._cmd_stop),
+)

@@ -14,10 +14,13 @@ import functools
 import logging
 import re
 
-from ..engine.api import Analysis, Budget, Level
-from ..games.base import GameError, MoveList
+from ..engine.types import LEVEL_NAMES, Analysis, Budget, Level
+from ..games.base import GameError, GameKind, MoveList
+from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
+from ..protocol import formatting as fmt
 from ..records import AddMove
+from .base import stopping
 from .messages import EventMessage, Response
 from .playing import Playing
 from .results import AnalysisStream, BotTurn, NeedsSearch, Result
@@ -26,20 +29,12 @@ from .tables import Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
 
-_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 _INTERVAL = re.compile(r"[1-9][0-9]{0,6}")
 
 #: The shortest ``interval=`` of ``analyze`` (milliseconds): a report is a line per move.
 MIN_INTERVAL_MS = 50
 #: The default ``interval=`` of ``analyze`` (milliseconds).
 DEFAULT_INTERVAL_MS = 500
-
-
-def _error_code(error: GameError) -> ErrorCode:
-    try:
-        return ErrorCode(error.code)
-    except ValueError:
-        return ErrorCode.ILLEGAL_MOVE
 
 
 class Engine(Seating, Playing):
@@ -51,6 +46,13 @@ class Engine(Seating, Playing):
     max_search_playouts: int
 
     # -- budgets and levels -----------------------------------------------------------------
+
+    @staticmethod
+    def levels_for(kind: GameKind) -> tuple[str, ...]:
+        """The level words ``bot`` offers for games of ``kind``, weakest first (``kinds``
+        lists them, so that a client offers what this server plays, PROTOCOL.md section 5):
+        every level for a kind the engine plays, none for another."""
+        return LEVEL_NAMES if kind.engine is not None else ()
 
     def _budget_level(self, word: str | None, default_ms: int) -> Level:
         """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or
@@ -100,25 +102,32 @@ class Engine(Seating, Playing):
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
         table = self._table(args[0])
-        for key in options:
-            if key not in ("level", "name"):
-                raise ProtocolError(
-                    ErrorCode.BAD_OPTION, f"unknown option {key!r} (level= and name=)"
-                )
+        self._only_options(options, "level", "name")
         try:
             level = Level.parse(options.get("level", "ismcts"))
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         level = self._within_limits(level)
-        name = options.get("name", f"bot-{level.name}")
-        if _NAME.fullmatch(name) is None:
-            raise ProtocolError(
-                ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
-            )
+        name = options["name"] if "name" in options else self._bot_name(table, level.name)
+        self._check_name(name)
         if self.shutting_down:
-            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+            raise stopping()
         seat = self._free_seat(table, self._seat_word(table, args))
         return self._take_seat(request, table, seat, name, None, str(level))
+
+    @staticmethod
+    def _bot_name(table: Table, level: str) -> str:
+        """An engine seat's default name: ``bot-<level>`` (``bot-heuristic``), else
+        ``bot-<level>-2``, ``-3``... the first that no seat of ``table`` has, so that two
+        engine seats of one level are told apart."""
+        base = f"bot-{level}"
+        names = {seat.name for seat in table.seats}
+        number = 1
+        name = base
+        while name in names:
+            number += 1
+            name = f"{base}-{number}"
+        return name
 
     def bot_turns(self, game_id: str) -> list[BotTurn]:
         """The searches to start for the engine's seats of ``game_id`` that must move and are
@@ -187,16 +196,14 @@ class Engine(Seating, Playing):
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
         table = self._table(args[0])
-        for key in options:
-            if key != "play":
-                raise ProtocolError(ErrorCode.BAD_OPTION, f"unknown option {key!r} (only play=)")
+        self._only_options(options, "play")
         play_text = options.get("play", "true")
         if play_text not in ("true", "false"):
             raise ProtocolError(ErrorCode.BAD_OPTION, "play= is true or false")
         play = play_text == "true"
         seat = self._mover(session, table)
         if play and self.shutting_down:
-            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+            raise stopping()
         level = self._budget_level(args[1] if len(args) > 1 else None, 100)
         view = table.game.view_data(seat)
         answer = functools.partial(self.genmove_answer, session, request, table.id, seat, play)
@@ -246,11 +253,7 @@ class Engine(Seating, Playing):
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
         table = self._table(args[0])
-        for key in options:
-            if key not in ("interval", "seat"):
-                raise ProtocolError(
-                    ErrorCode.BAD_OPTION, f"unknown option {key!r} (interval= and seat=)"
-                )
+        self._only_options(options, "interval", "seat")
         interval_text = options.get("interval", str(DEFAULT_INTERVAL_MS))
         if _INTERVAL.fullmatch(interval_text) is None or int(interval_text) < MIN_INTERVAL_MS:
             raise ProtocolError(
@@ -283,8 +286,8 @@ class Engine(Seating, Playing):
                 raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"seat {seat} need not move now")
         level = self._budget_level(args[1] if len(args) > 1 else None, self.max_search_ms)
         view = table.game.view_data(seat)
-        data = {"game": table.id, "seat": seat, "budget": str(level.budget)}
-        result = self._ok(request, data, [f"seat={seat} budget={level.budget}"])
+        data: JSONObject = {"game": table.id, "seat": seat, "budget": str(level.budget)}
+        result = self._ok(request, data, [fmt.words({"seat": seat, "budget": str(level.budget)})])
         result.engine.append(
             AnalysisStream(
                 session, table.id, seat, table.kind.name, view, str(level), int(interval_text)
@@ -312,7 +315,7 @@ class Engine(Seating, Playing):
         seq = table.seq if table is not None else 0
         messages = []
         for order, stats in enumerate(analysis.moves, start=1):
-            data: dict[str, object] = {
+            data: JSONObject = {
                 "seat": seat,
                 "order": order,
                 "move": stats.move,
@@ -322,7 +325,7 @@ class Engine(Seating, Playing):
             if stats.match_value is not None:
                 data["match"] = round(stats.match_value, 4)
             messages.append(EventMessage(game_id, seq, "info", data))
-        summary: dict[str, object] = {
+        summary: JSONObject = {
             "seat": seat,
             "best": analysis.best,
             "playouts": analysis.playouts,

@@ -9,10 +9,14 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..codec import make_converter
+from ..codec import Payload, make_converter
 from ..games.base import GameOver, ToMove
+from ..jsondata import JSON, JSONObject
 from ..protocol import Mode, ProtocolError
 from ..protocol import formatting as fmt
+
+# Looked up once: every response asks (an enum member's lookup through its class is slow).
+_JSON_MODE = Mode.JSON
 
 #: The converter of the lobby's own events (the games' events go through their codecs).
 converter = make_converter()
@@ -76,10 +80,10 @@ class Shutdown:
     grace: float | int
 
 
-def _game_over_data(event: GameOver) -> dict[str, Any]:
+def _game_over_data(event: GameOver) -> JSONObject:
     """``game-over``'s data: ``abandoned`` only for a game ended as abandoned, so that every
     other game's event reads as it always has (PROTOCOL.md section 4)."""
-    data: dict[str, Any] = {
+    data: JSONObject = {
         "winners": list(event.winners),
         "scores": list(event.scores),
         "resigned": event.resigned,
@@ -94,10 +98,10 @@ _to_move_hook = converter.get_unstructure_hook(ToMove)
 #: share few values (:func:`~hipparchusd.games.base.progress` reuses them). The dicts are
 #: shared between messages, which never change their data. Keyed by ``seats``, the event's
 #: only field (a tuple of ints hashes without the Python-level ``__hash__`` of the event).
-_to_move_data: dict[tuple[int, ...], dict[str, Any]] = {}
+_to_move_data: dict[tuple[int, ...], JSONObject] = {}
 
 
-def _to_move(event: ToMove) -> dict[str, Any]:
+def _to_move(event: ToMove) -> JSONObject:
     data = _to_move_data.get(event.seats)
     if data is None:
         data = _to_move_data[event.seats] = _to_move_hook(event)
@@ -105,8 +109,9 @@ def _to_move(event: ToMove) -> dict[str, Any]:
 
 
 #: The unstructure function of each event class the lobby itself publishes in games, looked up
-#: once (every move publishes ``to-move``).
-LOBBY_EVENTS: dict[type, Callable[[Any], dict[str, Any]]] = {
+#: once (every move publishes ``to-move``). Each takes an event of its key's class, which no
+#: type of a mapping can say: hence ``Any`` for the argument.
+LOBBY_EVENTS: dict[type[Payload], Callable[[Any], JSONObject]] = {
     **{cls: converter.get_unstructure_hook(cls) for cls in (Joined, Left, Disconnected, Resumed)},
     ToMove: _to_move,
     GameOver: _game_over_data,
@@ -119,7 +124,7 @@ class EventMessage:
 
     __slots__ = ("_encoded", "data", "game", "kind", "seq")
 
-    def __init__(self, game: str | None, seq: int, kind: str, data: Mapping[str, Any]) -> None:
+    def __init__(self, game: str | None, seq: int, kind: str, data: Mapping[str, JSON]) -> None:
         self.game = game
         self.seq = seq
         self.kind = kind
@@ -127,9 +132,10 @@ class EventMessage:
         self._encoded: dict[Mode, bytes] = {}
 
     @classmethod
-    def of(cls, game: str | None, seq: int, payload: Any) -> EventMessage:
+    def of(cls, game: str | None, seq: int, payload: Payload) -> EventMessage:
         """The message for an attrs event ``payload`` with a ``kind`` class attribute."""
-        return cls(game, seq, type(payload).kind, converter.unstructure(payload))
+        data: JSONObject = converter.unstructure(payload)
+        return cls(game, seq, type(payload).kind, data)
 
     def encode(self, mode: Mode) -> bytes:
         """The event's line in ``mode``."""
@@ -152,7 +158,7 @@ class Response:
     class's ``__init__`` costs an ``object.__setattr__`` call per field."""
 
     request_id: str | None
-    data: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = attrs.field(factory=dict)
+    data: Mapping[str, JSON] | Callable[[], Mapping[str, JSON]] = attrs.field(factory=dict)
     text: Sequence[str] = ()
     error: ProtocolError | None = None
 
@@ -166,11 +172,7 @@ class Response:
         if self.error is not None:
             return fmt.failure(self.request_id, mode, self.error.code, self.error.message)
         data = self.data
-        if callable(data) and mode is Mode.JSON:
-            data = data()
-        return fmt.success(
-            self.request_id,
-            mode,
-            data if type(data) is dict or isinstance(data, Mapping) else {},
-            self.text,
-        )
+        if callable(data):
+            # Made for a JSON-mode connection only: the text form is in ``text``.
+            data = data() if mode is _JSON_MODE else {}
+        return fmt.success(self.request_id, mode, data, self.text)

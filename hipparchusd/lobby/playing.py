@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from ..games.base import (
     BadOption,
@@ -18,23 +17,17 @@ from ..games.base import (
     ServedGame,
     progress,
 )
+from ..jsondata import JSON, JSONObject
 from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..records import AddMove, CreateGame, Finish, StoredGame
 from ..wording import counted
-from .base import LobbyBase
+from .base import LobbyBase, game_refusal, stopping
 from .messages import Response
 from .results import NeedsStoredGame, Result, StopSearches
 from .tables import Lifecycle, Session, Table
 
 log = logging.getLogger("hipparchusd.lobby")
-
-
-def _error_code(error: GameError) -> ErrorCode:
-    try:
-        return ErrorCode(error.code)
-    except ValueError:
-        return ErrorCode.ILLEGAL_MOVE
 
 
 class Playing(LobbyBase):
@@ -48,7 +41,7 @@ class Playing(LobbyBase):
             known = ", ".join(self.kinds)
             raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(args[0])} ({known})")
         if self.shutting_down:
-            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+            raise stopping()
         try:
             game = kind.create(options)
         except BadOption as error:
@@ -74,7 +67,7 @@ class Playing(LobbyBase):
         result.pending = create
         return result
 
-    def _summary(self, table: Table) -> dict[str, Any]:
+    def _summary(self, table: Table) -> JSONObject:
         return {
             "game": table.id,
             "kind": table.kind.name,
@@ -87,7 +80,7 @@ class Playing(LobbyBase):
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
         summaries = [self._summary(t) for t in self.tables.values() if not t.finished]
-        return self._ok(request, {"games": summaries}, [fmt.words(x) for x in summaries])
+        return self._ok(request, {"games": [*summaries]}, [fmt.words(x) for x in summaries])
 
     def _cmd_state(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
@@ -110,13 +103,13 @@ class Playing(LobbyBase):
         # ``state``), and by then the position may have moved on.
         json_mode = session.mode is Mode.JSON
         legal = table.game.legal(seat, describe=json_mode)
-        data: dict[str, Any] = {}
+        data: JSONObject = {}
         if isinstance(legal, MoveList):
             if json_mode:
                 data = {"game": table.id, "moves": list(legal.described)}
             texts = fmt.join_lines([" ".join(legal.moves)])
         else:
-            to = None if legal.to is None else list(legal.to)
+            to: list[JSON] | None = None if legal.to is None else list(legal.to)
             if json_mode:
                 data = {"game": table.id, "pick": legal.count, "of": list(legal.items), "to": to}
             words = ["pick", str(legal.count), *legal.items]
@@ -140,7 +133,7 @@ class Playing(LobbyBase):
         table = self._table(args[0])
         seat = self._playable(session, table)
         if self.shutting_down:
-            raise ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
+            raise stopping()
         game = table.game
         if seat not in game.seats_to_move():
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, game.turn_refusal(seat))
@@ -148,7 +141,7 @@ class Playing(LobbyBase):
             after = game.fork()
             text, events = after.play_word(seat, args[1])
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error), private=True) from None
+            raise game_refusal(error) from None
         # A new deal is stored with the move that makes it (GameStore); a store that keeps no
         # snapshots spares every move the scan of its events.
         new_deal = self.snapshots and table.kind.new_deal(events)
@@ -170,7 +163,7 @@ class Playing(LobbyBase):
             after = table.game.fork()
             events = after.resign(seat)
         except GameError as error:
-            raise ProtocolError(_error_code(error), str(error), private=True) from None
+            raise game_refusal(error) from None
         result = self._ok(request, {})
         result.games = (table.id,)
         self._moved(table, after, events, result)
@@ -220,7 +213,7 @@ class Playing(LobbyBase):
             return Result(Response.failed(error), needs=NeedsStoredGame(game_id, answer))
         if not table.finished:
             raise ProtocolError(ErrorCode.GAME_NOT_OVER, f"{table.id} is not over")
-        data = {
+        data: JSONObject = {
             "game": table.id,
             "kind": table.kind.name,
             "options": dict(table.options),
@@ -236,10 +229,10 @@ class Playing(LobbyBase):
         a restart, or once the lobby has forgotten it): ``stored`` from
         ``GameStore.load_finished``, whose snapshot is the final record (with ``abandoned``
         for a game ended as abandoned, RULINGS H14)."""
-        players: list[str | None] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
+        players: list[JSON] = [None] * (max((s.seat for s in stored.seats), default=-1) + 1)
         for seat in stored.seats:
             players[seat.seat] = seat.name
-        data = {
+        data: JSONObject = {
             "game": stored.game_id,
             "kind": stored.kind,
             "options": dict(stored.options),

@@ -9,7 +9,7 @@ from typing import TypeAlias
 
 import attrs
 
-from ..engine.api import Analysis
+from ..engine.types import Analysis
 from ..jsondata import JSON
 from ..records import StoreCommand, StoredGame
 from .messages import EventMessage, Response
@@ -44,7 +44,7 @@ class NeedsSearch:
     """The answer needs an engine search (``genmove``): the shell runs it off the lobby's
     thread (:class:`hipparchusd.server.engines.Engines`) for ``seat`` of ``game_id``, whose
     view ``view`` (of game kind ``kind``) is all the engine sees, at ``level`` (a level word,
-    :meth:`hipparchusd.engine.api.Level.parse`), then answers with ``answer(analysis)``,
+    :meth:`hipparchusd.engine.types.Level.parse`), then answers with ``answer(analysis)``,
     prepared in the game's order, instead of the result that carries this. The shell answers
     ``limit`` when too many searches run."""
 

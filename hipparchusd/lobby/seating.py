@@ -6,11 +6,12 @@ from __future__ import annotations
 import functools
 import hmac
 import logging
-import re
 import secrets
 
 from ..games.base import Event, progress
+from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request, shown
+from ..protocol import formatting as fmt
 from ..records import AddSeat, RemoveSeat, StoredSeat
 from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Response, Resumed
@@ -18,8 +19,6 @@ from .results import Delivery, NeedsStoredToken, Result
 from .tables import Lifecycle, Seat, Session, Table, token_digest
 
 log = logging.getLogger("hipparchusd.lobby")
-
-_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,32}")
 
 
 class Seating(LobbyBase):
@@ -29,16 +28,10 @@ class Seating(LobbyBase):
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
         table = self._table(args[0])
-        for key in options:
-            if key != "name":
-                raise ProtocolError(
-                    ErrorCode.BAD_OPTION, f"unknown option {shown(key)} (only name=)"
-                )
+        self._only_options(options, "name")
         name = options.get("name")
-        if name is not None and _NAME.fullmatch(name) is None:
-            raise ProtocolError(
-                ErrorCode.BAD_OPTION, "a name is 1-32 characters of A-Z a-z 0-9 _ . -"
-            )
+        if name is not None:
+            self._check_name(name)
         wanted = self._seat_word(table, args)
         if table.id in session.seats:
             raise ProtocolError(
@@ -93,13 +86,10 @@ class Seating(LobbyBase):
         stored. The answer names the seat, and its token for a session."""
         token = secrets.token_hex(16)
         digest = token_digest(token)
-        if session is not None:
-            data = {"game": table.id, "seat": seat, "token": token}
-            text = f"seat={seat} token={token}"
-        else:
-            data = {"game": table.id, "seat": seat, "level": bot}
-            text = f"seat={seat} level={bot}"
-        result = self._ok(request, data, [text])
+        # The text form is the JSON one without the game, which the request named.
+        shown_to: JSONObject = {"token": token} if session is not None else {"level": bot}
+        data: JSONObject = {"game": table.id, "seat": seat, **shown_to}
+        result = self._ok(request, data, [fmt.words({"seat": seat, **shown_to})])
         result.games = (table.id,)
         free = [number for number, taken in enumerate(table.seats) if not taken.taken]
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.

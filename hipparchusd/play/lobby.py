@@ -1,8 +1,10 @@
 """The lobby screen: the server's games (``games``), and buttons and keys to create one of any
-kind with options (``new``), join one (``join``) or watch one (``watch``)."""
+kind it serves (``kinds``) with options (``new``), join one (``join``) or watch one
+(``watch``)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
@@ -10,18 +12,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.widgets import Button, DataTable, Footer, Input, Select, Static
 
 from ..client import ClientError, ConnectionClosed, ServerError
 from .connection import Connection
+from .phrases import plural
 
 
 class LobbyScreen(Screen[None]):
-    """List games, create one (``n``: the kind and options typed below), join (``j`` or
-    Enter) or watch (``w``) the highlighted one, refresh (``r``), quit (``q``).
+    """List games, create one (``n``: the kind chosen and the options typed below), join
+    (``j`` or Enter) or watch (``w``) the highlighted one, refresh (``r``), quit (``q``).
 
     ``start(action, argument)`` is the application's: ``("join", game)``, ``("watch", game)``
-    or ``("new", "<kind> key=value ...")``.
+    or ``("new", "<kind> key=value ...")``. ``kinds`` are the kinds the server serves, in the
+    order its ``kinds`` lists them (the first is chosen at first).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -38,6 +42,7 @@ class LobbyScreen(Screen[None]):
         start: Callable[[str, str], Awaitable[None]],
         quit_app: Callable[[], None],
         where: str,
+        kinds: list[str],
     ) -> None:
         super().__init__()
         self.connection = connection
@@ -45,7 +50,7 @@ class LobbyScreen(Screen[None]):
         self.quit_app = quit_app
         self.where = where
         self.games: list[dict[str, Any]] = []
-        self.kinds: list[str] = ["hipparchus", "planets"]
+        self.kinds = kinds
 
     def compose(self) -> ComposeResult:
         """The games table; the new-game line (kind, options); the buttons; the keys."""
@@ -55,7 +60,12 @@ class LobbyScreen(Screen[None]):
             yield table
             yield Static("", id="lobby-status")
             with Horizontal(id="new-line"):
-                yield Input(value="hipparchus", placeholder="kind", id="kind")
+                yield Select(
+                    [(kind, kind) for kind in self.kinds],
+                    prompt="kind",
+                    allow_blank=not self.kinds,
+                    id="kind",
+                )
                 yield Input(placeholder="options, e.g. players=3 seed=7", id="options")
                 yield Button("New game", id="new", variant="primary")
             with Horizontal(id="buttons"):
@@ -69,15 +79,12 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#games", DataTable)
         table.add_columns("game", "kind", "status", "players", "fixed deal")
         table.focus()
-        try:
-            about = await self.connection.request("kinds")
-            self.kinds = [str(kind) for kind in about.get("kinds") or self.kinds]
-            await self.action_refresh()
-        except ClientError:  # refused, or the connection closed: the application says so
-            pass
+        with contextlib.suppress(ClientError):  # refused, or the connection closed: the
+            await self.action_refresh()  # application says so
 
-    async def action_refresh(self) -> None:
-        """Ask ``games`` again."""
+    async def action_refresh(self, note: str = "") -> None:
+        """Ask ``games`` again, and say how many there are, after ``note`` if given (how the
+        last game ended)."""
         answer = await self.connection.request("games")
         self.games = [dict(game) for game in answer.get("games") or []]
         table = self.query_one("#games", DataTable)
@@ -92,11 +99,10 @@ class LobbyScreen(Screen[None]):
                 "yes" if game.get("fixed_deal") else "",
                 key=str(game["game"]),
             )
-        self.say(
-            f"{len(self.games)} game(s). Kinds: {', '.join(self.kinds)}."
-            if self.games
-            else f"No game yet: n creates one. Kinds: {', '.join(self.kinds)}."
+        count = (
+            f"{plural(len(self.games), 'game')}." if self.games else "No game yet: n creates one."
         )
+        self.say(" ".join(filter(None, (note, count, f"Kinds: {', '.join(self.kinds)}."))))
 
     def say(self, text: str) -> None:
         """The line under the table."""
@@ -128,7 +134,10 @@ class LobbyScreen(Screen[None]):
 
     async def action_new(self) -> None:
         """Create a game of the kind and options typed, and join it."""
-        kind = self.query_one("#kind", Input).value.strip() or "hipparchus"
+        kind = self.query_one("#kind", Select).value
+        if not isinstance(kind, str):
+            self.say("The server serves no game kind.")
+            return
         options = self.query_one("#options", Input).value.strip()
         await self.run_start("new", f"{kind} {options}".strip())
 

@@ -1,4 +1,6 @@
-"""The protocol core, sans I/O: line splitting, request parsing, response and event formatting.
+"""The protocol core, sans I/O: line splitting (:mod:`.framing`), request parsing
+(:mod:`.requests`), a command's argument grammar (:mod:`.arguments`), response and event
+formatting (:mod:`.formatting`).
 
 Nothing here knows sockets or trio; the server feeds bytes in and writes bytes out.
 """

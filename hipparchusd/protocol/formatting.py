@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
+from ..jsondata import JSON
 from .errors import ErrorCode
 
 
@@ -28,7 +28,7 @@ class Mode(enum.StrEnum):
 _JSON_MODE = Mode.JSON
 
 
-def scalar_text(value: Any) -> str:
+def scalar_text(value: JSON) -> str:
     """The text form of one scalar: ``-`` for ``None``, ``true``/``false``, else ``str``."""
     if value is None:
         return "-"
@@ -42,11 +42,11 @@ def scalar_text(value: Any) -> str:
 _SCALARS = (str, int, float, type(None))
 
 
-def _is_scalar(value: Any) -> bool:
+def _is_scalar(value: JSON) -> bool:
     return isinstance(value, _SCALARS)
 
 
-def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+def flatten(value: Mapping[str, JSON], prefix: str = "") -> list[tuple[str, str]]:
     """Flatten a JSON object into (key, value text) pairs, in key order (section 6).
 
     Example: ``{"trick": {"lead": "2E@5"}, "won": [[0, 2, 1], [3, 0, 0]]}`` gives
@@ -58,7 +58,7 @@ def flatten(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]
     return pairs
 
 
-def _scalars_text(values: list[Any] | tuple[Any, ...]) -> str | None:
+def _scalars_text(values: list[JSON]) -> str | None:
     """``values`` joined with ``,`` if every one is a scalar, else ``None``."""
     texts = []
     for v in values:
@@ -72,25 +72,24 @@ def _scalars_text(values: list[Any] | tuple[Any, ...]) -> str | None:
     return ",".join(texts)
 
 
-def _flatten_into(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
+def _flatten_into(pairs: list[tuple[str, str]], key: str, value: JSON) -> None:
     # Events are flattened on the hot path: the exact types the converter makes (str, int,
     # dict, list) are tested first, by identity, before the general checks.
-    kind = type(value)
-    if kind is str:
+    if type(value) is str:
         pairs.append((key, value))
-    elif kind is int:
+    elif type(value) is int:
         pairs.append((key, str(value)))
-    elif kind is dict and value:
+    elif type(value) is dict and value:
         prefix = key + "."
         for name, item in value.items():
             _flatten_into(pairs, prefix + name, item)
-    elif kind is list and value and (text := _list_text(value)) is not None:
+    elif type(value) is list and value and (text := _list_text(value)) is not None:
         pairs.append((key, text))
     else:
-        _flatten_general(pairs, key, value)
+        _flatten_rest(pairs, key, value)
 
 
-def _list_text(value: list[Any]) -> str | None:
+def _list_text(value: list[JSON]) -> str | None:
     """A non-empty list as one value's text: scalars joined with ``,``, lists of scalars with
     their texts joined with ``/`` (``-`` for an empty one); ``None`` for any other list (its
     items get numbered keys)."""
@@ -105,19 +104,15 @@ def _list_text(value: list[Any]) -> str | None:
     return _scalars_text(value)
 
 
-def _flatten_general(pairs: list[tuple[str, str]], key: str, value: Any) -> None:
-    if isinstance(value, Mapping):
-        if value:
-            pairs.extend(flatten(value, key + "."))
-        else:
-            pairs.append((key, "-"))
-    elif isinstance(value, list | tuple):
+def _flatten_rest(pairs: list[tuple[str, str]], key: str, value: JSON) -> None:
+    """What :func:`_flatten_into` leaves: an empty object or list (``-``), a list that is not
+    one value's text (:func:`_list_text`: its items get numbered keys), or a scalar other
+    than a string or an integer."""
+    if isinstance(value, dict | list):
         if not value:
             pairs.append((key, "-"))
-        elif all(map(_is_scalar, value)):
-            pairs.append((key, ",".join(map(scalar_text, value))))
-        elif all(isinstance(v, list | tuple) and all(map(_is_scalar, v)) for v in value):
-            pairs.append((key, "/".join(",".join(map(scalar_text, v)) or "-" for v in value)))
+        elif isinstance(value, dict):
+            pairs.extend(flatten(value, key + "."))
         else:
             for number, item in enumerate(value, 1):
                 _flatten_into(pairs, f"{key}.{number}", item)
@@ -125,14 +120,14 @@ def _flatten_general(pairs: list[tuple[str, str]], key: str, value: Any) -> None
         pairs.append((key, scalar_text(value)))
 
 
-def words(value: Mapping[str, Any]) -> str:
+def words(value: Mapping[str, JSON]) -> str:
     """``value`` flattened into ``key=value`` words on one line."""
     parts: list[str] = []
     _words_into(parts, "", value)
     return " ".join(parts)
 
 
-def _words_into(parts: list[str], prefix: str, value: Mapping[str, Any]) -> None:
+def _words_into(parts: list[str], prefix: str, value: Mapping[str, JSON]) -> None:
     # Every event goes through here: its strings, integers, nulls and nested objects (most
     # fields) are written at once, the rest flattened as usual, in key order either way.
     for key, item in value.items():
@@ -141,9 +136,9 @@ def _words_into(parts: list[str], prefix: str, value: Mapping[str, Any]) -> None
             parts.append(f"{prefix}{key}={item}")
         elif item is None:
             parts.append(f"{prefix}{key}=-")
-        elif kind is dict and item:
+        elif type(item) is dict and item:
             _words_into(parts, f"{prefix}{key}.", item)
-        elif kind is list and item and (text := _list_text(item)) is not None:
+        elif type(item) is list and item and (text := _list_text(item)) is not None:
             parts.append(f"{prefix}{key}={text}")
         else:
             pairs: list[tuple[str, str]] = []
@@ -151,7 +146,7 @@ def _words_into(parts: list[str], prefix: str, value: Mapping[str, Any]) -> None
             parts += [f"{k}={v}" for k, v in pairs]
 
 
-def lines(value: Mapping[str, Any]) -> list[str]:
+def lines(value: Mapping[str, JSON]) -> list[str]:
     """``value`` flattened into one ``key=value`` per line."""
     return [f"{k}={v}" for k, v in flatten(value)]
 
@@ -164,7 +159,7 @@ _json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def success(
-    request_id: str | None, mode: Mode, data: Mapping[str, Any], text: Sequence[str]
+    request_id: str | None, mode: Mode, data: Mapping[str, JSON], text: Sequence[str]
 ) -> bytes:
     """A success response: ``=[id]``, the payload, and the closing empty line.
 
@@ -193,7 +188,7 @@ def failure(request_id: str | None, mode: Mode, code: ErrorCode, message: str) -
     return f"{head} {code} {message}\n\n".encode()
 
 
-def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, Any]) -> bytes:
+def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, JSON]) -> bytes:
     """An event of ``game``: ``* g1 7 played seat=0 ...`` or ``* {"game": ...}``."""
     if mode is _JSON_MODE:
         obj = {"game": game, "seq": seq, "kind": kind, "data": data}
@@ -201,14 +196,14 @@ def game_event(mode: Mode, game: str, seq: int, kind: str, data: Mapping[str, An
     return _event_line(f"* {game} {seq} {kind}", data)
 
 
-def server_event(mode: Mode, kind: str, data: Mapping[str, Any]) -> bytes:
+def server_event(mode: Mode, kind: str, data: Mapping[str, JSON]) -> bytes:
     """A server event: ``* server hello ...`` or ``* {"game": "server", ...}`` (no ``seq``)."""
     if mode is _JSON_MODE:
         return f"* {_json({'game': 'server', 'kind': kind, 'data': data})}\n".encode()
     return _event_line(f"* server {kind}", data)
 
 
-def _event_line(head: str, data: Mapping[str, Any]) -> bytes:
+def _event_line(head: str, data: Mapping[str, JSON]) -> bytes:
     """An event's text line: ``head``, then ``data``'s ``key=value`` words."""
     # The head is the line's first word: one join makes the line, with no copy of the fields.
     parts = [head]

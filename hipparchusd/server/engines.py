@@ -1,284 +1,41 @@
-"""The engine inside the daemon (issue 18): searches run in worker processes
-(:class:`EnginePool`), off the trio thread, so that the daemon's other clients do not notice
-them; :class:`Engines` carries out what the lobby's results ask of the engine (a bot seat's
-move, ``genmove``, an ``analyze`` stream) and stops searches no longer needed (the game ended
-or left memory, ``stop`` or any other request, the client left).
+"""The searches the lobby's results ask for (:class:`Engines`, issue 18): a bot seat's move,
+``genmove``, an ``analyze`` stream; and the searches stopped when no longer needed (the game
+ended or left memory, ``stop`` or any other request, the client left). They run on the worker
+processes of an :class:`~.workers.EnginePool`.
 
 The lobby stays pure: it names the searches in its results (:data:`~hipparchusd.lobby.results.
 EngineJob`, :class:`~hipparchusd.lobby.results.NeedsSearch`); the engine's moves come back to it
 as :meth:`~hipparchusd.lobby.Lobby.bot_play` results, carried out in the game's order like any
-``play``.
+``play`` by the sequencing callable :class:`Engines` is given (the pipeline's).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import itertools
 import json
 import logging
-import multiprocessing.connection
-import os
-import socket
-import subprocess
-import sys
-from collections.abc import Callable, KeysView
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, KeysView, Sequence
 
 import attrs
 import trio
 
-from ..engine import worker
-from ..engine.api import Analysis
+from ..engine.types import Analysis
 from ..jsondata import JSON
-from ..lobby import Lobby
+from ..lobby import EventMessage, Lobby, Response, Session
 from ..lobby.results import AnalysisStream, BotTurn, EngineJob, Result, StopSearches
-
-if TYPE_CHECKING:
-    from .pipeline import Pipeline
+from ..protocol import ErrorCode, ProtocolError
+from .workers import EngineError, EnginePool
 
 log = logging.getLogger("hipparchusd.engine")
 
-#: Seconds a stopped or cancelled search may take to answer before its worker is killed.
-STOP_TIMEOUT = 2.0
-
-
-def default_workers() -> int:
-    """One worker per core less one (the daemon's own), at least one."""
-    return max(1, (os.cpu_count() or 1) - 1)
-
-
-class EngineError(Exception):
-    """A search failed: the engine refused its input or its worker process died. The message
-    names the kind of failure only; ``detail`` is the engine's own message, which may quote
-    the seat's view (its cards), so it is logged at debug level only (RULINGS H13)."""
-
-    def __init__(self, message: str, detail: str = "") -> None:
-        super().__init__(message)
-        self.detail = detail
-
-
-class _Worker:
-    """One worker process and the parent's end of its pipe."""
-
-    def __init__(
-        self, process: subprocess.Popen[bytes], conn: multiprocessing.connection.Connection
-    ) -> None:
-        self.process = process
-        self.conn = conn
-
-    @property
-    def alive(self) -> bool:
-        """Whether the process still runs."""
-        return self.process.poll() is None
-
-    async def receive(self) -> Any:
-        """The next message from the worker.
-
-        Raises:
-            EngineError: the worker died (its pipe closed).
-        """
-        conn = self.conn
-        try:
-            while not conn.poll():
-                await trio.lowlevel.wait_readable(conn.fileno())
-            return conn.recv()
-        except (EOFError, OSError) as error:
-            raise EngineError(f"the engine worker {self.process.pid} died") from error
-
-    def send(self, message: Any) -> None:
-        """Send ``message`` (a few hundred bytes: the pipe takes it at once).
-
-        Raises:
-            EngineError: the worker died.
-        """
-        try:
-            self.conn.send(message)
-        except OSError as error:
-            raise EngineError(f"the engine worker {self.process.pid} died") from error
-
-    def kill(self) -> None:
-        """End the process (a search that would not stop, or a pool closing)."""
-        with contextlib.suppress(OSError):
-            self.conn.close()
-        if self.process.poll() is None:
-            self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(1.0)
-
-
-class EnginePool:
-    """At most ``size`` worker processes (:mod:`hipparchusd.engine.worker`), started when first
-    needed; a search waits for a free one. Each is a fresh interpreter
-    (``python -m hipparchusd.engine.worker``), not a fork of the daemon, whose threads and
-    sockets it must not share.
-
-    Raises:
-        ValueError: ``size`` below 1.
-    """
-
-    def __init__(self, size: int) -> None:
-        if size < 1:
-            raise ValueError(f"an engine pool needs at least one worker, not {size}")
-        self.size = size
-        self._slots = trio.Semaphore(size)
-        self._idle: list[_Worker] = []
-        self._all: set[_Worker] = set()
-        self._jobs = itertools.count(1)
-        self.closed = False
-        #: Searches running or waiting for a worker now.
-        self.searches = 0
-
-    async def _take(self) -> _Worker:
-        while self._idle:
-            candidate = self._idle.pop()
-            if candidate.alive:
-                return candidate
-            self._forget(candidate)
-        parent, child = socket.socketpair()
-        try:
-            command = [sys.executable, "-m", worker.__name__, str(child.fileno())]
-            fd = child.fileno()
-
-            def start() -> subprocess.Popen[bytes]:
-                return subprocess.Popen(command, pass_fds=(fd,), stdin=subprocess.DEVNULL)
-
-            process = await trio.to_thread.run_sync(start)
-        except BaseException:
-            parent.close()
-            raise
-        finally:
-            child.close()
-        started = _Worker(process, multiprocessing.connection.Connection(parent.detach()))
-        self._all.add(started)
-        log.info("engine worker %d started (%d of at most %d)", process.pid, len(self._all),
-                 self.size)  # fmt: skip
-        return started
-
-    def _forget(self, dead: _Worker) -> None:
-        self._all.discard(dead)
-        dead.kill()
-
-    async def search(
-        self,
-        kind: str,
-        view: JSON,
-        level: str,
-        *,
-        seed: int,
-        interval_ms: int | None = None,
-        on_progress: Callable[[Analysis], None] | None = None,
-        stop: trio.Event | None = None,
-    ) -> Analysis:
-        """Search ``view`` (one seat's view of a game of ``kind``) at ``level`` (a level word)
-        in a worker process: the :class:`Analysis` found. With ``interval_ms``,
-        ``on_progress`` gets the analysis so far about that often. Setting ``stop`` ends the
-        search early with what it found; cancelling the calling task stops it too (and kills
-        the worker if it does not stop within :data:`STOP_TIMEOUT`).
-
-        Raises:
-            EngineError: the engine refused the view or the level, or its worker died.
-        """
-        if self.closed:
-            raise EngineError("the engine is shut down")
-        self.searches += 1
-        try:
-            async with self._slots:
-                process = await self._take()
-                job = next(self._jobs)
-                finished = False
-                failure: EngineError | None = None
-                try:
-                    process.send(("search", job, kind, view, level, seed, interval_ms))
-                    async with trio.open_nursery() as nursery:
-                        if stop is not None:
-                            nursery.start_soon(self._stop_on, stop, process, job)
-                        # Caught here, in the nursery's own body, so that it comes out as
-                        # itself rather than in an exception group.
-                        try:
-                            what, payload = await self._answer(process, job, on_progress)
-                        except EngineError as error:
-                            failure = error
-                        else:
-                            finished = True
-                        nursery.cancel_scope.cancel()
-                finally:
-                    await self._settle(process, job, finished)
-                if failure is not None:
-                    raise failure
-                if what == "error":
-                    kind, detail = payload
-                    raise EngineError(f"the engine refused the search ({kind})", detail)
-                analysis: Analysis = payload
-                return analysis
-        finally:
-            self.searches -= 1
-
-    @staticmethod
-    async def _answer(
-        process: _Worker, job: int, on_progress: Callable[[Analysis], None] | None
-    ) -> tuple[str, Any]:
-        """Read ``process``'s messages about ``job`` up to its answer: (``"done"``, the
-        analysis) or (``"error"``, the message); progress reports go to ``on_progress``."""
-        while True:
-            what, number, payload = await process.receive()
-            if number != job:
-                continue
-            if what == "progress":
-                if on_progress is not None:
-                    on_progress(payload)
-                continue
-            return what, payload
-
-    @staticmethod
-    async def _stop_on(stop: trio.Event, process: _Worker, job: int) -> None:
-        await stop.wait()
-        with contextlib.suppress(EngineError):
-            process.send(("stop", job))
-
-    async def _settle(self, process: _Worker, job: int, finished: bool) -> None:
-        """Give ``process`` back to the pool once its search ``job`` has answered: at once if
-        it has; else (the caller was cancelled, or the worker failed) stop it and wait for the
-        answer, shielded, killing the worker if none comes in time."""
-        if not finished:
-            with trio.CancelScope(shield=True) as scope:
-                scope.deadline = trio.current_time() + STOP_TIMEOUT
-                try:
-                    process.send(("stop", job))
-                    while True:
-                        what, number, _ = await process.receive()
-                        if number == job and what in ("done", "error"):
-                            finished = True
-                            break
-                except EngineError:
-                    pass
-            if not finished:
-                self._forget(process)
-                return
-        if self.closed:
-            self._forget(process)
-        else:
-            self._idle.append(process)
-
-    async def aclose(self) -> None:
-        """Stop every worker (their searches are cancelled by their callers' scopes)."""
-        self.closed = True
-        workers = list(self._all)
-        self._all.clear()
-        self._idle.clear()
-        for each in workers:
-            with contextlib.suppress(EngineError, OSError, ValueError):
-                each.send(None)
-
-        def reap() -> None:
-            for each in workers:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    each.process.wait(1.0)
-                each.kill()
-
-        with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(reap)
+#: Carries out the result ``prepare()`` gives in the order of the games named, as a request on
+#: them would be, and gives it back (the pipeline's :meth:`~.pipeline.Pipeline.sequenced`): how
+#: a bot seat's move is played.
+Sequenced = Callable[[Sequence[str], Callable[[], Result]], Awaitable[Result]]
+#: Queues events for a session's connection, if it is still open, and sends them (the
+#: pipeline's :meth:`~.pipeline.Pipeline.send`): how an ``analyze`` stream reports.
+Send = Callable[[Session, Sequence[EventMessage]], None]
 
 
 @attrs.define(eq=False)
@@ -293,8 +50,9 @@ class _Stream:
 
 class Engines:
     """What the lobby's results ask of the engine, carried out on ``pool``: the engine's seats'
-    moves (played through ``pipeline`` in each game's order), ``genmove``'s searches, and
-    ``analyze`` streams (one per connection); and the searches stopped when no longer needed.
+    moves (played with ``sequenced`` in each game's order), ``genmove``'s searches, and
+    ``analyze`` streams (one per connection, reported with ``send``); and the searches stopped
+    when no longer needed.
 
     ``max_searches`` bounds the searches clients ask for (``genmove``, ``analyze``) running at
     once; one more answers ``limit``. The engine's own seats are not refused: their searches
@@ -303,11 +61,20 @@ class Engines:
     :meth:`run` must be running (in the server's nursery) for searches to start.
     """
 
-    def __init__(self, lobby: Lobby, pool: EnginePool, max_searches: int) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        pool: EnginePool,
+        max_searches: int,
+        *,
+        sequenced: Sequenced,
+        send: Send,
+    ) -> None:
         self.lobby = lobby
         self.pool = pool
         self.max_searches = max_searches
-        self.pipeline: Pipeline | None = None
+        self._sequenced = sequenced
+        self._send_events = send
         self._nursery: trio.Nursery | None = None
         self._waiting: list[EngineJob] = []
         #: The cancel scopes of the engine seats' searches, by game.
@@ -356,9 +123,6 @@ class Engines:
 
     def limit_result(self, result: Result) -> Result:
         """The ``limit`` failure answering the request of ``result``."""
-        from ..lobby import Response
-        from ..protocol import ErrorCode, ProtocolError
-
         request_id = result.response.request_id if result.response is not None else None
         message = f"{self.max_searches} searches run already; try again when one ends"
         return Result(Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id)))
@@ -404,13 +168,12 @@ class Engines:
                 scopes.discard(scope)
                 if not scopes:
                     del self._bots[job.game_id]
-        pipeline = self.pipeline
-        if move is None or pipeline is None:
+        if move is None:
             self.lobby.bot_failed(job.game_id, job.seat)
             return
         play = functools.partial(self.lobby.bot_play, job.game_id, job.seat, move)
         try:
-            await pipeline.sequenced((job.game_id,), play, None)
+            await self._sequenced((job.game_id,), play)
         except Exception:
             log.exception("game %s: playing the engine's move for seat %d failed", job.game_id,
                           job.seat)  # fmt: skip
@@ -507,16 +270,7 @@ class Engines:
     def _send(
         self, job: AnalysisStream, analysis: Analysis, *, final: bool, reason: str = ""
     ) -> None:
-        pipeline = self.pipeline
-        if pipeline is None:
-            return
-        conn = pipeline.connections.get(job.session.id)
-        if conn is None:
-            return
         messages = self.lobby.analysis_messages(
             job.game_id, job.seat, analysis, final=final, reason=reason
         )
-        mode = job.session.mode
-        for message in messages:
-            conn.enqueue(message.encode(mode))
-        pipeline.flush()
+        self._send_events(job.session, messages)

@@ -1,11 +1,12 @@
 """The server's lifecycle (:class:`Server`): restoring the stored games, the listeners and
-the accept loop, one task per connection reading its requests, the periodic sweep of idle
-connections and unfollowed games, the expiry of adjourned games, and the graceful shutdown.
+the accept loop, one task per connection reading its requests, and the graceful shutdown.
 
 What a request does is the :class:`~.pipeline.Pipeline`'s (with the lobby's result); how bytes
-reach a connection is the :class:`~.connection.Connection`'s. Every task belongs to a nursery
-of :meth:`Server.serve`: the accept loops and the sweep to one, the connections to an outer
-one, which outlives the accept loops by the grace period at shutdown.
+reach a connection is the :class:`~.connection.Connection`'s; the periodic sweeps of idle
+connections, unfollowed games and expired adjourned games are :mod:`.sweeps`'. Every task
+belongs to a nursery of :meth:`Server.serve`: the accept loops and the sweeps to one, the
+connections to an outer one, which outlives the accept loops by the grace period at shutdown,
+and the engine's searches to the outermost.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import errno
-import functools
 import logging
 import os
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,19 +22,19 @@ from typing import Any, Final
 import trio
 
 from ..addresses import host_of
-from ..lobby import Lobby
+from ..lobby import Lobby, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
-from ..records import StoredGame
 from ..settings import Settings
 from ..store.base import GameStore
-from ..store.sqlite import SqliteStore
 from ..wording import counted
 from .connection import Connection, Refused, TcpConnection, peer_name
-from .engines import EnginePool, Engines
+from .engines import Engines
 from .pipeline import Pipeline
 from .storage import execute
+from .sweeps import Sweeps
 from .websocket import WebFront
+from .workers import EnginePool
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -46,10 +46,6 @@ _FLUSH_TIMEOUT = 5.0
 ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: Seconds to wait before accepting again after one of those errors.
 ACCEPT_RETRY_DELAY: Final = 0.1
-#: Seconds between two looks for adjourned games past their expiry (the first at start-up).
-EXPIRY_INTERVAL: Final = 60.0
-#: Expired games read from the store at a time.
-EXPIRY_BATCH: Final = 100
 
 
 class Server:
@@ -72,8 +68,18 @@ class Server:
         self.file_capacity: int | None = None
         self.ports: list[int] = []
         self.web_ports: list[int] = []
-        self.engines = Engines(self.lobby, EnginePool(settings.workers), settings.max_searches)
-        self.pipeline = Pipeline(self.lobby, store, self.connections, self.engines)
+        self.pipeline = Pipeline(self.lobby, store, self.connections)
+        self.engines = Engines(
+            self.lobby,
+            EnginePool(settings.workers),
+            settings.max_searches,
+            sequenced=self.pipeline.sequenced,
+            send=self.pipeline.send,
+        )
+        self.pipeline.engines = self.engines
+        self.sweeps = Sweeps(
+            settings, self.lobby, store, self.pipeline, self.engines, self.connections
+        )
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -108,6 +114,7 @@ class Server:
         self.settings = settings
         self.lobby.configure(settings)
         self.engines.max_searches = settings.max_searches
+        self.sweeps.settings = settings
 
     @property
     def shutting_down(self) -> bool:
@@ -143,8 +150,8 @@ class Server:
                             )
                         for listener in web_listeners:
                             acceptors.start_soon(self._accept, listener, connections, web.handle)
-                        acceptors.start_soon(self._sweep)
-                        acceptors.start_soon(self._expire_periodically)
+                        acceptors.start_soon(self.sweeps.sweep)
+                        acceptors.start_soon(self.sweeps.expire_periodically)
                         task_status.started(self)
                         await self._shutdown.wait()
                         # Still accepting during the grace period, to answer each newcomer
@@ -172,13 +179,13 @@ class Server:
             self.stopped.set()
 
     async def restore(self) -> None:
-        """Load the games the store kept unfinished that have not started, and note the ids
-        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        """Load the games the store loads at start-up and note the ids of those it leaves
+        adjourned (``GameStore.startup_games``; a seat's ``resume`` loads one); one that cannot be
         restored is logged and left out (the store keeps it). New games are numbered after
         every stored one. What a restore decided is stored before anything is served
         (:meth:`Lobby.restored_commands`). The adjourned games past their expiry are ended
-        just after, in the background (:meth:`expire_adjourned`, whose first look is at
-        start-up), so that however many there are the greeting does not wait for them.
+        just after, in the background (:meth:`.sweeps.Sweeps.expire_adjourned`, whose first
+        look is at start-up), so that however many there are the greeting does not wait for them.
 
         Raises:
             OSError: the store failed.
@@ -186,19 +193,17 @@ class Server:
         lobby = self.lobby
         store = self.store
         lobby.count_stored_games(await store.latest_game_id())
-        if isinstance(store, SqliteStore):
+        startup = await store.startup_games()
+        if store.durable:
             # Started games stay adjourned until a seat resumes one (loaded then, counted
-            # against max-games from then): start-up reads their ids only, however many
-            # there are, and they never count against max-games here (issue 16 item 3).
-            adjourned = await store.adjourned_ids()
-            lobby.adjourn_stored(adjourned)
-            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
-            unfinished = await store.load_unfinished(started=False)
-            # Except the games only the engine plays: nobody would resume them (issue 18).
-            unfinished += await store.engine_games()
-        else:
-            unfinished = await store.load_unfinished()
-        for stored in unfinished:
+            # against max-games from then): they never count against max-games here (issue 16
+            # item 3).
+            lobby.adjourn_stored(startup.adjourned)
+            log.info(
+                "%d games in progress stay adjourned until a seat resumes one",
+                len(startup.adjourned),
+            )
+        for stored in startup.loaded:
             try:
                 table = lobby.restore(stored)
             except ValueError as error:
@@ -208,146 +213,6 @@ class Server:
                 await execute(self.store, command)
             # The engine's seats that must move search again (they start with the server).
             self.engines.submit(list(lobby.bot_turns(table.id)))
-
-    async def _sweep(self) -> None:
-        """Every second (or a quarter of the shorter timeout), close the idle connections and
-        those past their request deadline, drop the abandoned games and adjourn the unfollowed
-        ones (PROTOCOL.md section 7). One
-        sweep for all connections and games keeps the per-request path free of timers. The
-        timeouts are read at every sweep, since a reload may change them (0: never). With a
-        store that is not durable nothing is adjourned: it could not come back."""
-        while True:
-            settings = self.settings
-            timeouts = [
-                t
-                for t in (settings.idle_timeout, settings.abandon_timeout, settings.request_timeout)
-                if t > 0
-            ]
-            if self._adjourn_timeout(settings) > 0:
-                timeouts.append(settings.adjourn_timeout)
-            await trio.sleep(min([1.0, *(t / 4 for t in timeouts)]))
-            now = trio.current_time()
-            settings = self.settings
-            if settings.idle_timeout > 0:
-                self._close_idle(now, settings.idle_timeout)
-            if settings.request_timeout > 0:
-                self._close_slow_lines(now, settings.request_timeout)
-            if settings.abandon_timeout > 0:
-                result = self.lobby.drop_abandoned(now, settings.abandon_timeout)
-                if result.games:
-                    await self.pipeline.carry_out(result, None)
-            if self._adjourn_timeout(settings) > 0:
-                now = trio.current_time()
-                busy = self.pipeline.sequencer.busy
-                adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
-                for game_id in adjourned:
-                    self.engines.stop_game(game_id, "adjourned")
-                if adjourned and isinstance(self.store, SqliteStore):
-                    # Their expiry counts from now, not from their last move.
-                    try:
-                        await self.store.touch(adjourned)
-                    except OSError as error:
-                        log.error("store touch failed: %s", error)
-            self._reload_uncertain()
-
-    async def _expire_periodically(self) -> None:
-        """At start-up, then every :data:`EXPIRY_INTERVAL` seconds, end the adjourned games
-        past ``adjourn_expiry_days`` (:meth:`expire_adjourned`; read at every round, since a
-        reload may change it). A task of its own: ending thousands of games after a long
-        stop must not hold up the sweep of connections."""
-        while True:
-            try:
-                await self.expire_adjourned()
-            except OSError as error:
-                log.error("ending expired adjourned games failed: %s", error)
-            await trio.sleep(EXPIRY_INTERVAL)
-
-    async def expire_adjourned(self) -> tuple[str, ...]:
-        """End as abandoned every adjourned game that nothing moved, resumed or adjourned for
-        ``adjourn_expiry_days`` days by the store's clock (issue 16 item 3, RULINGS H14: no
-        winner, its record kept under the retention rule); the ids ended. A game loaded now
-        (a seat resumed it) is never ended, and each one is ended in the game's order
-        (:meth:`Pipeline.sequenced`), so a ``resume`` racing with its end either keeps it
-        going or finds it over. Nothing is done with a store other than SQLite (only it
-        adjourns games) or an expiry of 0.
-
-        Raises:
-            OSError: the store failed reading the expired games.
-        """
-        store = self.store
-        ended: list[str] = []
-
-        async def end(stored: StoredGame, last_active: float) -> None:
-            prepare = functools.partial(self.lobby.expire, stored, last_active)
-            result = await self.pipeline.sequenced((stored.game_id,), prepare, None)
-            if result.store_calls and result.pending is None:  # stored, then committed
-                ended.append(stored.game_id)
-
-        days = self.settings.adjourn_expiry_days
-        while days > 0 and isinstance(store, SqliteStore):
-            found = await store.expired_games(days, EXPIRY_BATCH)
-            before = len(ended)
-            # All at once: their store calls then share the writer's commits (group commit).
-            async with trio.open_nursery() as nursery:
-                for stored, last_active in found:
-                    if stored.game_id not in self.lobby.tables:
-                        nursery.start_soon(end, stored, last_active)
-            if len(found) < EXPIRY_BATCH or len(ended) == before:
-                break
-            days = self.settings.adjourn_expiry_days
-        if ended:
-            log.info("%d adjourned games ended as abandoned (expiry %g days)", len(ended), days)
-        return tuple(ended)
-
-    def _reload_uncertain(self) -> None:
-        """Unload the games whose store calls the store's dead writer had (their outcome is
-        known to the database only, which is the truth): the next ``resume`` of a seat loads
-        each from the store as it is (issue 16 item 4). A game with a request in progress
-        waits for a later sweep."""
-        store = self.store
-        if not isinstance(store, SqliteStore):
-            return
-        for game_id in store.take_uncertain():
-            table = self.lobby.tables.get(game_id)
-            if table is None:
-                continue
-            if self.pipeline.sequencer.busy(game_id):
-                store.uncertain.add(game_id)  # a later sweep
-                continue
-            self.lobby.adjourn(game_id)
-            self.engines.stop_game(game_id, "adjourned")
-            log.warning(
-                "game %s unloaded: the store's writer died during one of its calls; a seat's "
-                "resume loads it again as the store has it",
-                game_id,
-            )
-
-    def _adjourn_timeout(self, settings: Settings) -> float:
-        """The adjourn timeout in force: 0 (never) unless the store is durable."""
-        return settings.adjourn_timeout if self.store.durable else 0.0
-
-    def _close_idle(self, now: float, timeout: float) -> None:
-        """Close the connections that sent nothing for ``timeout`` seconds and follow no game
-        in progress."""
-        for conn in list(self.connections.values()):
-            if conn.busy:
-                continue
-            if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
-                conn.timed_out = True
-                conn.cancel_scope.cancel()
-
-    def _close_slow_lines(self, now: float, timeout: float) -> None:
-        """Close, with ``? limit``, the connections holding the start of a request line whose
-        first byte came ``timeout`` seconds ago or more: a client that trickles a line out
-        byte by byte must not keep its connection slot for ever (issue 16 item 1)."""
-        for conn in list(self.connections.values()):
-            started = conn.line_started
-            if started is not None and now - started >= timeout and not conn.busy:
-                message = f"request line not completed within {timeout:g} s (request-timeout)"
-                conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
-                conn.flush()
-                conn.closed_because = "request timeout"
-                conn.cancel_scope.cancel()
 
     async def _accept(
         self,
@@ -386,6 +251,12 @@ class Server:
                 log.info("accept works again after %d failures", failures)
                 failures = 0
             nursery.start_soon(handler or self._run_connection, stream)
+
+    def connect(self, peer: str) -> tuple[Session, list[Connection]]:
+        """A new lobby session for a connection from ``peer``, which :meth:`refusal` found no
+        reason to refuse, and the pipeline's list of connections with output to flush, which
+        the connection is made with."""
+        return self.lobby.connect(peer), self.pipeline.dirty
 
     def refusal(self, address: str) -> tuple[ErrorCode, str] | None:
         """Why a new connection from ``address`` is refused, if it is: the server stopping,
@@ -427,12 +298,11 @@ class Server:
                     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                         await stream.send_all(refusal)
                 return
-            session = self.lobby.connect(peer)
+            session, dirty = self.connect(peer)
             settings = self.settings
             conn = TcpConnection(
-                stream, session, settings.outbound_queue, self.pipeline.dirty,
-                settings.max_line_bytes,
-            )  # fmt: skip
+                stream, session, settings.outbound_queue, dirty, settings.max_line_bytes
+            )
             await self.run_connection(conn, peer)
         finally:
             await trio.aclose_forcefully(stream)

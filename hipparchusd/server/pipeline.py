@@ -14,16 +14,25 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 
-from ..lobby import Lobby, NeedsStoredGame, NeedsStoredToken, Response, Result, Session
+from ..lobby import (
+    EventMessage,
+    Lobby,
+    NeedsStoredGame,
+    NeedsStoredToken,
+    Response,
+    Result,
+    Session,
+)
 from ..lobby.results import NeedsSearch
 from ..protocol import ErrorCode, LineError, Mode, ProtocolError, Request, parse_request
 from ..protocol import formatting as fmt
 from ..records import StoreCommand, StoredGame
 from ..store.base import GameStore, StoreUnreachable
 from .connection import Connection
-from .engines import EngineError, Engines
+from .engines import Engines
 from .sequencer import Sequencer
 from .storage import describe, execute
+from .workers import EngineError
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -47,8 +56,10 @@ class Pipeline:
         store: where changes are recorded; one that is not ``durable`` is not called for
             them (it would keep nothing), though it is still asked for stored games.
         connections: the open connections by session id, which events are queued for.
-        engines: what carries out the searches results ask for (none: a search request
-            answers ``internal``).
+
+    :attr:`engines` carries out the searches results ask for; none (a search request answers
+    ``internal``) until whoever built both sets it, since :class:`~.engines.Engines` plays its
+    moves with this pipeline's :meth:`sequenced` and reports with its :meth:`send`.
     """
 
     def __init__(
@@ -56,7 +67,6 @@ class Pipeline:
         lobby: Lobby,
         store: GameStore,
         connections: dict[int, Connection],
-        engines: Engines | None = None,
     ) -> None:
         self.lobby = lobby
         self.store = store
@@ -64,9 +74,7 @@ class Pipeline:
         #: lobby's snapshots were chosen by it too, :meth:`Lobby.for_settings`).
         self.durable = store.durable
         self.connections = connections
-        self.engines = engines
-        if engines is not None:
-            engines.pipeline = self
+        self.engines: Engines | None = None
         self.sequencer = Sequencer()
         #: The connections with something queued since the last :meth:`flush`.
         self.dirty: list[Connection] = []
@@ -126,7 +134,7 @@ class Pipeline:
         self,
         games: Sequence[str],
         prepare: Callable[[], Result],
-        conn: Connection | None,
+        conn: Connection | None = None,
         request: Request | None = None,
     ) -> Result:
         """Wait for the earlier requests on ``games``, then ``prepare`` a result and carry it
@@ -409,6 +417,17 @@ class Pipeline:
         for conn in dirty:
             conn.flush()
         dirty.clear()
+
+    def send(self, session: Session, messages: Sequence[EventMessage]) -> None:
+        """Queue ``messages`` for ``session``'s connection, if it is still open, and send them
+        (events outside any request's result: an ``analyze`` stream's reports)."""
+        conn = self.connections.get(session.id)
+        if conn is None:
+            return
+        mode = session.mode
+        for message in messages:
+            conn.enqueue(message.encode(mode))
+        self.flush()
 
     # -- connections ------------------------------------------------------------------------
 

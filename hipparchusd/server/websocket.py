@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 import h11
 import trio
@@ -35,12 +35,10 @@ from ..addresses import host_of
 from ..lobby import Session
 from ..protocol import ErrorCode, LineError
 from ..protocol import formatting as fmt
+from ..settings import Settings
 from ..web import WEBSOCKET_PATH, HttpAnswer, StaticSite, origin_allowed
 from ..web.site import error_answer
 from .connection import Connection, Refused, peer_name
-
-if TYPE_CHECKING:
-    from .lifecycle import Server
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -161,6 +159,36 @@ class WebSocketConnection(Connection):
             await self.ws.aclose(code, reason or None)
 
 
+class SessionHost(Protocol):
+    """What the web listener needs of the server it runs sessions for (the
+    :class:`~.lifecycle.Server` is one): its settings now, whether it is stopping, whether it
+    would take a new connection, a session for one, and running that session."""
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in force (a reload replaces them)."""
+
+    @property
+    def shutting_down(self) -> bool:
+        """Whether the graceful shutdown has begun."""
+
+    @property
+    def connection_count(self) -> int:
+        """Open client connections, over any transport."""
+
+    def refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+        """Why a new connection from ``address`` would be refused now (the code and the
+        message to send), or ``None``."""
+
+    def connect(self, peer: str) -> tuple[Session, list[Connection]]:
+        """A new lobby session for a connection from ``peer``, which :meth:`refusal` found no
+        reason to refuse, and the list a connection of it notes itself in when it has output
+        to flush (:class:`~.connection.Connection`'s ``dirty``)."""
+
+    async def run_connection(self, conn: Connection, peer: str) -> None:
+        """Serve ``conn`` (a session from :meth:`connect`) until it ends."""
+
+
 class WebFront:
     """What the web listener does with each connection it accepts (:meth:`handle`), for
     ``server``: the page (read from the package once), and the WebSocket sessions.
@@ -169,7 +197,7 @@ class WebFront:
         OSError: the page's files cannot be read.
     """
 
-    def __init__(self, server: Server, site: StaticSite | None = None) -> None:
+    def __init__(self, server: SessionHost, site: StaticSite | None = None) -> None:
         self.server = server
         self.site = site or StaticSite.from_package()
         #: Connections still in their HTTP request; bounded by ``max_connections`` too.
@@ -243,7 +271,7 @@ class WebFront:
                 code, message = refused
                 log.info(
                     "websocket from %s refused: %s (%d connections)",
-                    peer, message, len(server.connections),
+                    peer, message, server.connection_count,
                 )  # fmt: skip
                 refusal = fmt.failure(None, fmt.Mode.TEXT, code, message)
                 with trio.move_on_after(CLOSE_TIMEOUT):
@@ -253,11 +281,10 @@ class WebFront:
                         await ws.aclose(CLOSE_TRY_LATER, message)
                 nursery.cancel_scope.cancel()
                 return
-            session = server.lobby.connect(peer)
+            session, dirty = server.connect(peer)
             conn = WebSocketConnection(
-                ws, session, settings.outbound_queue, server.pipeline.dirty,
-                settings.max_line_bytes,
-            )  # fmt: skip
+                ws, session, settings.outbound_queue, dirty, settings.max_line_bytes
+            )
             conn.going_away = lambda: server.shutting_down
             try:
                 await server.run_connection(conn, peer)

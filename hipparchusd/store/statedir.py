@@ -1,45 +1,20 @@
-"""Where the daemon keeps its games: choosing the state directory and opening its store.
+"""Where the daemon keeps its games: the state directory (chosen as
+:mod:`hipparchusd.directories` says, whose functions this module also offers) and its store.
 
-``--state-dir`` takes a directory, or ``none`` to keep nothing (a :class:`MemoryStore`, for
-throwaway servers and tests). Without it: ``$STATE_DIRECTORY`` when systemd set one
-(``StateDirectory=`` in the unit; the first path when it lists several), else the user's data
-directory (``$XDG_DATA_HOME/hipparchusd``, by default ``~/.local/share/hipparchusd``).
+``--state-dir none`` keeps nothing: a :class:`MemoryStore`, for throwaway servers and tests.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-import platformdirs
-
+from ..directories import NO_STATE_DIR, default_state_dir, resolve_state_dir
 from .base import GameStore, MemoryStore
 from .sqlite import SqliteStore
 
-#: The ``--state-dir`` value that keeps everything in memory.
-NO_STATE_DIR = "none"
-
-
-def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The state directory when ``--state-dir`` is not given (see the module's docstring)."""
-    env = os.environ if environ is None else environ
-    systemd = env.get("STATE_DIRECTORY", "")
-    if systemd:
-        return Path(systemd.split(":")[0])
-    return platformdirs.user_data_path("hipparchusd", appauthor=False)
-
-
-def resolve_state_dir(value: str | None, environ: Mapping[str, str] | None = None) -> Path | None:
-    """The state directory meant by a ``--state-dir`` value: ``None`` (keep nothing) for
-    ``none``, the default for ``None`` or an empty value, else the path, ``~`` expanded.
-    (A directory really called ``none`` is given as ``./none``.)"""
-    if value is None or value == "":
-        return default_state_dir(environ)
-    if value == NO_STATE_DIR:
-        return None
-    return Path(value).expanduser()
+__all__ = ["NO_STATE_DIR", "default_state_dir", "open_store", "resolve_state_dir"]
 
 
 @contextlib.asynccontextmanager

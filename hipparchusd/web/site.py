@@ -2,22 +2,36 @@
 path, request headers) with an :class:`HttpAnswer` (status, headers, body), and
 :func:`origin_allowed` decides a WebSocket handshake's ``Origin``.
 
-The page is a handful of small files shipped in the package (``static/``), read once at
-start-up. Every answer carries a Content-Security-Policy that lets the page run only its own
-scripts and styles and connect only to its own origin (the WebSocket), so that an injected
-``<script>`` or inline handler does nothing; the HTML is ``Cache-Control: no-cache`` (always
-revalidated, so a new daemon's page is never mixed with an old one's modules), and so are the
-other files, each with an ``ETag`` so that revalidating costs a ``304``.
+The page is a handful of small files shipped in the package, read once at start-up: what every
+game uses (``static/``: the lobby, the shared table frame, the generic table) at the top, and
+each game kind's own part (its :class:`~hipparchusd.games.base.PageParts`, e.g.
+``hipparchusd/games/<kind>/page/``) under ``games/<kind>/``. ``pages.json``, made from the
+registry, tells the page which kinds have a part of their own, and where its table module and
+styles are; the page loads them with a dynamic ``import()``, and plays any other kind on its
+generic table. The daemon reads these files as data and never runs them.
+
+Every answer carries a Content-Security-Policy that lets the page run only its own scripts and
+styles (a game's module is one: same origin) and connect only to its own origin (the
+WebSocket), so that an injected ``<script>`` or inline handler does nothing; the HTML is
+``Cache-Control: no-cache`` (always revalidated, so a new daemon's page is never mixed with an
+old one's modules), and so are the other files, each with an ``ETag`` so that revalidating
+costs a ``304``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import importlib.resources.abc
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
+
+from ..games.base import GameKind
+from ..games.registry import KINDS
+from ..jsondata import JSON
 
 #: Where the page opens its WebSocket.
 WEBSOCKET_PATH = "/ws"
@@ -49,7 +63,15 @@ COMMON_HEADERS: tuple[tuple[str, str], ...] = (
     ("X-Frame-Options", "DENY"),
 )
 
+#: Where the page learns which kinds have a page module of their own (:func:`pages_index`).
+PAGES_INDEX = "pages.json"
+
+#: The folder, beside the page, of each game kind's own page files.
+GAMES_FOLDER = "games"
+
 _FILE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z0-9]+$")
+#: A file of the page: a plain name, or one in a kind's folder (``games/<kind>/<name>``).
+_PATH = re.compile(r"^(games/[a-z][a-z0-9-]{0,31}/)?[a-z0-9][a-z0-9_-]*\.[a-z0-9]+$")
 
 
 @attrs.frozen
@@ -72,15 +94,16 @@ class StaticFile:
 
 
 class StaticSite:
-    """The page's files by URL path (``/`` is ``index.html``; every other file is ``/<name>``,
-    names of lower-case letters, digits, ``-`` and ``_`` with one extension).
+    """The page's files by URL path (``/`` is ``index.html``; every other file is ``/<path>``,
+    a plain name of lower-case letters, digits, ``-`` and ``_`` with one extension, or such a
+    name in a kind's folder, ``games/<kind>/<name>``).
 
     Args:
-        files: file name to bytes (e.g. from :meth:`from_package`).
+        files: path to bytes (e.g. from :meth:`from_package`).
 
     Raises:
-        ValueError: a name that is not a plain file name, an extension with no known content
-            type, or no ``index.html``.
+        ValueError: a path that is neither, an extension with no known content type, or no
+            ``index.html``.
     """
 
     def __init__(self, files: Mapping[str, bytes]) -> None:
@@ -89,24 +112,35 @@ class StaticSite:
         self.files: dict[str, StaticFile] = {}
         for name, body in files.items():
             extension = name[name.rfind(".") :]
-            if not _FILE_NAME.match(name) or extension not in CONTENT_TYPES:
+            if not _PATH.match(name) or extension not in CONTENT_TYPES:
                 raise ValueError(f"cannot serve {name!r}: not a plain file of a known type")
             etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
             self.files[name] = StaticFile(body, CONTENT_TYPES[extension], etag)
 
     @classmethod
-    def from_package(cls) -> StaticSite:
-        """The page shipped in this package (``hipparchusd/web/static/``).
+    def from_package(cls, kinds: Iterable[GameKind] | None = None) -> StaticSite:
+        """The page shipped in this package (``hipparchusd/web/static/``), the page parts of
+        ``kinds`` (default: every kind the registry serves now) under ``games/<kind>/``, and
+        their :func:`pages_index` as ``pages.json``.
 
         Raises:
-            OSError: the files cannot be read.
+            OSError: a file cannot be read.
+            ValueError: a kind's page folder lacks its table module or a style sheet, or holds
+                a file the site cannot serve.
         """
-        root = importlib.resources.files(__package__).joinpath("static")
-        files = {
-            entry.name: entry.read_bytes()
-            for entry in root.iterdir()
-            if entry.is_file() and _FILE_NAME.match(entry.name)
-        }
+        kinds = list(KINDS.values() if kinds is None else kinds)
+        files = _folder_files(importlib.resources.files(__package__).joinpath("static"))
+        for kind in kinds:
+            if kind.page is None:
+                continue
+            folder = importlib.resources.files(kind.page.package).joinpath(kind.page.folder)
+            found = _folder_files(folder)
+            for needed in (kind.page.module, *kind.page.styles):
+                if needed not in found:
+                    raise ValueError(f"the page of {kind.name} has no {needed} in {folder}")
+            for name, body in found.items():
+                files[f"{GAMES_FOLDER}/{kind.name}/{name}"] = body
+        files[PAGES_INDEX] = json.dumps(pages_index(kinds), indent=1).encode() + b"\n"
         return cls(files)
 
     def answer(self, method: str, target: str, headers: Sequence[tuple[str, str]]) -> HttpAnswer:
@@ -147,6 +181,31 @@ class StaticSite:
             ("Content-Length", str(len(body))),
         )
         return HttpAnswer(status, headers, b"" if head else body)
+
+
+def pages_index(kinds: Iterable[GameKind]) -> dict[str, JSON]:
+    """What ``pages.json`` says: ``{"pages": {kind: {"module": path, "styles": [path...]}}}``
+    for each of ``kinds`` that has page parts of its own, paths relative to the page (e.g.
+    ``games/<kind>/table.js``). A kind missing from it is played on the generic table."""
+    pages: dict[str, JSON] = {}
+    for kind in kinds:
+        if kind.page is not None:
+            base = f"{GAMES_FOLDER}/{kind.name}/"
+            styles: list[JSON] = [base + style for style in kind.page.styles]
+            pages[kind.name] = {"module": base + kind.page.module, "styles": styles}
+    return {"pages": pages}
+
+
+def _folder_files(folder: importlib.resources.abc.Traversable) -> dict[str, bytes]:
+    """The files of ``folder`` (not its subfolders) that the site serves: plain names of a
+    known content type (so that, say, a README beside a game's page stays unserved)."""
+    return {
+        entry.name: entry.read_bytes()
+        for entry in folder.iterdir()
+        if entry.is_file()
+        and _FILE_NAME.match(entry.name)
+        and entry.name[entry.name.rfind(".") :] in CONTENT_TYPES
+    }
 
 
 def error_answer(status: int, text: str) -> HttpAnswer:

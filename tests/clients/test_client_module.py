@@ -3,12 +3,18 @@ PROTOCOL.md rule per test: greeting, ids, responses, events kept in order, error
 
 from __future__ import annotations
 
+import ast
 import random
+import shutil
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import hipparchusd.client
 from hipparchusd.client import (
     ERRORS,
     BadSyntax,
@@ -26,6 +32,9 @@ from hipparchusd.client import (
     split_list,
     split_lists,
 )
+
+#: The client package's folder, the one copy of its code.
+CLIENT_PACKAGE = Path(hipparchusd.client.__file__).parent
 
 HELLO = b"* server hello name=hipparchusd version=0.1.0 protocol=1\n"
 
@@ -300,3 +309,27 @@ def test_int_list_reads_text_and_json_seat_lists() -> None:
     assert int_list("-") == []
     assert int_list([1, 3]) == [1, 3]
     assert int_list(None) == []
+
+
+def test_the_client_folder_works_copied_elsewhere(tmp_path: Path) -> None:
+    """clients/python/README.md: the folder ``hipparchusd/client/`` copied to another project as
+    ``hipparchus_client/`` imports with the standard library only (``-S -s -E``: no
+    site-packages, no environment) and nothing of the ``hipparchusd`` package."""
+    shutil.copytree(
+        CLIENT_PACKAGE, tmp_path / "hipparchus_client", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    program = (
+        "import sys; from hipparchus_client import Client, Pick, random_move, ERRORS; "
+        "print(sorted(name for name in sys.modules if name.startswith('hipparchus')))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-S", "-s", "-E", "-c", program],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,  # an import: seconds at most even on a loaded machine
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = set(ast.literal_eval(run.stdout))
+    assert "hipparchus_client" in loaded
+    assert not {name for name in loaded if name.startswith("hipparchusd")}

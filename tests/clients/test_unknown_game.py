@@ -1,7 +1,7 @@
 """Bots of every language play a game none of them has heard of (issue 17: "plays any game the
 daemon serves ... by the generic contract alone").
 
-The game is "gifts" from test_generic_bot.py, which lives only in the tests and is registered
+The game is "gifts" (tests/gifts/), which lives only in the tests and is registered
 for the test: three seats first give each other two different numbers at once (a ``pick`` with
 targets, like planets' pass), then take a bonus in turn (a list of move words). No bot has a
 line of code for it; each must finish the game and print the outcome that the game's own rules
@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import trio
 from daemon.helpers import server_starter
+from gifts import GIFTS, SEATS, GiftsGame
 from languages import Bots
-from test_generic_bot import GIFTS, SEATS, GiftsGame
 
 from hipparchusd.games.base import GameKind
 from hipparchusd.games.registry import register, unregister

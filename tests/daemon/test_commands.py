@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from typing import NoReturn
 
+import attrs
 import trio
 
 from hipparchusd.games.hipparchus.kind import HIPPARCHUS
@@ -18,6 +20,9 @@ from .conftest import StartServer
 from .helpers import DEAL, HAND0, new_game, seated_game
 
 Connect = Callable[..., Awaitable[Client]]
+
+#: The engine levels PROTOCOL.md section 9 names, weakest first, as `kinds` lists them.
+LEVELS = ["random", "heuristic", "ismcts"]
 
 
 async def test_greeting_and_gtp_commands(connect: Connect) -> None:
@@ -35,8 +40,8 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
     assert (await c.ok("kinds")).lines == [
-        f"hipparchus seats=2  -- {HIPPARCHUS.summary}",
-        f"planets seats=3-6  -- {PLANETS.summary}",
+        f"hipparchus seats=2 levels=random,heuristic,ismcts  -- {HIPPARCHUS.summary}",
+        f"planets seats=3-6 levels=random,heuristic,ismcts  -- {PLANETS.summary}",
     ]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []
@@ -58,8 +63,8 @@ async def test_gtp_commands_in_json(connect: Connect) -> None:
     assert (await c.ok("kinds")).json() == {
         "kinds": ["hipparchus", "planets"],
         "about": {
-            "hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary},
-            "planets": {"seats": "3-6", "summary": PLANETS.summary},
+            "hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary, "levels": LEVELS},
+            "planets": {"seats": "3-6", "summary": PLANETS.summary, "levels": LEVELS},
         },
     }
     assert (await c.ok("games")).json() == {"games": []}
@@ -234,14 +239,15 @@ async def test_every_error_code(start_server: StartServer) -> None:
     await fail(a, f"play {game} 1S@1", "game-over")
     await fail(b, f"resign {game}", "game-over")
 
-    def broken(*_: object) -> object:
+    def broken(*_: object) -> NoReturn:
         raise RuntimeError("a bug")
 
-    server.lobby._handlers["version"] = broken
+    broken_version = attrs.evolve(COMMANDS["version"], handler=broken)
+    server.lobby.commands = {**COMMANDS, "version": broken_version}
     await fail(w, "version", "internal")
     assert (await w.ok("name")).lines == ["hipparchusd"]  # the connection is still usable
 
-    server.lobby._handlers["version"] = server.lobby._cmd_version
+    server.lobby.commands = COMMANDS
     game2 = await new_game(a)  # the finished game no longer counts against max_games
     await a.ok(f"join {game2}")
     await b.ok(f"join {game2}")

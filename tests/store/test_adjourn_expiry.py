@@ -106,14 +106,14 @@ async def test_an_adjourned_game_ends_as_abandoned_after_the_expiry_and_not_befo
         game, tokens, engine = await _adjourned_game(server)
         # Its expiry counts from its adjournment (now), not from its creation or last move.
         clock.now = START + 30 * DAY - 60
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         client = await Client.connect(server.ports[0])
         assert "adjourned" in (await client.fail(f"state {game}", "unknown-game")).text
         await client.fail(f"record {game}", "unknown-game")
 
         clock.now = START + 30 * DAY + 60
-        assert await server.expire_adjourned() == (game,)
-        assert await server.expire_adjourned() == ()  # once
+        assert await server.sweeps.expire_adjourned() == (game,)
+        assert await server.sweeps.expire_adjourned() == ()  # once
         assert server.lobby.active_games == 0 and game not in server.lobby.tables
 
         await client.ok("format json")
@@ -177,7 +177,7 @@ async def test_retention_later_prunes_the_abandoned_game(state_dir: Path) -> Non
         server = await _serve(state_dir, nursery, clock, retention_days=10)
         game, tokens, _ = await _adjourned_game(server, plays=1)
         clock.now = START + 31 * DAY
-        assert await server.expire_adjourned() == (game,)
+        assert await server.sweeps.expire_adjourned() == (game,)
         server.shutdown()
     # Kept for the retention's 10 days from its end, as any finished game.
     clock.now = START + 40 * DAY
@@ -215,11 +215,11 @@ async def test_a_resume_just_before_the_expiry_keeps_the_game(state_dir: Path) -
         assert state["status"] == "playing" and "abandoned" not in state
         # Loaded (followed or not), a game is never ended, however old its last activity.
         clock.now = START + 90 * DAY
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         await a.aclose()
         await _until_adjourned(server, game)  # adjourned again now: its expiry restarts
         clock.now = START + 119 * DAY
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         # The game goes on where it stood.
         b = await Client.connect(server.ports[0])
         (seat,) = engine.seats_to_move()
@@ -229,9 +229,9 @@ async def test_a_resume_just_before_the_expiry_keeps_the_game(state_dir: Path) -
         await _until_adjourned(server, game)
         # Its last move and adjournment were at day 119: ended 30 days after, not before.
         clock.now = START + 149 * DAY - 60
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         clock.now = START + 149 * DAY + 60
-        assert await server.expire_adjourned() == (game,)
+        assert await server.sweeps.expire_adjourned() == (game,)
         server.shutdown()
 
 
@@ -299,15 +299,15 @@ async def test_an_expiry_of_0_or_a_memory_store_ends_nothing(state_dir: Path) ->
         server = await _serve(state_dir, nursery, clock, adjourn_expiry_days=0)
         game, _, _ = await _adjourned_game(server, plays=1)
         clock.now = START + 1000 * DAY
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         server.reconfigure(attrs.evolve(server.settings, adjourn_expiry_days=1500))
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         server.reconfigure(attrs.evolve(server.settings, adjourn_expiry_days=30))
-        assert await server.expire_adjourned() == (game,)
+        assert await server.sweeps.expire_adjourned() == (game,)
         server.shutdown()
     async with trio.open_nursery() as nursery:
         server = await nursery.start(serve, Settings(port=0), MemoryStore())
-        assert await server.expire_adjourned() == ()
+        assert await server.sweeps.expire_adjourned() == ()
         server.shutdown()
 
 
@@ -409,7 +409,7 @@ async def test_moves_mark_their_game_active_at_most_once_an_hour(
             expected = START if minutes < 60 else START + 61 * 60
             assert last_active() == expected
         clock.now = START + 91 * 60
-        await store.touch(["g1"])  # adjourned: exact
+        await store.mark_adjourned(["g1"])  # adjourned: exact
         assert last_active() == START + 91 * 60
     finally:
         await store.aclose()

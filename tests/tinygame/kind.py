@@ -60,4 +60,5 @@ HIGHCARD = GameKind(
     restore=restore,
     new_deal=new_deal,
     codec=CODEC,
+    engine=None,  # the engine does not play high card
 )

@@ -1,7 +1,11 @@
 """Driving the page in a real browser for the tests: Debian's headless Chromium through
 chromedriver (Selenium), a daemon with its web listener in a child process, and bots
 (clients/python/bot.py) as the other seats. Nothing is downloaded at test time: without the
-packages the browser tests skip, saying which is missing."""
+packages the browser tests skip, saying which is missing.
+
+Each game's browser tests live beside its other tests (tests/games/<kind>/, tests/tinygame/)
+and take their fixtures from here: ``daemon, browsers, pages = browser_fixtures()`` at a test
+module's top."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -18,7 +23,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
+TESTS = REPO / "tests"
 #: Where the screenshots go: docs/ when ``HIPPARCHUSD_SCREENSHOTS=docs`` (to retake those the
 #: README shows), else that directory, else a temporary one, so that an ordinary test run
 #: leaves the working tree as it was (the pictures differ a little from run to run).
@@ -54,16 +62,24 @@ def missing() -> str | None:
     return None
 
 
+#: The mark of a browser test module (``pytestmark = needs_browser``): skipped, saying why,
+#: where the browser or its driver is missing.
+needs_browser = pytest.mark.skipif(missing() is not None, reason=f"browser tests: {missing()}")
+
+
 class Daemon:
     """``python -m hipparchusd`` with a web listener, in memory, on free ports; its log lines
-    are kept in ``log``."""
+    are kept in ``log``. ``module`` runs another module that runs the daemon (with tests/ on
+    the path), e.g. ``tinygame.serve``, which serves a kind the tests define."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: str = "hipparchusd") -> None:
         self.log: list[str] = []
+        path = os.pathsep.join(filter(None, (str(TESTS), os.environ.get("PYTHONPATH"))))
+        env = {**os.environ, "PYTHONPATH": path}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "hipparchusd", "--port", "0", "--ws-port", "0",
+            [sys.executable, "-m", module, "--port", "0", "--ws-port", "0",
              "--state-dir", "none", "--config", "", "--idle-timeout", "0"],
-            stderr=subprocess.PIPE, text=True, cwd=REPO,
+            stderr=subprocess.PIPE, text=True, cwd=REPO, env=env,
         )  # fmt: skip
         self._listening = threading.Event()
         self.port = self.web_port = 0
@@ -143,10 +159,34 @@ class Page:
             if value:
                 return value
             if time.monotonic() > deadline:
-                shot = Path(tempfile.gettempdir()) / f"hipparchusd-browser-{time.time():.0f}.png"
-                self.driver.save_screenshot(str(shot))
-                raise AssertionError(f"timed out waiting for {what or condition} (page: {shot})")
+                self._timed_out(what or str(condition))
             time.sleep(0.03)
+
+    def wait_progress(
+        self, condition: Callable[[], T], game: str, idle: float = 60.0, what: str = ""
+    ) -> T:
+        """Poll ``condition`` until it is truthy, for as long as ``game`` makes progress: the
+        wait fails only after ``idle`` seconds in which no new event of the game came (its seq
+        did not move). So a game on a loaded machine may take as long as it needs, while one
+        that is stuck fails. 60 s without a single event is far beyond any move here (a bot's
+        random move, a page's click), however loaded the machine."""
+        last = seq(self, game)
+        deadline = time.monotonic() + idle
+        while True:
+            value = condition()
+            if value:
+                return value
+            now = seq(self, game)
+            if now != last:
+                last, deadline = now, time.monotonic() + idle
+            elif time.monotonic() > deadline:
+                self._timed_out(f"{what or condition} ({game} had no event for {idle:.0f} s)")
+            time.sleep(0.03)
+
+    def _timed_out(self, what: str) -> None:
+        shot = Path(tempfile.gettempdir()) / f"hipparchusd-browser-{time.time():.0f}.png"
+        self.driver.save_screenshot(str(shot))
+        raise AssertionError(f"timed out waiting for {what} (page: {shot})")
 
     def find(self, css: str) -> list[Any]:
         from selenium.webdriver.common.by import By
@@ -211,10 +251,134 @@ class Page:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def pages(count: int) -> Iterator[list[Page]]:
-    made = [Page() for _ in range(count)]
-    try:
+def browser_fixtures(module: str = "hipparchusd", count: int = 2) -> tuple[Any, Any, Any]:
+    """The fixtures ``daemon`` (:func:`daemon_fixture` of ``module``), ``browsers``
+    (:func:`browsers_fixture` of ``count``) and ``pages`` (:func:`pages_fixture`)."""
+    return daemon_fixture(module), browsers_fixture(count), pages_fixture()
+
+
+def daemon_fixture(module: str = "hipparchusd") -> Any:
+    """A module-scoped fixture: a :class:`Daemon` (of ``module``) for the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def daemon() -> Iterator[Daemon]:
+        running = Daemon(module)
+        yield running
+        running.stop()
+
+    return daemon
+
+
+def browsers_fixture(count: int = 2) -> Any:
+    """A module-scoped fixture: ``count`` browsers with separate profiles (so separate
+    localStorage), reused by the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def browsers() -> Iterator[list[Page]]:
+        made = [Page() for _ in range(count)]
         yield made
-    finally:
         for page in made:
             page.quit()
+
+    return browsers
+
+
+def pages_fixture() -> Any:
+    """A fixture: the ``browsers`` on the ``daemon``'s lobby with empty storage; afterwards,
+    no console error and no gap in any game's seq may have happened."""
+
+    @pytest.fixture
+    def pages(browsers: list[Page], daemon: Daemon) -> Iterator[list[Page]]:
+        for page in browsers:
+            page.driver.get(daemon.url)
+            page.js("localStorage.clear()")
+            page.console.clear()
+            page.errors()
+            page.console.clear()
+        yield browsers
+        for page in browsers:
+            assert page.errors() == []
+            assert page.js("return window.hipparchusClient ? window.hipparchusClient.gaps : 0") == 0
+
+    return pages
+
+
+class Progress:
+    """A game loop's watchdog, bounded by the game's progress rather than by a total: ``check``
+    fails once ``idle`` seconds have passed in which none of ``pages`` saw a new event of
+    ``game``. A whole game takes as long as the machine's load makes it; a stuck one fails.
+    (60 s without a single event is far beyond any move here, however loaded the machine.)"""
+
+    def __init__(self, pages: list[Page], game: str, idle: float = 60.0) -> None:
+        self.pages, self.game, self.idle = pages, game, idle
+        self.last = self._seqs()
+        self.deadline = time.monotonic() + idle
+
+    def _seqs(self) -> list[int]:
+        return [seq(page, self.game) for page in self.pages]
+
+    def check(self, what: str) -> None:
+        """Fail, saying ``what`` did not happen, if the game has stalled for ``idle`` s."""
+        now = self._seqs()
+        if now != self.last:
+            self.last, self.deadline = now, time.monotonic() + self.idle
+        elif time.monotonic() > self.deadline:
+            raise AssertionError(f"{what}: {self.game} had no event for {self.idle:.0f} s")
+
+
+class Tcp:
+    """A protocol client over TCP, line by line (the other seat, or a check of the daemon)."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.file = self.sock.makefile("rw", encoding="utf-8")
+        assert self.file.readline().startswith("* server hello")
+        self.ask("format json")
+
+    def ask(self, line: str) -> dict[str, Any]:
+        """The JSON answer to ``line`` (events before it are skipped)."""
+        self.file.write(line + "\n")
+        self.file.flush()
+        while True:
+            head = self.file.readline()
+            if head.startswith(("=", "?")):
+                assert self.file.readline() == "\n"
+                body = head.partition(" ")[2]
+                data: dict[str, Any] = json.loads(body) if body.strip() else {}
+                if head.startswith("?"):
+                    raise AssertionError(f"{line}: {data}")
+                return data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def name_and_open(page: Page, url: str, name: str) -> None:
+    """Open the lobby at ``url`` and type ``name`` as the player's name."""
+    page.open(url)
+    page.js(
+        "const i = document.getElementById('name'); i.value = arguments[0];"
+        "i.dispatchEvent(new Event('change'));",
+        name,
+    )
+
+
+def create(page: Page, kind: str, options: dict[str, str], sit: bool = True) -> str:
+    """Create a game from the lobby's form; its id (the page then shows its table)."""
+    page.one("#create button[type=submit]")
+    page.js(
+        "const k = document.getElementById('kind'); k.value = arguments[0];"
+        "k.dispatchEvent(new Event('change'));",
+        kind,
+    )
+    for key, value in options.items():
+        page.js(f"document.getElementById('opt-{key}').value = arguments[0];", value)
+    if not sit:
+        page.click("#sit")
+    page.click("#create button[type=submit]")
+    return str(page.wait(lambda: page.js("return location.hash.slice(1)"), what="the new game"))
+
+
+def seq(page: Page, game: str) -> int:
+    """The last seq of ``game``'s events that the page's client has seen."""
+    return int(page.js("return window.hipparchusClient.lastSeq.get(arguments[0]) || 0", game))

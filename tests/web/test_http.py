@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -17,6 +18,7 @@ import pytest
 import trio
 
 from hipparchusd.config_file import ConfigError, load_settings
+from hipparchusd.games.registry import KINDS
 from hipparchusd.settings import Settings, SettingsError, parse_origins
 from hipparchusd.web import CONTENT_SECURITY_POLICY, StaticSite, origin_allowed
 
@@ -73,6 +75,28 @@ async def test_the_page_and_its_files_are_served_with_their_headers(start_server
     assert (status, body) == (304, b"")
     status, headers, body = await http(port, get("/", method="HEAD"))
     assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+
+
+async def test_each_kinds_page_module_is_served_as_pages_json_says(start_server: Any) -> None:
+    server = await start_server()
+    port = server.web_ports[0]
+    status, headers, body = await http(port, get("/pages.json"))
+    assert (status, headers["content-type"]) == (200, "application/json")
+    pages = json.loads(body)["pages"]
+    assert set(pages) == {kind.name for kind in KINDS.values() if kind.page is not None}
+    for kind, parts in pages.items():
+        for path, content_type in [
+            (parts["module"], "text/javascript; charset=utf-8"),
+            *((style, "text/css; charset=utf-8") for style in parts["styles"]),
+        ]:
+            status, headers, body = await http(port, get(f"/{path}"))
+            assert (status, headers["content-type"]) == (200, content_type), path
+            # The same policy as the page's: a game's module runs because it is the page's own.
+            assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+            assert path.startswith(f"games/{kind}/") and body
+        for path in (f"/games/{kind}/../app.js", f"/games/{kind}/nothing.js", f"/games/{kind}/"):
+            status, _, _ = await http(port, get(path))
+            assert status == 404, path
 
 
 async def test_what_is_not_served(start_server: Any) -> None:

@@ -4,9 +4,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, InvalidState
 from .game import HipparchusGame
 from .model import Deal
@@ -75,4 +84,8 @@ HIPPARCHUS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(RoundStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.hipparchus.engine"),
+    page=PageParts("hipparchusd.games.hipparchus"),
+    tui="hipparchusd.games.hipparchus.tui.screen:HipparchusScreen",
+    rules=files(__package__) / "rules.md",
 )

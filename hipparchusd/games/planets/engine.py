@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable
 
-from ...engine.adapters import Position
-from ...engine.api import Analysis, Budget, MoveStats
+from ...engine.position import Position
+from ...engine.types import MoveStats
 from ...jsondata import JSON
 from .codec import load_view
 from .model import (
@@ -157,7 +157,7 @@ def playout_card(
 
 class PlanetsState:
     """A determinization of the card play of one hand (masks: :mod:`.model`), as the search
-    plays it (:class:`hipparchusd.engine.ismcts.Determinization`). Moves are keyed by the card
+    plays it (:class:`hipparchusd.engine.position.Determinization`). Moves are keyed by the card
     played: every card played is seen by everyone. A seat that takes every point card chooses
     ``self`` (RULINGS P8, P13) in the search.
 
@@ -265,7 +265,7 @@ class PlanetsState:
 
 class PlanetsInformation:
     """What a seat knows during the card play, as determinizations
-    (:class:`hipparchusd.engine.ismcts.InformationSet`); see the module's doc.
+    (:class:`hipparchusd.engine.position.InformationSet`); see the module's doc.
 
     Raises:
         ValueError: the view's cards do not add up to a deck of planets.
@@ -500,28 +500,10 @@ class PlanetsPosition(Position):
             return str(heuristic_choice(view).value)
         return CARDS[heuristic_card(view, self.legal)].name
 
-    def search(
-        self,
-        budget: Budget,
-        rng: random.Random,
-        *,
-        on_progress: Callable[[Analysis], None] | None,
-        interval_ms: int,
-        should_stop: Callable[[], bool] | None,
-        started: float,
-    ) -> Analysis:
-        """ISMCTS over the card play; a pass and the shooting choice are the heuristic's (see
-        the module's doc), answered without search."""
-        if self.view.phase is not Phase.PLAY:
-            return self.fixed_answer(self.heuristic_move(rng), started)
-        return super().search(
-            budget,
-            rng,
-            on_progress=on_progress,
-            interval_ms=interval_ms,
-            should_stop=should_stop,
-            started=started,
-        )
+    def searched(self) -> bool:
+        """Only the card play is searched; a pass and the shooting choice are the heuristic's
+        (see the module's doc), answered without search."""
+        return self.view.phase is Phase.PLAY
 
     def information_set(self) -> PlanetsInformation:
         """What the seat knows of the card play, for the search."""
@@ -545,7 +527,7 @@ class PlanetsPosition(Position):
 
 
 class PlanetsAdapter:
-    """The adapter the engine finds under the kind name ``planets``."""
+    """The engine's planets adapter (the planets kind's ``engine``)."""
 
     def position(self, view: JSON) -> PlanetsPosition:
         """See :class:`PlanetsPosition`."""

@@ -4,10 +4,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.resources import files
 
 from ...codec import InvalidState
+from ...engine.position import AdapterRef
 from ...jsondata import JSON
-from ..base import BadOption, GameKind, Option, deal_announced_by, integer_option
+from ..base import (
+    BadOption,
+    GameKind,
+    Option,
+    PageParts,
+    deal_announced_by,
+    integer_option,
+)
 from .codec import CODEC, structure_record
 from .dealing import check_deal
 from .game import PlanetsGame
@@ -101,4 +110,8 @@ PLANETS = GameKind(
     restore=restore,
     new_deal=deal_announced_by(HandStarted),
     codec=CODEC,
+    engine=AdapterRef("hipparchusd.games.planets.engine"),
+    page=PageParts("hipparchusd.games.planets"),
+    tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
+    rules=files(__package__) / "rules.md",
 )

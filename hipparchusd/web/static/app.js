@@ -2,14 +2,16 @@
 // Where the page is lives in the URL's hash (#g3: the table of game g3); a seat's token lives
 // in localStorage only (never in the URL), so a reload or a new connection takes it back
 // with `resume`.
+//
+// The page knows no game kind: the daemon's pages.json (hipparchusd/web/site.py, from the
+// registry) names each kind's page module and styles, which are loaded when a table of that
+// kind is first shown; a kind without a page module is played on the generic table.
 
 import { Client, ProtocolError } from "./client.js";
 import { addBot, levelSelect } from "./bots.js";
-import { el } from "./cards.js";
-import { HipparchusTable } from "./hipparchus.js";
-import { PlanetsTable } from "./planets.js";
+import { el } from "./dom.js";
+import { GenericTable } from "./generic.js";
 
-const TABLES = { hipparchus: HipparchusTable, planets: PlanetsTable };
 const SEATS_KEY = "hipparchusd.seats";
 const NAME_KEY = "hipparchusd.name";
 
@@ -118,15 +120,65 @@ async function showTable(game) {
   }
   following.add(game);
   client.snapshot(game, snapshot.seq);
-  const Table = TABLES[snapshot.kind];
-  if (!Table) {
-    main.replaceChildren(el("p", { class: "error", text: `no table for games of kind ${snapshot.kind}` }));
+  let Table;
+  try {
+    Table = await tableOf(snapshot.kind);
+  } catch (error) {
+    main.replaceChildren(el("p", { class: "error", text: `cannot load the table of ${snapshot.kind}: ${error.message}` }));
     return;
   }
-  current = new Table({ client, game, root: main, toast, seatHint: mine ? mine.seat : null });
+  // The hash may have moved on while the module loaded.
+  if (location.hash.replace(/^#\/?/, "") !== game) return;
+  current = new Table({ client, game, kind: snapshot.kind, root: main, toast, seatHint: mine ? mine.seat : null });
   window.hipparchusTable = current; // for the browser tests
   current.show(snapshot);
   await current.refresh();
+}
+
+/** The page parts of each kind that has its own: {kind: {module, styles}}, paths relative
+ * to the page (pages.json); fetched once. */
+let pageIndex = null;
+const tables = new Map(); // kind -> its table class, once loaded
+
+async function pagesOf() {
+  if (!pageIndex) {
+    pageIndex = (async () => {
+      const answer = await fetch(new URL("pages.json", document.baseURI), { cache: "no-cache" });
+      if (!answer.ok) throw new Error(`pages.json: HTTP ${answer.status}`);
+      return (await answer.json()).pages;
+    })();
+    pageIndex.catch(() => {
+      pageIndex = null; // try again next time
+    });
+  }
+  return pageIndex;
+}
+
+/** A style sheet of the page's own origin, linked once; resolves once it applies. */
+function linkStyle(path) {
+  const href = new URL(path, document.baseURI).href;
+  const found = [...document.querySelectorAll("link[rel=stylesheet]")].find((link) => link.href === href);
+  if (found) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const link = el("link", { rel: "stylesheet", href });
+    link.addEventListener("load", () => resolve());
+    link.addEventListener("error", () => reject(new Error(`cannot load ${path}`)));
+    document.head.append(link);
+  });
+}
+
+/** The table class for games of ``kind``: its page module's default export, its styles
+ * applied, or the generic table for a kind without a page module. */
+async function tableOf(kind) {
+  if (tables.has(kind)) return tables.get(kind);
+  const parts = (await pagesOf())[kind];
+  let Table = GenericTable;
+  if (parts) {
+    const [module] = await Promise.all([import(new URL(parts.module, document.baseURI).href), ...parts.styles.map(linkStyle)]);
+    Table = module.default;
+  }
+  tables.set(kind, Table);
+  return Table;
 }
 
 // -- the lobby ---------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // (PROTOCOL.md section 9). The level chosen is kept in localStorage, so that the lobby and the
 // tables offer the same one; `ismcts` alone is the search at the daemon's default budget.
 
-import { el } from "./cards.js";
+import { el } from "./dom.js";
 
 const LEVEL_KEY = "hipparchusd.botLevel";
 

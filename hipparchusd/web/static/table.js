@@ -1,14 +1,19 @@
 // What every table shares: the frame (title, players, whose move, the refusal banner, the
 // event log), refreshing the view and the legal moves after events, and the end-of-round
-// summary. A game kind's table (hipparchus.js, planets.js) draws the rest.
+// summary. A game kind's table draws the rest: the kind's own page module (its folder's
+// page/table.js, whose default export extends Table) or, for a kind without one, the generic
+// table (generic.js).
 
 import { addBot, levelSelect } from "./bots.js";
-import { el } from "./cards.js";
+import { el, fill } from "./dom.js";
 
 export class Table {
-  constructor({ client, game, root, toast, seatHint }) {
+  /** ``kind``: the game's kind (from its snapshot); ``seatHint``: the seat this browser holds,
+   * known before the game starts. */
+  constructor({ client, game, kind, root, toast, seatHint }) {
     this.client = client;
     this.game = game;
+    this.kind = kind;
     this.root = root;
     this.toast = toast;
     this.mine = false;
@@ -20,6 +25,7 @@ export class Table {
     this.left = false;
     this.busy = false;
     this.summary = null; // the last round's (hand's) end, shown until dismissed
+    this.chosen = []; // the items chosen so far for a pick, in the order chosen
     this.logBox = el("ol", { class: "log", id: "log", "aria-live": "polite" });
     this.banner = el("p", { class: "banner", id: "banner", role: "alert" });
     this.board = el("div", { class: "board" });
@@ -69,9 +75,7 @@ export class Table {
           const state = await this.client.request(`state ${this.game}`);
           let legal = null;
           const view = state.view;
-          if (view && view.seat !== null && this.toMove(view).includes(view.seat) && state.status === "playing") {
-            legal = await this.client.request(`legal ${this.game}`);
-          }
+          if (this.wantsLegal(state)) legal = await this.client.request(`legal ${this.game}`);
           if (this.left) return;
           this.snapshot = state;
           this.mine = !!(view && view.seat !== null);
@@ -88,6 +92,14 @@ export class Table {
     return this.refreshing;
   }
 
+  /** Whether to ask for the legal moves with ``state`` (a `state` answer): when this seat is
+   * to move in a game being played. */
+  wantsLegal(state) {
+    const view = state.view;
+    return !!view && view.seat !== null && state.status === "playing" && this.toMove(view).includes(view.seat);
+  }
+
+  /** The seats to move in ``view`` (a game's view that says so in ``to_move``). */
   toMove(view) {
     const t = view.to_move;
     if (t === null || t === undefined) return [];
@@ -105,6 +117,37 @@ export class Table {
   }
 
   remember(_event) {}
+
+  /** Keep ``event`` (a round's or a game's end) in the summary shown until dismissed, by its
+   * kind, and show the summary again. */
+  summarize(event) {
+    this.summary = { ...(this.summary || {}), [event.kind]: event.data };
+    this.renderSummary();
+  }
+
+  /** Draw the table: the head, and the board of a game waiting for players or, once it has
+   * started, the game's own (:meth:`renderBoard`). */
+  render() {
+    this.renderHead();
+    if (this.view) this.renderBoard(this.view);
+    else fill(this.board, this.waitingBoard());
+  }
+
+  /** Draw the board of a started game from ``view`` (the game's view for this seat). */
+  renderBoard(_view) {}
+
+  /** Draw the summary (``this.summary``) of a round's or a game's end. */
+  renderSummary() {}
+
+  /** Choose ``item`` for a pick of ``count`` items (after those already chosen), or, when
+   * chosen, no more; then draw again. Ignored while a move is in flight. */
+  toggle(item, count) {
+    if (this.busy) return;
+    const index = this.chosen.indexOf(item);
+    if (index >= 0) this.chosen.splice(index, 1);
+    else if (this.chosen.length < count) this.chosen.push(item);
+    this.render();
+  }
 
   log(event) {
     const text = `${event.seq ?? ""} ${event.kind} ${describe(event.data, this.names())}`;
@@ -209,7 +252,7 @@ export class Table {
       el("span", { class: "role", text: this.roleText() }),
       view && view.fixed_deal ? el("span", { class: "tag", title: "the deal was fixed at creation (seed or deal)", text: "fixed deal" }) : null,
       el("span", { class: `turn${this.mine && moving.includes(view.seat) ? " mine" : ""}`, id: "turn", text: turn }),
-      this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small", onclick: () => this.resign(), text: "resign" }) : null,
+      this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small resign", onclick: () => this.resign(), text: "resign" }) : null,
     );
   }
 
@@ -231,11 +274,6 @@ export class Table {
     this.dialog.classList.remove("shown");
     this.dialog.replaceChildren();
   }
-}
-
-/** Replace ``node``'s children with ``children``, leaving out null ones. */
-export function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
 }
 
 /** A one-line text of an event's data for the log. */

@@ -1,0 +1,142 @@
+"""What a game implements for the engine (issue 18): its adapter, the seat's position it builds
+from one view, and the information set and determinizations the search plays.
+
+An adapter (:class:`Adapter`) turns one seat's view (JSON, as ``ServedGame.view_data(seat)``
+makes it) into a :class:`Position`: the seat's random and heuristic players, and an
+:class:`InformationSet` for :func:`hipparchusd.engine.ismcts.search`. Each game keeps its
+adapter in its own folder and names it in its kind (``GameKind.engine``, an
+:class:`AdapterRef`), which the engine loads only when a search runs. Nothing here names a game,
+and nothing here searches: the daemon may import this module without the search's code.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import random
+import time
+from collections.abc import Hashable, Sequence
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ..jsondata import JSON
+from .types import Analysis, MoveStats
+
+
+class Determinization(Protocol):
+    """A mutable full game state sampled from the searching seat's information set."""
+
+    def to_move(self) -> int:
+        """The seat that moves now, or -1 once the game (the searched part of it) is over."""
+        ...
+
+    def keys(self) -> Sequence[Hashable]:
+        """The distinct legal moves of the seat to move, as the searching seat observes them,
+        in a deterministic order (never empty unless the game is over)."""
+        ...
+
+    def play(self, key: Hashable, rng: random.Random) -> None:
+        """Make a legal move with that key (one of them at random if several share it)."""
+        ...
+
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves until the game is over."""
+        ...
+
+    def reward(self, seat: int) -> float:
+        """``seat``'s reward in [0, 1] once the game is over."""
+        ...
+
+
+class InformationSet(Protocol):
+    """What the searching seat knows."""
+
+    @property
+    def observer(self) -> int:
+        """The searching seat (it moves at the root)."""
+        ...
+
+    def determinize(self, rng: random.Random) -> Determinization:
+        """A new full state agreeing with everything the seat has seen, drawn with ``rng``
+        (never from the true hidden cards: the information set does not hold them)."""
+        ...
+
+
+class Position(abc.ABC):
+    """One seat's decision, built from its view alone.
+
+    Subclasses give the moves (:meth:`random_move`, :meth:`heuristic_move`), the information
+    set to search, and how a move key and a mean reward read as :class:`MoveStats`."""
+
+    @abc.abstractmethod
+    def random_move(self, rng: random.Random) -> str:
+        """A uniformly random legal move word (for a choice of several items, a uniformly
+        random choice)."""
+
+    @abc.abstractmethod
+    def heuristic_move(self, rng: random.Random) -> str:
+        """The game's rule-based player's move word."""
+
+    @abc.abstractmethod
+    def information_set(self) -> InformationSet:
+        """What the seat knows, as the search samples it (determinizations)."""
+
+    @abc.abstractmethod
+    def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
+        """The stats of the root move ``key`` (a key of the information set's seat) whose
+        iterations averaged ``mean_reward`` (0..1, the search's reward for this seat)."""
+
+    @abc.abstractmethod
+    def neutral_stats(self, move: str) -> MoveStats:
+        """The stats given for a move chosen without search (0 visits, a neutral estimate)."""
+
+    def searched(self) -> bool:
+        """Whether the ``ismcts`` level searches this decision; where it does not, it plays
+        :meth:`heuristic_move` (every decision is searched unless a game says otherwise)."""
+        return True
+
+    def fixed_answer(self, move: str, started: float) -> Analysis:
+        """The answer of a level that does not search: ``move`` with neutral stats, timed
+        from ``started`` (a ``time.perf_counter()`` reading)."""
+        elapsed = (time.perf_counter() - started) * 1000.0
+        return Analysis(move, (self.neutral_stats(move),), 0, elapsed)
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """A game's engine adapter."""
+
+    def position(self, view: JSON) -> Position:
+        """The position of the seat whose view this is.
+
+        Raises:
+            ValueError: ``view`` is not a valid view of this game for a seat, or that seat
+                need not move now.
+        """
+        ...
+
+
+@attrs.frozen
+class AdapterRef:
+    """Where a game's adapter lives: the module ``module`` (a dotted name) defines it as
+    ``ADAPTER``. A game's kind carries this rather than the adapter, so that naming a game's
+    engine imports neither the game's engine module nor the search; :meth:`load` imports it,
+    in the process that searches."""
+
+    module: str
+
+    def load(self) -> Adapter:
+        """The adapter, the module imported if it was not already.
+
+        Raises:
+            ValueError: the module cannot be imported, or its ``ADAPTER`` is not an adapter.
+        """
+        try:
+            found = importlib.import_module(self.module)
+        except ImportError as error:
+            raise ValueError(f"no engine module {self.module!r}: {error}") from None
+        adapter = getattr(found, "ADAPTER", None)
+        if not isinstance(adapter, Adapter):
+            raise ValueError(f"{self.module}.ADAPTER is not an engine adapter")
+        return adapter

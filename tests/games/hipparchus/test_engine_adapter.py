@@ -1,0 +1,96 @@
+"""The engine's Hipparchus adapter (issue 18): the search sees only its seat's information,
+every level plays a legal move, a playouts budget is deterministic, and what it cannot search
+is refused."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hipparchus_positions import random_position, twin_of
+
+from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.types import Analysis, Level
+from hipparchusd.games.hipparchus.engine import ADAPTER, HipparchusPosition, match_chance
+from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
+from hipparchusd.games.hipparchus.notation import format_play
+from hipparchusd.jsondata import JSON
+
+
+def _comparable(analysis: Analysis) -> Analysis:
+    return attrs.evolve(analysis, elapsed_ms=0.0)
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 12), (4, 19), (5, 24)])
+def test_the_search_sees_only_its_seats_information(seed: int, moves: int) -> None:
+    """Two games that differ only in cards the seat cannot see (the opponent's hand and its
+    order, the face-down cards), searched with the same seed and playouts, answer the same."""
+    game, seat = random_position(seed, moves)
+    information = HipparchusInformation(game.view(seat))
+    rng = random.Random(seed)
+    truth = (game.state.round.hands[1 - seat], game.state.round.face_down)
+    for _ in range(50):
+        twin = twin_of(game, seat, information.opponent_cards(rng))
+        if (twin.state.round.hands[1 - seat], twin.state.round.face_down) != truth:
+            break
+    else:
+        pytest.skip("no other hidden cards fit this position")
+    level = Level.parse("ismcts:300")
+    assert twin.view_data(seat) == game.view_data(seat)
+    one = analyze(ADAPTER, game.view_data(seat), level, seed=99)
+    two = analyze(ADAPTER, twin.view_data(seat), level, seed=99)
+    assert _comparable(one) == _comparable(two)
+    assert one.playouts == 300
+
+
+@pytest.mark.parametrize("text", ["random", "heuristic", "ismcts:200", "ismcts:30ms"])
+@pytest.mark.parametrize(("seed", "moves"), [(21, 0), (22, 3), (23, 10), (24, 17), (25, 26)])
+def test_every_level_plays_a_legal_move(text: str, seed: int, moves: int) -> None:
+    game, seat = random_position(seed, moves)
+    legal = {format_play(p) for p in game.legal_moves(seat)}
+    analysis = analyze(ADAPTER, game.view_data(seat), Level.parse(text), seed=seed)
+    assert analysis.best in legal
+    assert analysis.moves[0].move == analysis.best
+    assert {m.move for m in analysis.moves} <= legal
+    for stats in analysis.moves:
+        assert 0.0 <= stats.value <= 1.0
+        assert stats.match_value is not None and 0.0 <= stats.match_value <= 1.0
+    if text.startswith("ismcts"):
+        if not text.endswith("ms"):  # a time budget on a loaded machine may expand fewer
+            assert {m.move for m in analysis.moves} == legal
+        assert sum(m.visits for m in analysis.moves) == analysis.playouts
+        assert [m.visits for m in analysis.moves] == sorted(
+            (m.visits for m in analysis.moves), reverse=True
+        )
+
+
+def test_a_playouts_budget_is_deterministic() -> None:
+    game, seat = random_position(31, 8)
+    level = Level.parse("ismcts:250")
+    one = analyze(ADAPTER, game.view_data(seat), level, seed=5)
+    two = analyze(ADAPTER, game.view_data(seat), level, seed=5)
+    assert _comparable(one) == _comparable(two)
+
+
+def test_match_chance_counts_rounds_to_two() -> None:
+    assert match_chance((0, 0), 0, 0.5) == 0.5
+    assert match_chance((1, 0), 0, 1.0) == 1.0
+    assert match_chance((0, 1), 0, 0.0) == 0.0
+    assert match_chance((1, 1), 1, 0.3) == pytest.approx(0.3)
+    assert match_chance((0, 0), 0, 1.0) == 0.75  # then an even chance in two more rounds
+
+
+def test_analyze_refuses_what_it_cannot_search() -> None:
+    game, seat = random_position(40, 3)
+    level = Level.parse("random")
+    with pytest.raises(ValueError, match="need not move"):
+        analyze(ADAPTER, game.view_data(1 - seat), level, seed=0)
+    with pytest.raises(ValueError, match="spectator"):
+        analyze(ADAPTER, game.view_data(None), level, seed=0)
+    bad: JSON = {"seat": 0}
+    with pytest.raises(ValueError):
+        analyze(ADAPTER, bad, level, seed=0)
+    with pytest.raises(ValueError, match="interval"):
+        analyze(ADAPTER, game.view_data(seat), level, seed=0, interval_ms=0)
+    assert isinstance(HipparchusPosition(game.view_data(seat)), HipparchusPosition)

@@ -1,0 +1,190 @@
+"""The Hipparchus table (hipparchusd/games/hipparchus/page/) in a real browser (headless
+Chromium, tests/web/browser.py): a whole match between two pages, and one against the engine
+added with the table's control, played by clicking; a refused play showing its reason; a reload
+and a dropped WebSocket mid-trick that take the seat back with no gap in the events' seq; a
+spectator; no JavaScript error in any console. Screenshots of the table go to docs/ (shown in
+README.md)."""
+
+from __future__ import annotations
+
+import time
+
+from daemon.helpers import DEAL, HAND1
+from web.browser import (
+    Daemon,
+    Page,
+    Progress,
+    Tcp,
+    browser_fixtures,
+    create,
+    name_and_open,
+    needs_browser,
+    seq,
+)
+
+from hipparchusd.games.hipparchus import MatchRecord, replay
+from hipparchusd.games.hipparchus.codec import converter
+
+pytestmark = needs_browser
+
+daemon, browsers, pages = browser_fixtures()
+
+
+def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[Page]) -> None:
+    alice, bob = pages
+    name_and_open(alice, daemon.url, "alice")
+    game = create(alice, "hipparchus", {"leader": "0", "seed": "2026"})
+    alice.wait(lambda: "waiting for players" in alice.text("#turn"))
+    name_and_open(bob, daemon.url, "bob")
+    bob.one(f"tr[data-game={game}] button.join")
+    bob.screenshot("web-lobby.png")
+    bob.click(f"tr[data-game={game}] button.join")
+    bob.wait(lambda: "you are bob (seat 1)" in bob.text(".role"))
+    # Neither URL holds a token; each browser keeps its own in localStorage.
+    for page, seat in ((alice, 0), (bob, 1)):
+        assert page.driver.current_url.endswith(f"/#{game}")
+        assert page.storage()[game]["seat"] == seat
+    summaries = 0
+    plays = 0
+    progress = Progress(pages, game)
+    while not all(page.find("#match-winner") for page in pages):
+        progress.check("the match did not end")
+        moved = False
+        for page in pages:
+            page.settle()
+            if page.find("#summary.shown") and not page.find("#match-winner"):
+                if summaries == 0:
+                    page.screenshot("web-hipparchus-round.png")
+                summaries += 1
+                page.click("#summary-close")
+            if (
+                page.find(".turn.mine")
+                and page.find(".clump.legal")
+                and not page.find("#summary.shown")
+            ):
+                before = seq(page, game)
+                page.click(".clump.legal button.card")
+                if page.find(".chooser"):
+                    page.click(".chooser button.choose")
+                page.wait(lambda: seq(page, game) > before, what="the play's events")  # noqa: B023
+                plays += 1
+                moved = True
+                if plays == 7:
+                    bob.screenshot("web-hipparchus.png")
+        if not moved:
+            time.sleep(0.05)
+    # What the pages say is what the rules say of the record.
+    check = Tcp(daemon.port)
+    record = check.ask(f"record {game}")
+    check.close()
+    match_record = converter.structure(record["record"], MatchRecord)
+    final = replay(match_record)
+    winner = final.winner
+    assert winner is not None and plays == sum(len(r.plays) for r in match_record.rounds)
+    name = ("alice", "bob")[winner]
+    for page in pages:
+        assert page.text("#match-winner").startswith(f"{name} wins the match")
+    assert summaries >= 2 * 1  # each page saw at least one round's end before the match's
+
+
+def test_a_refused_play_shows_its_reason_and_a_clump_asks_how_many(
+    daemon: Daemon, pages: list[Page]
+) -> None:
+    page = pages[0]
+    tcp = Tcp(daemon.port)
+    game = str(tcp.ask(f"new hipparchus leader=0 deal={DEAL}")["game"])
+    tcp.ask(f"join {game} 0 name=carol")
+    name_and_open(page, daemon.url, "dave")
+    page.click(f"tr[data-game={game}] button.join")
+    page.wait(lambda: "you are dave (seat 1)" in page.text(".role"))
+    tcp.ask(f"play {game} 1M@2")  # carol leads one Moon
+    # dave holds EEESSSSMMMMEES: he must follow with Moons at another count (H5): 2 or 3 of
+    # the four; no other clump is legal.
+    page.wait(lambda: page.find(".turn.mine") and page.find(".clump.legal"))
+    assert [c.get_attribute("data-start") for c in page.find(".clump.legal")] == ["8"]
+    page.click(".clump[data-start='1'] button.card")  # three Earths: refused, with why
+    page.wait(lambda: page.find(".banner.shown"))
+    banner = page.text("#banner")
+    assert banner.startswith("illegal-move") and len(banner) > len("illegal-move ")
+    page.click(".clump[data-start='8'] button.card")
+    counts = [b.get_attribute("data-count") for b in page.find(".chooser button.choose")]
+    assert counts == ["2", "3"]
+    page.screenshot("web-hipparchus-choice.png")
+    page.click(".chooser button.choose[data-count='2']")
+    # The trick is dave's (2 Moons beat 1: H7), and he leads next.
+    page.wait(lambda: "dave" in page.text(".trick-note") and page.find(".turn.mine"))
+    tcp.close()
+
+
+def test_a_reload_and_a_dropped_websocket_take_the_seat_back(
+    daemon: Daemon, pages: list[Page]
+) -> None:
+    page, watcher = pages
+    tcp = Tcp(daemon.port)
+    game = str(tcp.ask(f"new hipparchus leader=1 deal={DEAL}")["game"])
+    tcp.ask(f"join {game} 0 name=erin")
+    name_and_open(page, daemon.url, "frank")
+    page.click(f"tr[data-game={game}] button.join")
+    page.wait(lambda: page.find(".turn.mine") and page.find(".clump.legal"))
+    watcher.open(daemon.url + f"#{game}")
+    watcher.wait(lambda: watcher.text(".role") == "spectating")
+    assert watcher.find("#hand") == [] and len(watcher.find(".seat-panel.opponent")) == 2
+    # frank leads; mid-trick (erin to answer), the page is reloaded: the seat comes back.
+    page.click(".clump.legal button.card")
+    page.wait(lambda: page.find("#trick.current"))
+    led = page.one("#trick .play").get_attribute("data-play")
+    token = page.storage()[game]["token"]
+    page.driver.refresh()
+    page.wait(lambda: "you are frank (seat 1)" in page.text(".role"))
+    assert page.one("#trick .play").get_attribute("data-play") == led
+    assert token not in page.driver.current_url and page.storage()[game]["token"] == token
+    # His hand is the dealt one less the clump he led, in its order (H1).
+    hand = "".join(card.get_attribute("data-suit") for card in page.find("#hand button.card"))
+    count = int(led[:-1])
+    assert led[-1] == HAND1[0] and hand == HAND1[count:]
+    # The WebSocket drops while erin plays: it reconnects, resumes, and the seq has no gap.
+    erin_moves = tcp.ask(f"legal {game}")["moves"]
+    page.js("window.hipparchusClient.ws.close()")
+    tcp.ask(f"play {game} {erin_moves[0]['move']}")  # type: ignore[index]
+    page.wait(
+        lambda: page.js("return window.hipparchusClient.status") == "connected", what="reconnected"
+    )
+    page.wait(lambda: page.find("#trick.last"), what="the finished trick")
+    after = seq(page, game)
+    state = tcp.ask(f"state {game}")
+    assert after == state["seq"]
+    watcher.wait(lambda: watcher.find("#trick.last"))
+    tcp.close()
+
+
+def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: list[Page]) -> None:
+    page = pages[0]
+    name_and_open(page, daemon.url, "heidi")
+    # The lobby offers the levels, the search at the daemon's default budget first chosen.
+    assert page.one("#lobby-bot-level").get_attribute("value") == "ismcts"
+    game = create(page, "hipparchus", {"leader": "0", "seed": "7"})
+    page.wait(lambda: "waiting for players" in page.text("#turn"))
+    page.one("#bot-level option[value=random]").click()
+    page.click("#add-bot")
+    # The engine takes the free seat under the name the daemon gives it, and the match starts.
+    page.wait(lambda: page.find(".seat-panel.opponent[data-seat='1']"), what="the match")
+    assert page.text(".seat-panel.opponent .who b") == "bot-random"
+    assert page.find("#bot-control") == [] and not page.find(".banner.shown")
+    progress = Progress([page], game)
+    while not page.find("#match-winner"):
+        progress.check("the match did not end")
+        page.settle()
+        if page.find("#summary.shown"):
+            page.click("#summary-close")
+        elif page.find(".turn.mine") and page.find(".clump.legal"):
+            before = seq(page, game)
+            if not page.click(".clump.legal button.card"):
+                continue
+            if page.find(".chooser"):
+                page.click(".chooser button.choose")
+            page.wait(lambda b=before: seq(page, game) > b, what="the play's events")  # type: ignore[misc]
+        else:
+            time.sleep(0.05)
+    assert not page.find(".banner.shown")
+    winner = page.text("#match-winner")
+    assert winner.startswith(("heidi wins the match", "bot-random wins the match")), winner
