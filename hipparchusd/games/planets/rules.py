@@ -369,6 +369,14 @@ class HandState:
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
         before = self.core
         after = core.play(before, card)
+        if after[5] == before[5]:
+            # The trick goes on: the setup and tally are shared, the seat's card leaves its
+            # hand and joins the trick (what HandState.of would rebuild, at a fraction of it).
+            hands = list(self.hands)
+            hands[self.player] &= ~(1 << card)
+            state = HandState(self.setup, self.tally, tuple(hands), (*self.trick, CARDS[card]))
+            object.__setattr__(state, "_core", after)
+            return state
         trick = finished_trick(before, card, after)
         tricks = self.tally.tricks if trick is None else (*self.tally.tricks, trick)
         return HandState.of(after, self.setup, tricks)
