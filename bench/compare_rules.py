@@ -35,8 +35,9 @@ Run (both versions' workers run ``--jobs`` at a time):
 
 It prints, per game kind, the games, rounds or hands, steps and views compared and the number
 of games whose streams differ (0 when the versions play the same game). Not a test: the suite
-keeps a smaller proof (tests/games/hipparchus/test_rules_core.py, tests/games/planets/test_planets_core.py and the rules tests around them) against the seeds' worked examples and the
-rulings' cases.
+keeps a smaller proof (tests/games/hipparchus/test_rules_core.py,
+tests/games/planets/test_planets_core.py and the rules tests around them) against the seeds'
+worked examples and the rulings' cases.
 """
 
 from __future__ import annotations
