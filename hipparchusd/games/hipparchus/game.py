@@ -237,7 +237,7 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
     def decisions_left(self, seat: int) -> int:
         """At most the cards ``seat`` holds: each of its plays this round takes one or more."""
         _check_seat(seat)
-        return self._state.round.hands[seat].size
+        return core.size_of(self._round[0][seat])
 
     def parse_move(self, seat: int, text: str) -> Play:
         """Parse ``text`` as a play from ``seat``'s hand, canonical position.
