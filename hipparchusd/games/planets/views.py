@@ -88,11 +88,14 @@ def build_view(
         if phase is not Phase.PASS:
             received = hand.received(seat)[0]
     over = resigned is not None or state.winners is not None
+    # A resignation ends the game whatever the hand's phase (P16): its view is over, as any
+    # finished game's, and keeps the trick it interrupted on the table.
+    shown = Phase.OVER if resigned is not None else phase
     return View(
         seat=seat,
         hand=None if seat is None else cards_of(hand.hands[seat]),
         hand_sizes=tuple(mask.bit_count() for mask in hand.hands),
-        phase=phase,
+        phase=shown,
         passed=passed,
         pass_name=setup.kind.name,
         pass_count=setup.kind.count,
