@@ -28,6 +28,15 @@ def _search_seconds(millis: int) -> float:
     return (millis - min(20.0, millis / 5.0)) / 1000.0
 
 
+def _cpu_deadline(budget: Budget) -> float | None:
+    """The ``time.thread_time()`` reading at which a CPU-time budget ends, ``None`` without
+    one. Nothing is kept back: the answer's own CPU time is small, and a CPU budget measures
+    the search's work, not the time a move takes."""
+    if budget.cpu_millis is None:
+        return None
+    return time.thread_time() + budget.cpu_millis / 1000.0
+
+
 def _analysis(position: Position, result: SearchResult) -> Analysis:
     """The search's ``result`` as the position's move words and stats, best first."""
     moves = tuple(position.stats(edge.key, edge.visits, edge.mean) for edge in result.edges)
@@ -44,9 +53,10 @@ def _search_position(
     should_stop: Callable[[], bool] | None,
     started: float,
 ) -> Analysis:
-    """Run ISMCTS from ``position`` within ``budget`` (measured from ``started``, a
-    ``time.perf_counter()`` reading) and give its analysis, best move first; where the
-    position is not searched (:meth:`~.position.Position.searched`), the heuristic's move."""
+    """Run ISMCTS from ``position`` within ``budget`` (its time measured from ``started``, a
+    ``time.perf_counter()`` reading; its CPU time from now, in this thread) and give its
+    analysis, best move first; where the position is not searched
+    (:meth:`~.position.Position.searched`), the heuristic's move."""
     if not position.searched():
         return position.fixed_answer(position.heuristic_move(rng), started)
 
@@ -59,6 +69,7 @@ def _search_position(
         rng,
         playouts=budget.playouts,
         deadline=None if budget.millis is None else started + _search_seconds(budget.millis),
+        cpu_deadline=_cpu_deadline(budget),
         on_progress=report if on_progress is not None else None,
         interval=interval_ms / 1000.0,
         should_stop=should_stop,

@@ -132,26 +132,29 @@ def search(
     *,
     playouts: int | None = None,
     deadline: float | None = None,
+    cpu_deadline: float | None = None,
     on_progress: Callable[[SearchResult], None] | None = None,
     interval: float = 0.5,
     should_stop: Callable[[], bool] | None = None,
     started: float | None = None,
 ) -> SearchResult:
-    """Search ``information`` until ``playouts`` iterations are done or ``deadline`` (a
-    ``time.perf_counter()`` reading) passes, whichever comes first, or ``should_stop``
-    answers true (polled every few iterations). At least one iteration is always made. The
-    root moves reported are those expanded: the searching seat's moves are the same in every
-    determinization, so each is expanded once before any is visited twice. ``on_progress``
-    gets the result so far every ``interval`` seconds.
+    """Search ``information`` until ``playouts`` iterations are done, ``deadline`` (a
+    ``time.perf_counter()`` reading) passes or ``cpu_deadline`` (a ``time.thread_time()``
+    reading: the searching thread's CPU time) passes, whichever comes first, or
+    ``should_stop`` answers true (polled every few iterations). At least one iteration is
+    always made. The root moves reported are those expanded: the searching seat's moves are
+    the same in every determinization, so each is expanded once before any is visited twice.
+    ``on_progress`` gets the result so far every ``interval`` seconds.
 
     Deterministic for a given information set, ``rng`` state and ``playouts`` when there is
     no deadline and ``should_stop`` never answers true.
 
     Raises:
-        ValueError: neither ``playouts`` nor ``deadline`` is given.
+        ValueError: none of ``playouts``, ``deadline`` and ``cpu_deadline`` is given.
     """
-    if playouts is None and deadline is None:
-        raise ValueError("a search needs a playout budget, a deadline or both")
+    if playouts is None and deadline is None and cpu_deadline is None:
+        raise ValueError("a search needs a playout budget, a deadline or a CPU deadline")
+    cpu_clock = time.thread_time
     clock = time.perf_counter
     if started is None:
         started = clock()
@@ -165,6 +168,8 @@ def search(
             break
         now = clock()
         if deadline is not None and now >= deadline:
+            break
+        if cpu_deadline is not None and cpu_clock() >= cpu_deadline:
             break
         if should_stop is not None and done % 16 == 0 and should_stop():
             break

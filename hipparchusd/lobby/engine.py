@@ -58,7 +58,7 @@ class Engine(Seating, Playing):
         except ValueError:
             raise ProtocolError(
                 ErrorCode.SYNTAX,
-                f"{word[:40]!r} is not a budget (e.g. 200ms, 5000 playouts, or 200ms,5000)",
+                f"{word[:40]!r} is not a budget (e.g. 200ms, 100cpu, 5000 playouts, or 200ms,5000)",
             ) from None
         return self._within_limits(level)
 
@@ -70,6 +70,10 @@ class Engine(Seating, Playing):
         if budget.millis is not None and budget.millis > self.max_search_ms:
             raise ProtocolError(
                 ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}ms here"
+            )
+        if budget.cpu_millis is not None and budget.cpu_millis > self.max_search_ms:
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}cpu here"
             )
         if budget.playouts is not None and budget.playouts > self.max_search_playouts:
             raise ProtocolError(
