@@ -15,7 +15,7 @@ import abc
 import importlib
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, runtime_checkable
 
 import attrs
@@ -49,6 +49,27 @@ class Determinization(Protocol):
         ...
 
 
+@runtime_checkable
+class Copyable(Protocol):
+    """A determinization that can copy itself (optional: the engine deals the world again
+    from the same seed for one that cannot, see :func:`copier`)."""
+
+    def copy(self) -> Determinization:
+        """An independent copy: playing on it leaves this state as it is."""
+        ...
+
+
+@runtime_checkable
+class Solvable(Protocol):
+    """A determinization that can be solved exactly (optional): the rest of the game as a
+    perfect-information game, every seat playing its best in this world."""
+
+    def solve(self, nodes: int) -> Sequence[float] | None:
+        """Each seat's reward (0..1) with perfect play from here, or ``None`` when that takes
+        more than ``nodes`` positions searched (or the game judges it out of reach at once)."""
+        ...
+
+
 class InformationSet(Protocol):
     """What the searching seat knows."""
 
@@ -61,6 +82,17 @@ class InformationSet(Protocol):
         """A new full state agreeing with everything the seat has seen, drawn with ``rng``
         (never from the true hidden cards: the information set does not hold them)."""
         ...
+
+
+def copier(
+    information: InformationSet, world: Determinization, seed: int
+) -> Callable[[], Determinization]:
+    """A maker of fresh copies of ``world``, which ``information`` dealt from
+    ``random.Random(seed)``: its :meth:`Copyable.copy` when it has one, else the same deal
+    again (an information set's ``determinize`` depends only on its random numbers)."""
+    if isinstance(world, Copyable):
+        return world.copy
+    return lambda: information.determinize(random.Random(seed))
 
 
 class Position(abc.ABC):

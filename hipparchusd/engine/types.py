@@ -14,11 +14,16 @@ from typing import Literal
 import attrs
 
 #: The level names :meth:`Level.parse` accepts.
-LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts")
-LevelName = Literal["random", "heuristic", "ismcts"]
+LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "sampler", "ismcts")
+LevelName = Literal["random", "heuristic", "sampler", "ismcts"]
+#: The levels that search, within a budget (the others answer at once).
+SEARCHING: tuple[str, ...] = ("sampler", "ismcts")
 
 #: The default search budget: at most 100 ms per move (issue 18, "Strength").
 DEFAULT_MILLIS = 100
+#: The worlds (sampled deals) a move of the ``sampler`` level looks at by default (issue 29:
+#: "deals the unseen cards at random about 160 times a move").
+SAMPLER_WORLDS = 160
 
 
 def _check_budget(instance: Budget, attribute: attrs.Attribute[int | None], value: object) -> None:
@@ -73,24 +78,39 @@ def _check_name(instance: Level, attribute: attrs.Attribute[str], value: object)
         raise ValueError(f"unknown level {value!r} (expected one of {', '.join(LEVEL_NAMES)})")
 
 
+def default_budget(name: str) -> Budget:
+    """The budget of a level named without one: ``sampler`` looks at
+    :data:`SAMPLER_WORLDS` worlds, ``ismcts`` searches :data:`DEFAULT_MILLIS` ms (the levels
+    that do not search ignore theirs)."""
+    if name == "sampler":
+        return Budget(playouts=SAMPLER_WORLDS)
+    return Budget(millis=DEFAULT_MILLIS)
+
+
 @attrs.frozen
 class Level:
     """A player strength: ``random`` (a uniformly random legal move), ``heuristic`` (the game's
-    rule-based player) or ``ismcts`` (information-set Monte Carlo tree search within
-    ``budget``; the other levels ignore the budget).
+    rule-based player), ``sampler`` (flat Monte Carlo over sampled deals, every move played
+    out in each: :mod:`hipparchusd.engine.sampler`; its ``budget``'s playouts count deals) or
+    ``ismcts`` (information-set Monte Carlo tree search within ``budget``). The levels that do
+    not search ignore the budget; without one, a level has :func:`default_budget`.
 
     Raises:
         ValueError: an unknown name.
     """
 
     name: LevelName = attrs.field(validator=_check_name)
-    budget: Budget = Budget(millis=DEFAULT_MILLIS)
+    budget: Budget = attrs.field(
+        default=attrs.Factory(lambda self: default_budget(self.name), takes_self=True)
+    )
 
     @classmethod
     def parse(cls, text: str) -> Level:
-        """Read a level word: ``random``, ``heuristic``, ``ismcts`` (100 ms), ``ismcts:200ms``
-        (a time budget), ``ismcts:100cpu`` (100 ms of CPU time), ``ismcts:5000`` (a playout
-        budget) or several of them, ``ismcts:200ms,5000`` (whichever comes first).
+        """Read a level word: ``random``, ``heuristic``, ``sampler`` (160 deals),
+        ``ismcts`` (100 ms), or a searching level with a budget: ``ismcts:200ms`` (a time
+        budget), ``ismcts:100cpu`` (100 ms of CPU time), ``ismcts:5000`` (a playout budget;
+        ``sampler:80``, 80 deals) or several of them, ``ismcts:200ms,5000`` (whichever comes
+        first).
 
         Raises:
             ValueError: naming what is wrong with ``text``.
@@ -104,7 +124,7 @@ class Level:
             )
         if not colon:
             return cls(name)  # type: ignore[arg-type]  # checked against LEVEL_NAMES above
-        if name != "ismcts":
+        if name not in SEARCHING:
             raise ValueError(f"level {name!r} takes no budget (in {text!r})")
         found: dict[str, int] = {}
         for part in rest.split(","):
@@ -118,13 +138,11 @@ class Level:
             if unit in found:
                 raise ValueError(f"two {_UNIT_WORDS[unit]} budgets in {text!r}")
             found[unit] = int(match["number"])
-        return cls(
-            "ismcts",
-            Budget(millis=found.get("ms"), playouts=found.get(""), cpu_millis=found.get("cpu")),
-        )
+        budget = Budget(millis=found.get("ms"), playouts=found.get(""), cpu_millis=found.get("cpu"))
+        return cls(name, budget)  # type: ignore[arg-type]  # checked against LEVEL_NAMES above
 
     def __str__(self) -> str:
-        if self.name != "ismcts" or self.budget == Budget(millis=DEFAULT_MILLIS):
+        if self.name not in SEARCHING or self.budget == default_budget(self.name):
             return self.name
         return f"{self.name}:{self.budget}"
 

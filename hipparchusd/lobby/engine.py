@@ -14,7 +14,7 @@ import functools
 import logging
 import re
 
-from ..engine.types import Analysis, Budget, Level
+from ..engine.types import SEARCHING, Analysis, Budget, Level
 from ..games.base import GameError, MoveList
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
@@ -65,7 +65,7 @@ class Engine(Seating, Playing):
     def _within_limits(self, level: Level) -> Level:
         """``level``, refused with ``limit`` when its budget exceeds the server's maximum."""
         budget = level.budget
-        if level.name != "ismcts":
+        if level.name not in SEARCHING:
             return level
         if budget.millis is not None and budget.millis > self.max_search_ms:
             raise ProtocolError(
