@@ -89,6 +89,7 @@ def _search_position(
         interval=interval_ms / 1000.0,
         should_stop=should_stop,
         started=started,
+        tuning=position.tuning(),
     )
     return _analysis(position, result)
 

@@ -84,6 +84,36 @@ class InformationSet(Protocol):
         ...
 
 
+#: UCB1's exploration constant for rewards in [0, 1] (the paper uses 0.7).
+EXPLORATION = 0.7
+
+
+@attrs.frozen
+class Tuning:
+    """How the search runs for a game (the defaults are the paper's SO-ISMCTS).
+
+    ``exploration`` is UCB1's constant. With ``shared_worlds`` the root plays each world for
+    every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move leaves the
+    race when, after at least ``race_after`` worlds, its mean paired difference from the best
+    move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
+    ``solve_nodes`` > 0 asks a :class:`Solvable` determinization for its exact value, within
+    that many positions, at every leaf and at every root move's world. Without ``tree`` (and
+    with ``shared_worlds``) a root move's world is played out at once, with no tree below
+    the root: flat Monte Carlo, the sampling player of :mod:`hipparchusd.engine.sampler`.
+    """
+
+    exploration: float = EXPLORATION
+    shared_worlds: bool = False
+    race_z: float = 2.0
+    race_after: int = 8
+    solve_nodes: int = 0
+    tree: bool = True
+
+
+#: The paper's search: a world per iteration, UCB1 at the root, playouts only.
+PAPER = Tuning()
+
+
 def copier(
     information: InformationSet, world: Determinization, seed: int
 ) -> Callable[[], Determinization]:
@@ -122,6 +152,11 @@ class Position(abc.ABC):
     @abc.abstractmethod
     def neutral_stats(self, move: str) -> MoveStats:
         """The stats given for a move chosen without search (0 visits, a neutral estimate)."""
+
+    def tuning(self) -> Tuning:
+        """How the ``ismcts`` level searches this decision (the game's choice; by default
+        the paper's SO-ISMCTS)."""
+        return PAPER
 
     def searched(self) -> bool:
         """Whether the ``ismcts`` level searches this decision; where it does not, it plays

@@ -19,22 +19,22 @@ knows no game.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
-from .ismcts import Edge, SearchResult
-from .position import Determinization, InformationSet, copier
+from .ismcts import SearchResult, Tuning, search
+from .position import InformationSet
+from .types import SAMPLER_WORLDS
 
-#: Worlds a move of the ``sampler`` level looks at (issue 29: "deals the unseen cards at
-#: random about 160 times a move").
-DEFAULT_WORLDS = 160
+#: The search that is the sampling player: every move on each world, played out at once, no
+#: race (every move gets every world) and no solver beyond the game's playout.
+SAMPLER = Tuning(shared_worlds=True, race_z=0.0, tree=False)
 
 
 def sample(
     information: InformationSet,
     rng: random.Random,
     *,
-    worlds: int | None = DEFAULT_WORLDS,
+    worlds: int | None = SAMPLER_WORLDS,
     deadline: float | None = None,
     cpu_deadline: float | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -55,39 +55,13 @@ def sample(
     """
     if worlds is None and deadline is None and cpu_deadline is None:
         raise ValueError("a sampling player needs a number of worlds, a deadline or both")
-    clock = time.perf_counter
-    cpu_clock = time.thread_time
-    if started is None:
-        started = clock()
-    observer = information.observer
-    keys: list[Hashable] = []
-    totals: list[float] = []
-    done = 0
-    while True:
-        # One world and one stream of random numbers per round, the same for every move
-        # (common random numbers): the moves' playouts differ only where the moves do.
-        world_seed, seed = rng.getrandbits(64), rng.getrandbits(64)
-        world = information.determinize(random.Random(world_seed))
-        if not keys:
-            keys = list(world.keys())
-            totals = [0.0] * len(keys)
-        copy = copier(information, world, world_seed)
-        for index, key in enumerate(keys):
-            state: Determinization = copy()
-            stream = random.Random(seed)
-            state.play(key, stream)
-            if state.to_move() >= 0:
-                state.playout(stream)
-            totals[index] += state.reward(observer)
-        done += 1
-        if worlds is not None and done >= worlds:
-            break
-        if deadline is not None and clock() >= deadline:
-            break
-        if cpu_deadline is not None and cpu_clock() >= cpu_deadline:
-            break
-        if should_stop is not None and should_stop():
-            break
-    order = sorted(range(len(keys)), key=lambda i: -totals[i])
-    edges = tuple(Edge(keys[i], done, totals[i] / done) for i in order)
-    return SearchResult(edges, done * len(keys), clock() - started)
+    return search(
+        information,
+        rng,
+        worlds=worlds,
+        deadline=deadline,
+        cpu_deadline=cpu_deadline,
+        should_stop=should_stop,
+        started=started,
+        tuning=SAMPLER,
+    )
