@@ -18,6 +18,10 @@ LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "sampler", "ismcts")
 LevelName = Literal["random", "heuristic", "sampler", "ismcts"]
 #: The levels that search, within a budget (the others answer at once).
 SEARCHING: tuple[str, ...] = ("sampler", "ismcts")
+#: The levels offered to people, weakest first (``kinds`` lists them; each one's strength
+#: against ``random`` and against the next is measured by bench/bench_strength.py and stated
+#: in docs/engine.md).
+LADDER: tuple[str, ...] = ("random", "heuristic", "sampler", "ismcts")
 
 #: The default search budget: at most 100 ms per move (issue 18, "Strength").
 DEFAULT_MILLIS = 100

@@ -327,9 +327,18 @@ class Lobby(Connections, Housekeeping, Engine):
         # names in JSON, so that clients written when this answered names only still work.
         kinds = self.kinds.values()
         about: dict[str, JSON] = {
-            kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds
+            kind.name: {
+                "seats": kind.seats,
+                "summary": kind.summary,
+                "levels": list(self.levels_for(kind)),
+            }
+            for kind in kinds
         }
-        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        lines = [
+            f"{kind.name} seats={kind.seats} levels={','.join(self.levels_for(kind)) or '-'}"
+            f"  -- {kind.summary}"
+            for kind in kinds
+        ]
         return self._ok(request, {"kinds": list(self.kinds), "about": about}, lines)
 
 
@@ -385,7 +394,7 @@ COMMANDS: Mapping[str, Command] = _table(
     Command.of("record <game>", "every deal and move of a finished game", Lobby._cmd_record, _GAME),
     Command.of(
         "bot <game> [<seat>] [level=<level>] [name=<name>]",
-        "seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)",
+        "seat the engine in a free seat (a level kinds lists, or ismcts:<budget>)",
         Lobby._cmd_bot,
         _GAME,
     ),

@@ -182,7 +182,7 @@ class Housekeeping(LobbyBase):
     def expire(self, stored: StoredGame, last_active: float) -> Result:
         """End the adjourned game ``stored`` as abandoned (RULINGS H14; issue 16 item 3):
         nobody resumed it within the expiry, whose count started at ``last_active`` (seconds
-        since the epoch, as the store gave it with the game, ``SqliteStore.expired_games``).
+        since the epoch, as the store gave it with the game, ``GameStore.expired_games``).
         The result's store command (:class:`Abandon`) keeps the game's record as it stood,
         with no winner; once it is stored the id is no longer noted as adjourned, and a seat's
         ``resume`` then answers its final view (as for any finished game), ``record`` serves

@@ -27,7 +27,6 @@ from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
-from ..store.sqlite import SqliteStore
 from ..wording import counted
 from .connection import Connection, Refused, TcpConnection, peer_name
 from .engines import Engines
@@ -180,8 +179,8 @@ class Server:
             self.stopped.set()
 
     async def restore(self) -> None:
-        """Load the games the store kept unfinished that have not started, and note the ids
-        of those that have as adjourned (a seat's ``resume`` loads one); one that cannot be
+        """Load the games the store loads at start-up and note the ids of those it leaves
+        adjourned (``GameStore.startup_games``; a seat's ``resume`` loads one); one that cannot be
         restored is logged and left out (the store keeps it). New games are numbered after
         every stored one. What a restore decided is stored before anything is served
         (:meth:`Lobby.restored_commands`). The adjourned games past their expiry are ended
@@ -194,19 +193,17 @@ class Server:
         lobby = self.lobby
         store = self.store
         lobby.count_stored_games(await store.latest_game_id())
-        if isinstance(store, SqliteStore):
+        startup = await store.startup_games()
+        if store.durable:
             # Started games stay adjourned until a seat resumes one (loaded then, counted
-            # against max-games from then): start-up reads their ids only, however many
-            # there are, and they never count against max-games here (issue 16 item 3).
-            adjourned = await store.adjourned_ids()
-            lobby.adjourn_stored(adjourned)
-            log.info("%d games in progress stay adjourned until a seat resumes one", len(adjourned))
-            unfinished = await store.load_unfinished(started=False)
-            # Except the games only the engine plays: nobody would resume them (issue 18).
-            unfinished += await store.engine_games()
-        else:
-            unfinished = await store.load_unfinished()
-        for stored in unfinished:
+            # against max-games from then): they never count against max-games here (issue 16
+            # item 3).
+            lobby.adjourn_stored(startup.adjourned)
+            log.info(
+                "%d games in progress stay adjourned until a seat resumes one",
+                len(startup.adjourned),
+            )
+        for stored in startup.loaded:
             try:
                 table = lobby.restore(stored)
             except ValueError as error:

@@ -23,7 +23,6 @@ from ..logs import set_level
 from ..settings import Settings, SettingsError
 from ..store import statedir
 from ..store.base import GameStore, StoreError
-from ..store.sqlite import SqliteStore
 from ..systemd.notify import Notifier
 from .lifecycle import Server
 
@@ -230,8 +229,7 @@ async def run_async(
             nursery.start_soon(ping)
             notifier.status("opening the store")
             async with open_store(settings) as store:
-                if isinstance(store, SqliteStore):
-                    nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
+                nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
                 server: Server = await nursery.start(
                     lambda task_status: serve(
                         settings,
@@ -271,20 +269,21 @@ async def run_async(
 
 
 async def _exit_on_store_failure(
-    store: SqliteStore, watchdog: trio.CancelScope, notifier: Notifier
+    store: GameStore, watchdog: trio.CancelScope, notifier: Notifier
 ) -> None:
-    """Once ``store`` has failed for good (its writer died and no new one would start), stop
-    the watchdog pings and end the daemon with an error, so that systemd restarts it (issue
-    16 item 4): a daemon that answers every change with ``? internal`` helps nobody.
+    """Once ``store`` has failed for good (``GameStore.wait_failed``: e.g. its writer died
+    and no new one would start), stop the watchdog pings and end the daemon with an error, so
+    that systemd restarts it (issue 16 item 4): a daemon that answers every change with
+    ``? internal`` helps nobody.
 
     Raises:
         StoreError: when the store has failed (the daemon's exit status is then 1).
     """
-    await store.failed.wait()
+    why = await store.wait_failed()
     watchdog.cancel()
     notifier.stopping("the game store failed")
     log.critical("the game store cannot be written any more: stopping with an error")
-    raise StoreError(f"store {store.path}: its writer process died and could not be restarted")
+    raise StoreError(why)
 
 
 def run(

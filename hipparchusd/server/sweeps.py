@@ -1,6 +1,6 @@
 """The server's periodic sweeps (:class:`Sweeps`): closing the idle connections and those
 past their request deadline, dropping the abandoned games, adjourning the unfollowed ones and
-unloading those the store's dead writer left uncertain (every second or so), and ending the
+unloading those a store failure left uncertain (every second or so), and ending the
 adjourned games past their expiry (every minute). They act through the pipeline, in each
 game's order, like requests; the :class:`~.lifecycle.Server` runs them in its nursery.
 """
@@ -19,7 +19,6 @@ from ..protocol import formatting as fmt
 from ..records import StoredGame
 from ..settings import Settings
 from ..store.base import GameStore
-from ..store.sqlite import SqliteStore
 from .connection import Connection
 from .engines import Engines
 from .pipeline import Pipeline
@@ -61,6 +60,9 @@ class Sweeps:
         self.pipeline = pipeline
         self.engines = engines
         self.connections = connections
+        #: Games the store left in doubt that a request held at the last sweep (see
+        #: :meth:`_reload_uncertain`).
+        self._uncertain: set[str] = set()
 
     async def sweep(self) -> None:
         """Every second (or a quarter of the shorter timeout), close the idle connections and
@@ -95,12 +97,12 @@ class Sweeps:
                 adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
                 for game_id in adjourned:
                     self.engines.stop_game(game_id, "adjourned")
-                if adjourned and isinstance(self.store, SqliteStore):
+                if adjourned:
                     # Their expiry counts from now, not from their last move.
                     try:
-                        await self.store.touch(adjourned)
+                        await self.store.mark_adjourned(adjourned)
                     except OSError as error:
-                        log.error("store touch failed: %s", error)
+                        log.error("noting adjourned games in the store failed: %s", error)
             self._reload_uncertain()
 
     async def expire_periodically(self) -> None:
@@ -121,8 +123,8 @@ class Sweeps:
         winner, its record kept under the retention rule); the ids ended. A game loaded now
         (a seat resumed it) is never ended, and each one is ended in the game's order
         (:meth:`Pipeline.sequenced`), so a ``resume`` racing with its end either keeps it
-        going or finds it over. Nothing is done with a store other than SQLite (only it
-        adjourns games) or an expiry of 0.
+        going or finds it over. Nothing is done with an expiry of 0, or with a store that
+        adjourns no game (it finds none expired).
 
         Raises:
             OSError: the store failed reading the expired games.
@@ -137,7 +139,7 @@ class Sweeps:
                 ended.append(stored.game_id)
 
         days = self.settings.adjourn_expiry_days
-        while days > 0 and isinstance(store, SqliteStore):
+        while days > 0:
             found = await store.expired_games(days, EXPIRY_BATCH)
             before = len(ended)
             # All at once: their store calls then share the writer's commits (group commit).
@@ -157,15 +159,13 @@ class Sweeps:
         known to the database only, which is the truth): the next ``resume`` of a seat loads
         each from the store as it is (issue 16 item 4). A game with a request in progress
         waits for a later sweep."""
-        store = self.store
-        if not isinstance(store, SqliteStore):
-            return
-        for game_id in store.take_uncertain():
+        uncertain, self._uncertain = self._uncertain | self.store.take_uncertain(), set()
+        for game_id in uncertain:
             table = self.lobby.tables.get(game_id)
             if table is None:
                 continue
             if self.pipeline.sequencer.busy(game_id):
-                store.uncertain.add(game_id)  # a later sweep
+                self._uncertain.add(game_id)  # a later sweep
                 continue
             self.lobby.adjourn(game_id)
             self.engines.stop_game(game_id, "adjourned")

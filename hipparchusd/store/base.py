@@ -4,14 +4,28 @@ The daemon calls these coroutines from the trio thread; an implementation that b
 work off that thread. :meth:`GameStore.add_move` returns only once the move is durable, so the
 daemon can acknowledge a ``play`` only after it returns.
 
-Data crosses this interface already unstructured by the project's cattrs converter (plain dicts,
-lists, strings and ints), so a store knows nothing of any game's classes.
+Data crosses this interface already unstructured by the project's cattrs converter (JSON data:
+snapshots and records are :data:`~hipparchusd.jsondata.JSON`), so a store knows nothing of any
+game's classes.
+
+Besides recording and reading games, the interface carries what a durable store adds to the
+daemon's life (PROTOCOL.md section 7): which games start loaded and which stay adjourned
+(:meth:`GameStore.startup_games`), the adjournment's expiry (:meth:`GameStore.mark_adjourned`,
+:meth:`GameStore.expired_games`), the games a failure left in doubt
+(:meth:`GameStore.take_uncertain`) and a failure that ends the daemon
+(:meth:`GameStore.wait_failed`). The daemon asks every store alike; :class:`MemoryStore`
+answers with no-ops, so that no caller needs to know which store it has.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
+import attrs
+import trio
+
+from ..jsondata import JSON
 from ..records import StoredGame, StoredSeat
 
 
@@ -27,6 +41,20 @@ class StoreUnreachable(StoreError):
     write may have been committed before the writer stopped, and the next daemon to open the
     store then finds it. A call made once the store is known to be broken is never sent, and
     fails with a plain :class:`StoreError`."""
+
+
+@attrs.frozen
+class StartupGames:
+    """What a daemon starting on a store begins with (:meth:`GameStore.startup_games`).
+
+    ``loaded``: the unfinished games to load into the lobby now, oldest first. ``adjourned``:
+    the ids of the started, unfinished games left in the store, oldest first, until a seat's
+    ``resume`` loads one (PROTOCOL.md section 7); they are not loaded, so however many there
+    are, start-up reads their ids only.
+    """
+
+    loaded: tuple[StoredGame, ...]
+    adjourned: tuple[str, ...] = ()
 
 
 class GameStore(Protocol):
@@ -57,7 +85,7 @@ class GameStore(Protocol):
         """Record a new game."""
         ...
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Record that a seat was taken (replacing what was recorded for that seat before: a
         seat freed before the game starts may be taken again); with ``snapshot``, the started
         game's first snapshot, stored with the seat or not at all."""
@@ -73,20 +101,20 @@ class GameStore(Protocol):
         """
         ...
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Record a move; return only once it is durable. With ``snapshot`` (a move that
         deals a new round), the snapshot after the move is stored with it or not at all."""
         ...
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Record the finished game's full record (kept per the retention setting)."""
         ...
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id``, inactive since ``last_active`` (seconds since
         the epoch, as the store reported it), as abandoned: no winner, ``record`` (the game as
         it stood) kept per the retention setting and marked abandoned (RULINGS H14).
@@ -128,6 +156,54 @@ class GameStore(Protocol):
         ``None`` when it holds none; the daemon numbers new games after it."""
         ...
 
+    async def startup_games(self) -> StartupGames:
+        """The games a daemon starting on this store loads at once, and the ids of those it
+        leaves adjourned (:class:`StartupGames`). A store that can bring a game back later
+        leaves the started ones adjourned, except those whose every seat the daemon's engine
+        plays (nobody would resume them, so they are loaded to play on); a store that cannot
+        loads every unfinished game it has.
+
+        Raises:
+            StoreError: a stored game cannot be read, or the read failed.
+        """
+        ...
+
+    async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
+        """The daemon adjourned (unloaded) the unfinished games ``game_ids``, which nobody
+        followed: their expiry (:meth:`expired_games`) counts from now, not from their last
+        move.
+
+        Raises:
+            StoreError: the write failed.
+        """
+        ...
+
+    async def expired_games(self, days: float, limit: int) -> list[tuple[StoredGame, float]]:
+        """Up to ``limit`` started, unfinished games that nothing wrote, resumed or adjourned
+        for ``days`` days by the store's clock, least recently active first, each as
+        :meth:`load_unfinished` gives it with its last activity (seconds since the epoch, to
+        pass to :meth:`abandon`); the daemon ends them as abandoned (RULINGS H14).
+
+        Raises:
+            StoreError: a stored game cannot be read, or the read failed.
+            ValueError: ``days`` not above 0.
+        """
+        ...
+
+    def take_uncertain(self) -> set[str]:
+        """The ids of the games whose calls failed with :class:`StoreUnreachable` since the
+        last call of this method (their outcome is known to the store only, which is the
+        truth): the daemon unloads them, so that a seat's ``resume`` loads each as the store
+        has it. Each id is given once."""
+        ...
+
+    async def wait_failed(self) -> str:
+        """Return once the store has failed for good (it can no longer record anything, and
+        will not recover by itself), saying why, naming the store: the daemon then stops with
+        an error, so that its supervisor restarts it. A store that cannot fail so never
+        returns."""
+        ...
+
     async def aclose(self) -> None:
         """Flush and close."""
         ...
@@ -148,22 +224,22 @@ class MemoryStore:
     ) -> None:
         """Nothing to do."""
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Nothing to do."""
 
     async def remove_seat(self, game_id: str, seat: int) -> None:
         """Nothing to do."""
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Nothing to do."""
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Nothing to do."""
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Nothing to do."""
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """Nothing to do."""
 
     async def drop_game(self, game_id: str) -> None:
@@ -180,6 +256,26 @@ class MemoryStore:
     async def latest_game_id(self) -> str | None:
         """Always ``None``: nothing is kept."""
         return None
+
+    async def startup_games(self) -> StartupGames:
+        """Every unfinished game (:meth:`load_unfinished`: none), loaded at once: a game
+        unloaded from this store could not come back, so none is left adjourned."""
+        return StartupGames(loaded=tuple(await self.load_unfinished()))
+
+    async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
+        """Nothing to do."""
+
+    async def expired_games(self, days: float, limit: int) -> list[tuple[StoredGame, float]]:
+        """Always empty: nothing is kept, so nothing is adjourned."""
+        return []
+
+    def take_uncertain(self) -> set[str]:
+        """Always empty: every call's outcome is known."""
+        return set()
+
+    async def wait_failed(self) -> str:
+        """Never returns: nothing here can fail for good."""
+        await trio.sleep_forever()
 
     async def aclose(self) -> None:
         """Nothing to do."""

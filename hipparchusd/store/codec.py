@@ -9,17 +9,18 @@ game's codec made the snapshots and records), wrapped by :func:`hipparchusd.code
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from ..codec import InvalidState, envelope, open_envelope
+from ..jsondata import JSON
 from .base import StoreError
 
 #: Version of the store's own envelopes.
 STORE_VERSION = 1
 
 
-def dump(kind: str, data: Any) -> str:
-    """``data`` (already unstructured: dicts, lists, strings, numbers) as enveloped JSON text.
+def dump(kind: str, data: JSON) -> str:
+    """``data`` (JSON data: a game's codec made it) as enveloped JSON text.
 
     Raises:
         StoreError: ``data`` cannot be written as JSON.
@@ -32,7 +33,7 @@ def dump(kind: str, data: Any) -> str:
         raise StoreError(f"cannot store this {kind}: {error}") from None
 
 
-def load(text: str, kind: str, where: str) -> Any:
+def load(text: str, kind: str, where: str) -> JSON:
     """The data inside enveloped JSON ``text`` that must hold a ``kind``, brought up to the
     current version by :func:`hipparchusd.codec.open_envelope` (its migrations).
 
@@ -47,6 +48,31 @@ def load(text: str, kind: str, where: str) -> Any:
     except (TypeError, ValueError) as error:
         raise StoreError(f"{where}: the stored {kind} is not JSON ({error})") from None
     try:
-        return open_envelope(document, kind, STORE_VERSION)
+        data: JSON = open_envelope(document, kind, STORE_VERSION)
     except InvalidState as error:  # UnsupportedVersion included
         raise StoreError(f"{where}: the stored {kind} cannot be read: {error}") from None
+    return data
+
+
+def dump_options(options: Mapping[str, str]) -> str:
+    """A game's creation options (key to value text, as given to ``new``) as enveloped JSON
+    text of kind ``options`` (:func:`dump`)."""
+    data: JSON = {key: value for key, value in options.items()}
+    return dump("options", data)
+
+
+def load_options(text: str, where: str) -> dict[str, str]:
+    """The creation options in enveloped JSON ``text`` (:func:`dump_options`' inverse).
+
+    Raises:
+        StoreError: as :func:`load`, or the data is not an object whose values are all text.
+    """
+    data = load(text, "options", where)
+    if not isinstance(data, dict):
+        raise StoreError(f"{where}: the stored options are not a JSON object")
+    options: dict[str, str] = {}
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise StoreError(f"{where}: the stored option {key!r} is not text")
+        options[key] = value
+    return options

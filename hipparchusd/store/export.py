@@ -3,7 +3,7 @@
 The export is one versioned envelope of kind ``games`` whose data is a list, oldest finish
 first, of::
 
-    {"game_id": "g1", "kind": "hipparchus", "options": {"seed": "11"},
+    {"game_id": "g1", "kind": <the kind's name>, "options": {"seed": "11"},
      "created_at": "2026-11-30T22:51:28+00:00", "finished_at": "2026-11-30T23:05:02+00:00",
      "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
      "abandoned": false, "record": {...}}
@@ -28,11 +28,11 @@ import sys
 from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from ..codec import envelope
 from ..directories import resolve_state_dir
+from ..jsondata import JSON
 from . import schema
 from .base import StoreError
 from .codec import STORE_VERSION, load
@@ -79,7 +79,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
 
 def export_games(
     state_dir: Path, *, game_id: str | None = None, since: datetime | date | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The finished games in ``state_dir``'s store as an export envelope (module docstring).
 
     Args:
@@ -99,7 +99,7 @@ def export_games(
         "SELECT game_id, kind, options, created_at, finished_at, record, abandoned FROM games "
         "WHERE finished_at IS NOT NULL"
     )
-    parameters: list[Any] = []
+    parameters: list[str | float] = []
     if game_id is not None:
         query += " AND game_id = ?"
         parameters.append(game_id)
@@ -115,12 +115,12 @@ def export_games(
                 f"{path} has schema version {version}; start hipparchusd on it once to "
                 f"migrate it to {schema.latest_version()} before exporting"
             )
-        games = []
+        games: list[JSON] = []
         for row_id, kind, options, created_at, finished_at, record, abandoned in conn.execute(
             query, parameters
         ).fetchall():
             where = f"{path}, game {row_id}"
-            seats = [
+            seats: list[JSON] = [
                 {"seat": seat, "name": name}
                 for seat, name in conn.execute(
                     "SELECT seat, name FROM seats WHERE game_id = ? ORDER BY seat", (row_id,)

@@ -9,16 +9,13 @@ power loss, and with them moves the daemon had acknowledged.) A call such as
 :meth:`SqliteStore.add_move` returns only after the transaction holding its write has committed.
 
 The writer. ``sqlite3`` blocks, so the trio thread never touches the database after start-up:
-one child process (:mod:`hipparchusd.store.writer`, which says why a process and not a thread)
-owns the only writing connection and commits what it receives in batches (group commit). Each
-call becomes a request; the calls made in one scheduling round of trio go to the child in one
-write on a Unix socket, and one task of the store's reads the answers and wakes each caller
-once its batch is committed. That task lives in a nursery of :meth:`SqliteStore.open`, an
-async context manager: the store is used inside ``async with SqliteStore.open(...) as store:``
-and is closed, its reader joined, when the block ends. Reads (loading games at start-up or for a
-``resume`` or ``record``) go through the same child, so they see every write made before them.
-
-Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
+one child process (:mod:`hipparchusd.store.writer`) owns the only writing connection and commits
+what it receives in batches (group commit), and the store talks to it through a
+:class:`~.writer_link.WriterLink`, which also replaces a writer that dies. The link's reader
+lives in a nursery of :meth:`SqliteStore.open`, an async context manager: the store is used
+inside ``async with SqliteStore.open(...) as store:`` and is closed, its reader joined, when the
+block ends. Reads (loading games at start-up or for a ``resume`` or ``record``) go through the
+same child, so they see every write made before them.
 
 Start-up checks (:mod:`.startup`, run by :meth:`SqliteStore.open` in this process before the
 child starts) stop with a :class:`~hipparchusd.store.base.StoreError` rather than drop or
@@ -30,69 +27,28 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import socket
-import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import trio
 
+from ..jsondata import JSON
 from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
-from .base import StoreError, StoreUnreachable
-from .codec import dump, load
-from .frames import FrameReader, encode
+from .base import StartupGames
+from .codec import dump, dump_options, load, load_options
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
+from .writer_link import Writer, WriterLink
 
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
-#: Attempts to start a new writer process after the writer died (the OOM killer, ``kill -9``),
-#: and the seconds before the first; each later attempt waits twice as long as the one before.
-RESTART_ATTEMPTS: Final = 5
-RESTART_DELAY: Final = 0.1
-#: Bytes read from the writer at a time (below the allocator's mmap threshold: a larger buffer
-#: costs three system calls per read).
-_RECEIVE_SIZE: Final = 1 << 16
 
 log = logging.getLogger("hipparchusd.store")
-
-
-class _Request:
-    """One call waiting for the writer: the trio task to wake, and how it went.
-
-    ``parked`` says whether the task sleeps waiting for this answer, and so is to be woken:
-    until then it may be busy elsewhere (yielding before it sends, or sending its round and
-    later ones when its answer comes), where waking it would break trio's own wait.
-    """
-
-    __slots__ = ("answered", "error", "game", "parked", "result", "task")
-
-    def __init__(self, task: trio.lowlevel.Task, game: str | None = None) -> None:
-        self.task = task
-        #: The game the call writes or reads, if it names one (its first argument).
-        self.game = game
-        self.answered = False
-        self.parked = False
-        self.result: Any = None
-        self.error: StoreError | None = None
-
-    def answer(self, result: Any, error: StoreError | None) -> None:
-        """Record how the call went, and wake its task if it waits for that."""
-        self.answered = True
-        self.result = result
-        self.error = error
-        if self.parked:
-            trio.lowlevel.reschedule(self.task)
-
-
-def _refuse_abort(_: Any) -> trio.lowlevel.Abort:
-    """A caller waiting for its commit is not cancelled before it is woken (see ``_call``)."""
-    return trio.lowlevel.Abort.FAILED
 
 
 class SqliteStore:
@@ -107,15 +63,13 @@ class SqliteStore:
     process's id and ``settings`` its connection's ``journal_mode`` and ``synchronous``
     (2: FULL), for tests and monitoring.
 
-    A writer that dies (the OOM killer, ``kill -9``) is replaced: up to
-    :data:`RESTART_ATTEMPTS` new writer processes are started, the first after
-    :data:`RESTART_DELAY` seconds and each later one after twice the wait before it
-    (``restarts`` counts the writers started so). The calls it had fail with
+    A writer that dies (the OOM killer, ``kill -9``) is replaced (``restarts`` counts the
+    writers started so), as :class:`~.writer_link.WriterLink` says: the calls it had fail with
     :class:`~hipparchusd.store.base.StoreUnreachable` (their outcome is in the database,
     which is the truth: :meth:`take_uncertain` names their games, for the server to load them
     again from it), and the calls made meanwhile with a plain ``StoreError`` (never sent).
-    When no writer can be started, ``failed`` is set: the daemon must exit so that its
-    supervisor restarts it.
+    When no writer can be started, ``failed`` is set (and :meth:`wait_failed` returns): the
+    daemon must exit so that its supervisor restarts it.
     """
 
     #: What it keeps outlives the process (see ``GameStore.durable``).
@@ -125,9 +79,7 @@ class SqliteStore:
         self,
         *,
         path: Path,
-        process: subprocess.Popen[bytes],
-        sock: socket.socket,
-        settings: dict[str, Any],
+        writer: Writer,
         lock_fd: int,
         retention_days: float,
         clock: Callable[[], float],
@@ -136,38 +88,49 @@ class SqliteStore:
         """Use :meth:`open`."""
         self.path = path
         self.retention_days = retention_days
-        self.settings = settings
-        self.transactions = 0
-        self.requests = 0
-        self._process = process
-        self._sock = sock
         self._lock_fd = lock_fd
         self._clock = clock
         self._last_prune = clock()
-        self._slots = trio.Semaphore(max_pending)
-        self._waiting: dict[int, _Request] = {}
-        self._last_id = 0
-        self._outgoing: list[tuple[int, str, tuple[Any, ...]]] = []
-        self._flush_due = False
-        self._unsent = bytearray()
-        self._sent = trio.Event()
-        self._sent.set()
+        # A new writer gets a copy of the state directory's lock, as the first one did; the
+        # name start_writer is looked up at each start (tests replace it).
+        self._link = WriterLink(
+            writer,
+            start=lambda: start_writer(path, lock_fd),
+            where=str(path),
+            max_pending=max_pending,
+        )
         self._closed = False
-        self._broken: StoreError | None = None
-        self._answers_done = trio.Event()
-        self.restarts = 0
-        #: Set when the writer died and no new one could be started (see the class).
-        self.failed = trio.Event()
-        #: Games whose calls the dead writer had (see :meth:`take_uncertain`).
-        self.uncertain: set[str] = set()
         self._released = trio.Event()
-        #: The nursery of :meth:`open`, which owns the reader (and a writer's replacement).
-        self._nursery: trio.Nursery | None = None
 
     @property
     def writer_pid(self) -> int:
         """The writer process's id."""
-        return self._process.pid
+        return self._link.process.pid
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """The writer's connection's ``journal_mode`` and ``synchronous``, as it reported them."""
+        return self._link.settings
+
+    @property
+    def transactions(self) -> int:
+        """Commits made so far."""
+        return self._link.transactions
+
+    @property
+    def requests(self) -> int:
+        """Calls the commits so far carried."""
+        return self._link.requests
+
+    @property
+    def restarts(self) -> int:
+        """New writers started after a writer died."""
+        return self._link.restarts
+
+    @property
+    def failed(self) -> trio.Event:
+        """Set when the writer died and no new one could be started (see the class)."""
+        return self._link.failed
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -210,15 +173,13 @@ class SqliteStore:
         lock_fd = await trio.to_thread.run_sync(open_database, Path(state_dir), migrations)
         path = Path(state_dir) / DB_NAME
         try:
-            process, sock, settings = await start_writer(path, lock_fd)
+            writer = await start_writer(path, lock_fd)
         except BaseException:
             os.close(lock_fd)
             raise
         store = cls(
             path=path,
-            process=process,
-            sock=sock,
-            settings=settings,
+            writer=writer,
             lock_fd=lock_fd,
             retention_days=retention_days,
             clock=clock,
@@ -226,8 +187,7 @@ class SqliteStore:
         )
         try:
             async with trio.open_nursery() as nursery:
-                store._nursery = nursery
-                nursery.start_soon(store._receive_answers, name="hipparchusd-store-answers")
+                store._link.start(nursery)
                 try:
                     pruned = await store._prune()
                     log.info(
@@ -237,7 +197,7 @@ class SqliteStore:
                         f"finished games kept {counted(retention_days, 'day')}"
                         if retention_days
                         else "kept forever",
-                        process.pid,
+                        store.writer_pid,
                         counted(pruned, "finished game"),
                     )
                     yield store
@@ -259,7 +219,7 @@ class SqliteStore:
         Raises:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
-        rows: list[GameRows] = await self._call("load_unfinished", (None, started))
+        rows: list[GameRows] = await self._link.call("load_unfinished", (None, started))
         return [self._stored_game(game, finished=False) for game in rows]
 
     async def create_game(
@@ -271,10 +231,10 @@ class SqliteStore:
         Raises:
             StoreError: a game of that id is already stored, or the write failed.
         """
-        text = dump("options", options)
-        await self._call("create_game", (game_id, kind, text, created_at))
+        text = dump_options(options)
+        await self._link.call("create_game", (game_id, kind, text, created_at))
 
-    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: Any = None) -> None:
+    async def add_seat(self, game_id: str, seat: StoredSeat, snapshot: JSON = None) -> None:
         """Record a taken seat (its token only as the digest in ``seat.token_hash``). A seat
         recorded before is replaced: a seat freed before the game starts may be taken again.
         With ``snapshot`` (the seat that starts the game), the game's first snapshot is stored
@@ -285,7 +245,7 @@ class SqliteStore:
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
         now = self._clock()
-        await self._call(
+        await self._link.call(
             "add_seat", (game_id, seat.seat, seat.name, seat.token_hash, text, now, seat.bot)
         )
 
@@ -296,17 +256,17 @@ class SqliteStore:
         Raises:
             StoreError: no such game with ``seat`` recorded is stored, or the write failed.
         """
-        await self._call("remove_seat", (game_id, seat))
+        await self._link.call("remove_seat", (game_id, seat))
 
-    async def snapshot(self, game_id: str, snapshot: Any) -> None:
+    async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Replace the game's snapshot; it covers every move recorded so far.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
-        await self._call("snapshot", (game_id, dump("snapshot", snapshot), self._clock()))
+        await self._link.call("snapshot", (game_id, dump("snapshot", snapshot), self._clock()))
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: Any = None) -> None:
+    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
         """Record ``seat``'s move (canonical text); return once it is committed to disk. With
         ``snapshot`` (a move that deals a new round), the snapshot after the move is stored in
         the same transaction.
@@ -316,9 +276,9 @@ class SqliteStore:
                 not recorded and must not be acknowledged).
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
-        await self._call("add_move", (game_id, seat, move, text, self._clock()))
+        await self._link.call("add_move", (game_id, seat, move, text, self._clock()))
 
-    async def finish(self, game_id: str, record: Any) -> None:
+    async def finish(self, game_id: str, record: JSON) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are
         dropped: the record holds them). Finished games past retention are pruned at most
         every :data:`PRUNE_INTERVAL` seconds, here.
@@ -328,9 +288,9 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        await self._call("finish", (game_id, text, now, self._due_prune(now)))
+        await self._link.call("finish", (game_id, text, now, self._due_prune(now)))
 
-    async def abandon(self, game_id: str, record: Any, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
         no winner), keeping ``record`` (the game as it stood) under the retention rule like
         any finished game's, and marked ``abandoned``. Refused when the game was active since
@@ -342,16 +302,16 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        await self._call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
+        await self._link.call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
 
-    async def touch(self, game_ids: Sequence[str]) -> None:
+    async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
         their expiry counts from now.
 
         Raises:
             StoreError: the write failed.
         """
-        await self._call("touch", (list(game_ids), self._clock()))
+        await self._link.call("touch", (list(game_ids), self._clock()))
 
     async def expired_games(self, days: float, limit: int) -> list[tuple[StoredGame, float]]:
         """Up to ``limit`` started, unfinished games that nothing wrote, resumed or adjourned
@@ -366,7 +326,7 @@ class SqliteStore:
         if not days > 0:
             raise ValueError(f"an expiry must be more than 0 days, not {days}")
         before = self._clock() - days * _DAY
-        found: list[tuple[GameRows, float]] = await self._call("expired", (before, limit))
+        found: list[tuple[GameRows, float]] = await self._link.call("expired", (before, limit))
         return [(self._stored_game(rows, finished=False), active) for rows, active in found]
 
     async def drop_game(self, game_id: str) -> None:
@@ -377,7 +337,7 @@ class SqliteStore:
             StoreError: no unfinished, unstarted game ``game_id`` is stored, or the write
                 failed.
         """
-        await self._call("drop_game", (game_id,))
+        await self._link.call("drop_game", (game_id,))
 
     async def load_finished(self, game_id: str) -> StoredGame | None:
         """Finished game ``game_id`` with its record as ``snapshot``, or ``None`` if the store
@@ -386,7 +346,7 @@ class SqliteStore:
         Raises:
             StoreError: the stored game cannot be read.
         """
-        rows: GameRows | None = await self._call("load_finished", (game_id,))
+        rows: GameRows | None = await self._link.call("load_finished", (game_id,))
         return None if rows is None else self._stored_game(rows, finished=True)
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
@@ -400,17 +360,17 @@ class SqliteStore:
         Raises:
             StoreError: the stored game cannot be read.
         """
-        rows: GameRows | None = await self._call("find_by_token", (token_hash, self._clock()))
+        rows: GameRows | None = await self._link.call("find_by_token", (token_hash, self._clock()))
         if rows is not None:
             return self._stored_game(rows, finished=False)
-        rows = await self._call("find_finished_by_token", (token_hash,))
+        rows = await self._link.call("find_finished_by_token", (token_hash,))
         return None if rows is None else self._stored_game(rows, finished=True)
 
     async def adjourned_ids(self) -> list[str]:
         """The ids of the started, unfinished games, oldest first, without loading them: at
         start-up the daemon leaves them adjourned until a seat resumes one (issue 16 item 3).
         """
-        ids: list[str] = await self._call("adjourned_ids", ())
+        ids: list[str] = await self._link.call("adjourned_ids", ())
         return ids
 
     async def engine_games(self) -> list[StoredGame]:
@@ -421,13 +381,29 @@ class SqliteStore:
         Raises:
             StoreError: a stored value cannot be read.
         """
-        rows: list[GameRows] = await self._call("engine_games", ())
+        rows: list[GameRows] = await self._link.call("engine_games", ())
         return [self._stored_game(game, finished=False) for game in rows]
+
+    async def startup_games(self) -> StartupGames:
+        """The games a daemon starting on this store loads (those that have not started, and
+        the started ones whose every seat the engine plays: :meth:`engine_games`), and the ids
+        of the other started ones, left adjourned until a seat resumes one
+        (:meth:`adjourned_ids`; issue 16 item 3): start-up reads their ids only, however many
+        there are.
+
+        Raises:
+            StoreError: a stored value cannot be read.
+        """
+        adjourned = await self.adjourned_ids()
+        loaded = await self.load_unfinished(started=False)
+        # Except the games only the engine plays: nobody would resume them (issue 18).
+        loaded += await self.engine_games()
+        return StartupGames(loaded=tuple(loaded), adjourned=tuple(adjourned))
 
     async def latest_game_id(self) -> str | None:
         """The id of the game created last (finished, unfinished, dropped or pruned), or
         ``None`` when no game was ever created."""
-        latest: str | None = await self._call("latest_game_id", ())
+        latest: str | None = await self._link.call("latest_game_id", ())
         return latest
 
     async def aclose(self) -> None:
@@ -441,22 +417,10 @@ class SqliteStore:
             return
         self._closed = True
         try:
-            with trio.CancelScope(shield=True):
-                if self._outgoing:  # a round of calls not sent yet (see _call)
-                    await self._send_outgoing()
-                await self._sent.wait()
-                with contextlib.suppress(OSError):  # (the writer may be gone already)
-                    self._sock.shutdown(socket.SHUT_WR)  # the end of the writer's input
-                # The writer commits what it has, answers and exits; the reader reads to the
-                # end of its output (or, cancelled, fails the calls still waiting).
-                await self._answers_done.wait()
-                code = await trio.to_thread.run_sync(self._process.wait)
+            await self._link.aclose()
         finally:
-            self._sock.close()
             os.close(self._lock_fd)
             self._released.set()
-        if code:
-            log.error("store %s: the writer process exited with status %d", self.path, code)
         log.info(
             "store %s closed: %d transactions carried %d requests",
             self.path,
@@ -464,178 +428,21 @@ class SqliteStore:
             self.requests,
         )
 
+    def take_uncertain(self) -> set[str]:
+        """The games whose calls the writer had when it died (their outcome is in the
+        database only), since the last call; the server loads them again from the store."""
+        return self._link.take_uncertain()
+
+    async def wait_failed(self) -> str:
+        """Return once :attr:`failed` is set (the writer died and none would start again),
+        saying so."""
+        await self._link.failed.wait()
+        return f"store {self.path}: its writer process died and could not be restarted"
+
     async def wait_closed(self) -> None:
         """Wait until :meth:`aclose` has released the store (for a task that holds a store
         open on behalf of others until they close it)."""
         await self._released.wait()
-
-    # -- talking to the writer ----------------------------------------------------------------
-
-    async def _call(self, operation: str, arguments: tuple[Any, ...]) -> Any:
-        """Have the writer run ``operation`` (a name in
-        :data:`hipparchusd.store.writer.OPERATIONS`) with ``arguments``, and wait, not
-        cancellably, until its batch is committed; return its result or raise its error.
-
-        Waiting through a cancellation keeps the caller's view true: once sent, the request
-        will be committed (or fail), and the caller learns which before it goes on.
-        """
-        try:
-            self._slots.acquire_nowait()  # no checkpoint: calls keep the order they are made in
-        except trio.WouldBlock:
-            await self._slots.acquire()
-        if self._broken is not None or self._closed:
-            self._slots.release()
-            # Never sent: its outcome is known (nothing), unlike the calls the break caught.
-            raise StoreError(str(self._broken) if self._broken else "the store is closed")
-        self._last_id += 1
-        game = arguments[0] if arguments and isinstance(arguments[0], str) else None
-        request = self._waiting[self._last_id] = _Request(trio.lowlevel.current_task(), game)
-        self._outgoing.append((self._last_id, operation, arguments))
-        if not self._flush_due:
-            # The first call of this scheduling round sends the round's calls in one write,
-            # once the other tasks of the round have had their turn to add theirs.
-            self._flush_due = True
-            await trio.lowlevel.cancel_shielded_checkpoint()
-            await self._send_outgoing()
-        if not request.answered:  # (answered already if it failed to send, or came quickly)
-            request.parked = True
-            await trio.lowlevel.wait_task_rescheduled(_refuse_abort)
-        if request.error is not None:
-            raise request.error
-        return request.result
-
-    async def _send_outgoing(self) -> None:
-        """Send the calls gathered so far to the writer, after any still being sent. Only one
-        task sends at a time; the others leave their bytes to it, so frames keep their order."""
-        self._flush_due = False
-        if not self._outgoing:
-            return
-        self._unsent += encode(self._outgoing)
-        self._outgoing = []
-        if not self._sent.is_set():
-            return  # the task sending now sends these too
-        self._sent = trio.Event()
-        try:
-            while self._unsent:
-                try:
-                    sent = self._sock.send(self._unsent)
-                except BlockingIOError:
-                    with trio.CancelScope(shield=True):
-                        await trio.lowlevel.wait_writable(self._sock)
-                    continue
-                del self._unsent[:sent]
-        except OSError as error:
-            self._unsent.clear()
-            self._break(f"sending to the store's writer process failed ({error})")
-        finally:
-            self._sent.set()
-
-    async def _receive_answers(self) -> None:
-        """The store's reader, a task of :meth:`open`'s nursery: read the writer's answers and
-        wake their callers, until the writer's output ends (then fail whoever still waits).
-        Raises nothing but ``Cancelled``: a failure fails the calls instead."""
-        frames = FrameReader()
-        why = "the store's writer process stopped"
-        died = True  # unless cancelled: then the store is closing, and no writer is replaced
-        try:
-            while True:
-                await trio.lowlevel.wait_readable(self._sock)
-                try:
-                    data = self._sock.recv(_RECEIVE_SIZE)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    break
-                for transactions, answers in frames.feed(data):
-                    self.transactions += transactions
-                    self.requests += len(answers)
-                    for request_id, error, result in answers:
-                        request = self._waiting.pop(request_id)
-                        request.answer(result, None if error is None else StoreError(error))
-                        self._slots.release()
-        except OSError as error:  # (a writer that dies with a request unread resets the socket)
-            why = f"the store's writer process stopped ({error.strerror or error})"
-        except Exception as error:  # a bug: fail every caller rather than leave them asleep
-            log.exception("store %s: reading the writer's answers failed", self.path)
-            why = f"reading from the store's writer process failed ({error!r})"
-        except BaseException:
-            died = False
-            raise
-        finally:
-            if self._waiting or not self._closed:
-                self._break(why)
-            self._answers_done.set()
-            if died and not self._closed and self._nursery is not None:
-                self._nursery.start_soon(self._restart_writer, name="hipparchusd-store-restart")
-
-    async def _restart_writer(self) -> None:
-        """Replace the dead writer (see the class): reap it, then start a new one, with
-        bounded retries and backoff; set :attr:`failed` if none starts."""
-        old_process, old_sock = self._process, self._sock
-        code = await trio.to_thread.run_sync(old_process.wait)
-        old_sock.close()
-        log.error(
-            "store %s: the writer process %d died (status %d)", self.path, old_process.pid, code
-        )
-        delay = RESTART_DELAY
-        for attempt in range(1, RESTART_ATTEMPTS + 1):
-            await trio.sleep(delay)
-            delay *= 2
-            if self._closed:
-                return
-            try:
-                process, sock, settings = await start_writer(self.path, self._lock_fd)
-            except OSError as error:
-                log.error(
-                    "store %s: starting a new writer failed (attempt %d of %d): %s",
-                    self.path, attempt, RESTART_ATTEMPTS, error,
-                )  # fmt: skip
-                continue
-            if self._closed:  # closed meanwhile: the new writer has nothing to do
-                sock.close()
-                await trio.to_thread.run_sync(process.wait)
-                return
-            self._process, self._sock, self.settings = process, sock, settings
-            self._unsent.clear()
-            self._answers_done = trio.Event()
-            self._broken = None
-            self.restarts += 1
-            log.warning(
-                "store %s: a new writer process %d took over (attempt %d)",
-                self.path, process.pid, attempt,
-            )  # fmt: skip
-            assert self._nursery is not None
-            self._nursery.start_soon(self._receive_answers, name="hipparchusd-store-answers")
-            return
-        log.critical(
-            "store %s: no writer process could be started after %d attempts",
-            self.path,
-            RESTART_ATTEMPTS,
-        )
-        self.failed.set()
-
-    def take_uncertain(self) -> set[str]:
-        """The games whose calls the writer had when it died (their outcome is in the
-        database only), since the last call; the server loads them again from the store."""
-        games, self.uncertain = self.uncertain, set()
-        return games
-
-    def _break(self, why: str) -> None:
-        """The writer cannot be reached: fail every waiting call with
-        :class:`~hipparchusd.store.base.StoreUnreachable` (the writer may have committed it),
-        and every later one with a plain ``StoreError``."""
-        if self._broken is None:
-            if not self._closed:
-                log.error("store %s: %s", self.path, why)
-            self._broken = StoreUnreachable(
-                f"{why}; a new writer is being started; restart the daemon if none does"
-            )
-        waiting, self._waiting = self._waiting, {}
-        for request in waiting.values():
-            if request.game is not None:
-                self.uncertain.add(request.game)
-            request.answer(None, self._broken)
-            self._slots.release()
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -657,7 +464,7 @@ class SqliteStore:
         before = self._prune_before(now)
         if before is None:
             return 0
-        pruned: int = await self._call("prune", (before,))
+        pruned: int = await self._link.call("prune", (before,))
         return pruned
 
     def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
@@ -668,7 +475,7 @@ class SqliteStore:
         return StoredGame(
             game_id=game_id,
             kind=kind,
-            options=load(options, "options", where),
+            options=load_options(options, where),
             created_at=created_at,
             seats=tuple(StoredSeat(*seat) for seat in seats),
             snapshot=None

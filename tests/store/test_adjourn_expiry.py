@@ -409,7 +409,7 @@ async def test_moves_mark_their_game_active_at_most_once_an_hour(
             expected = START if minutes < 60 else START + 61 * 60
             assert last_active() == expected
         clock.now = START + 91 * 60
-        await store.touch(["g1"])  # adjourned: exact
+        await store.mark_adjourned(["g1"])  # adjourned: exact
         assert last_active() == START + 91 * 60
     finally:
         await store.aclose()

@@ -217,6 +217,33 @@ async def test_a_value_from_a_newer_serialization_is_refused_at_load(
         await store.aclose()
 
 
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ('["seed","7"]', "options are not a JSON object"),
+        ('{"seed":7}', "option 'seed' is not text"),
+    ],
+)
+async def test_stored_options_that_are_not_a_table_of_text_are_refused_at_load(
+    state_dir: Path, nursery: trio.Nursery, data: str, problem: str
+) -> None:
+    # A game's options are what ``new`` was given: names to values, all text.
+    store = await open_sqlite(nursery, state_dir)
+    await store.create_game("g", "hipparchus", {}, 1.0)
+    await store.aclose()
+    with open_db(state_dir / DB_NAME) as conn:
+        conn.execute(
+            "UPDATE games SET options = ?",
+            (f'{{"version":1,"kind":"options","data":{data}}}',),
+        )
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        with pytest.raises(StoreError, match=f"game g: the stored {problem}"):
+            await store.load_unfinished()
+    finally:
+        await store.aclose()
+
+
 async def test_bad_calls_fail_alone_and_change_nothing(
     state_dir: Path, nursery: trio.Nursery
 ) -> None:

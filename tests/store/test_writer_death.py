@@ -21,6 +21,7 @@ from hipparchusd.games.hipparchus import HipparchusGame
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.settings import Settings
 from hipparchusd.store import sqlite as sqlite_module
+from hipparchusd.store import writer_link
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.sqlite import SqliteStore
 from hipparchusd.systemd.notify import Notifier
@@ -145,7 +146,7 @@ async def test_a_writer_that_cannot_come_back_stops_the_watchdog_and_the_daemon(
             await trio.sleep(0.2)
             assert notifier.pings  # pinging while all is well
             monkeypatch.setattr(sqlite_module, "start_writer", no_writer)
-            monkeypatch.setattr(sqlite_module, "RESTART_DELAY", 0.01)
+            monkeypatch.setattr(writer_link, "RESTART_DELAY", 0.01)
             os.kill(store.writer_pid, signal.SIGKILL)
             await store.failed.wait()
             failed_at.append(trio.current_time())

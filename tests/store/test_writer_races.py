@@ -103,7 +103,7 @@ async def test_a_writer_that_dies_before_a_round_is_sent_fails_its_calls_cleanly
         await store.create_game("g", "hipparchus", {}, 1.0)
         os.kill(store.writer_pid, signal.SIGKILL)
         # Wait for it without a checkpoint: the store learns of its end in the next round.
-        store._process.wait()
+        store._link.process.wait()
         with trio.fail_after(10):
             try:
                 await store.add_move("g", 0, "a")
