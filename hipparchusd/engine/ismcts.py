@@ -194,6 +194,7 @@ class _Race:
         for key in self.racing:
             state = copy()
             stream = random.Random(stream_seed)
+            state.keys()  # a fresh copy's keys, which its play may need (Determinization.play)
             state.play(key, stream)
             child = self.root.children[key]
             if state.to_move() < 0:

@@ -37,7 +37,9 @@ class Determinization(Protocol):
         ...
 
     def play(self, key: Hashable, rng: random.Random) -> None:
-        """Make a legal move with that key (one of them at random if several share it)."""
+        """Make a legal move with that key (one of them at random if several share it): a
+        key that :meth:`keys` gave for this state just before, since a game may keep for
+        ``play`` what ``keys`` found."""
         ...
 
     def playout(self, rng: random.Random) -> None:
