@@ -63,21 +63,6 @@ class SolvableNimState(NimState):
         return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
 
-class SolvableNimInformation:
-    """The whole position, as solvable states."""
-
-    def __init__(self, pile: int, seat: int) -> None:
-        self.pile = pile
-        self._observer = seat
-
-    @property
-    def observer(self) -> int:
-        return self._observer
-
-    def determinize(self, rng: random.Random) -> SolvableNimState:
-        return SolvableNimState(self.pile, self._observer)
-
-
 class NimInformation:
     """The whole position: nothing is hidden."""
 
@@ -91,6 +76,13 @@ class NimInformation:
 
     def determinize(self, rng: random.Random) -> NimState:
         return NimState(self.pile, self._observer)
+
+
+class SolvableNimInformation(NimInformation):
+    """The whole position, as solvable states."""
+
+    def determinize(self, rng: random.Random) -> SolvableNimState:
+        return SolvableNimState(self.pile, self._observer)
 
 
 class NimPosition(Position):
