@@ -86,6 +86,7 @@ view.winners=-
 view.resigned=-
 view.fixed_deal=true
 view.exact100=false
+presence=here,here,here
 w> state g1
 = game=g1
 kind=planets
@@ -114,6 +115,7 @@ view.winners=-
 view.resigned=-
 view.fixed_deal=true
 view.exact100=false
+presence=here,here,here
 b> state g1
 = game=g1
 kind=planets
@@ -142,6 +144,7 @@ view.winners=-
 view.resigned=-
 view.fixed_deal=true
 view.exact100=false
+presence=here,here,here
 # Refusals say why and change nothing.
 a> play g1 E1,E2,E3
 ? illegal-move pass exactly 4 cards
@@ -292,6 +295,7 @@ view.winners=-
 view.resigned=-
 view.fixed_deal=true
 view.exact100=false
+presence=here,here,here
 # cat resigns (RULINGS P16): ranked last; of the others the lowest totals (0 and 0) share the win.
 c> resign g1
 =
