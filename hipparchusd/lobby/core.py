@@ -423,7 +423,7 @@ COMMANDS: Mapping[str, Command] = _table(
     Command.of("record <game>", "every deal and move of a finished game", Lobby._cmd_record, _GAME),
     Command.of(
         "bot <game> [<seat>] [level=<level>] [name=<name>]",
-        "seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)",
+        "seat the engine in a free seat (a level kinds lists, or ismcts:<budget>)",
         Lobby._cmd_bot,
         _GAME,
     ),

@@ -14,7 +14,7 @@ import functools
 import logging
 import re
 
-from ..engine.types import LEVEL_NAMES, Analysis, Budget, Level
+from ..engine.types import LADDER, SEARCHING, Analysis, Budget, Level
 from ..games.base import EVERYONE, Event, GameError, GameKind, GameOver, MoveList, Outcome
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
@@ -56,8 +56,8 @@ class Engine(Seating, Playing):
     def levels_for(kind: GameKind) -> tuple[str, ...]:
         """The level words ``bot`` offers for games of ``kind``, weakest first (``kinds``
         lists them, so that a client offers what this server plays, PROTOCOL.md section 5):
-        every level for a kind the engine plays, none for another."""
-        return LEVEL_NAMES if kind.engine is not None else ()
+        the engine's ladder for a kind the engine plays, none for another."""
+        return LADDER if kind.engine is not None else ()
 
     def _budget_level(self, word: str | None, default_ms: int) -> Level:
         """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or
@@ -70,18 +70,22 @@ class Engine(Seating, Playing):
         except ValueError:
             raise ProtocolError(
                 ErrorCode.SYNTAX,
-                f"{word[:40]!r} is not a budget (e.g. 200ms, 5000 playouts, or 200ms,5000)",
+                f"{word[:40]!r} is not a budget (e.g. 200ms, 100cpu, 5000 playouts, or 200ms,5000)",
             ) from None
         return self._within_limits(level)
 
     def _within_limits(self, level: Level) -> Level:
         """``level``, refused with ``limit`` when its budget exceeds the server's maximum."""
         budget = level.budget
-        if level.name != "ismcts":
+        if level.name not in SEARCHING:
             return level
         if budget.millis is not None and budget.millis > self.max_search_ms:
             raise ProtocolError(
                 ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}ms here"
+            )
+        if budget.cpu_millis is not None and budget.cpu_millis > self.max_search_ms:
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}cpu here"
             )
         if budget.playouts is not None and budget.playouts > self.max_search_playouts:
             raise ProtocolError(

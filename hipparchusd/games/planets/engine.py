@@ -11,7 +11,7 @@ Levels: ``random`` (a random legal move, a random pass), ``heuristic``
 (:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
 which searches the card play; it passes and makes the shooting choice as the heuristic does
 (a pass is one of hundreds of choices made blind, before anything is played; the choice a
-comparison of two totals).
+comparison of two standings, :mod:`.engine_standing`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ...engine.types import MoveStats
 from ...jsondata import JSON
 from . import core
 from .codec import load_view
+from .engine_standing import shooting_choice
 from .model import (
     CARDS,
     HAND_POINTS,
@@ -373,16 +374,20 @@ def heuristic_pass(hand: int, count: int) -> list[int]:
     return sorted(_bits(hand), key=danger, reverse=True)[:count]
 
 
+#: The seed of the model games :func:`heuristic_choice` plays (a fixed one: the same view
+#: gets the same choice).
+CHOICE_SEED = 29
+
+
 def heuristic_choice(view: View) -> Shoot:
-    """The shooting choice (P8, P13): ``others`` when adding 23 to every opponent ends the game
-    (a total above 100, P9) with this seat alone lowest; else ``self``."""
+    """The shooting choice (P8, P13) by the game's standing: the option after which the seat
+    wins the game more often, with every option of the game known (``exact100``, P14), as
+    :func:`~.engine_standing.shooting_choice` estimates it; the same view gets the same
+    choice."""
     me = view.seat
     assert me is not None
-    totals = list(view.totals)
-    after = [t if s == me else t + HAND_POINTS for s, t in enumerate(totals)]
-    if max(after) > 100 and all(after[me] < t for s, t in enumerate(after) if s != me):
-        return Shoot.OTHERS
-    return Shoot.SELF
+    choice, _, _ = shooting_choice(view.totals, me, view.exact100, random.Random(CHOICE_SEED))
+    return choice
 
 
 class PlanetsPosition(Position):

@@ -41,6 +41,8 @@ class View:
     ``shoot_pending`` is the seat whose shooting choice is awaited. ``winners`` and
     ``resigned`` are set once the game is over; ``fixed_deal`` marks a game whose deals were
     fixed at creation (a seed or an explicit deal), so its creator knows every hand.
+    ``exact100`` is the game's ``exact100=reset`` option (P14), which the standing and so a
+    shooter's choice depend on (a view without it is read as a game without it).
     """
 
     seat: int | None
@@ -64,6 +66,7 @@ class View:
     winners: tuple[int, ...] | None
     resigned: int | None
     fixed_deal: bool
+    exact100: bool = False
 
 
 def build_view(
@@ -113,6 +116,7 @@ def build_view(
         winners=winners if resigned is not None else state.winners,
         resigned=resigned,
         fixed_deal=fixed_deal,
+        exact100=state.exact100,
     )
 
 
