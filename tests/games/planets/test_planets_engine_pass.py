@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from hipparchusd.engine.ismcts import search
+from hipparchusd.games.planets import core
 from hipparchusd.games.planets.engine import PlanetsState, heuristic_pass
 from hipparchusd.games.planets.engine_pass import PASS_TUNING, PassInformation, candidate_passes
 from hipparchusd.games.planets.model import Card, deck_mask, mask_of, pass_kind
@@ -48,10 +49,11 @@ def test_a_deal_gives_every_unseen_card_once_and_passes_then_venus_1_leads() -> 
     state = world.play_state
     assert isinstance(state, PlanetsState)
     targets = information.kind.targets(0, 4)
+    held, leader = core.holdings(state.hand), state.hand[1]
     for card, target in zip(candidate, targets, strict=True):  # P4: the cards moved
-        assert state.hands[target] >> card & 1 and not state.hands[0] >> card & 1
-    assert sum(state.hands) == deck_mask(4)
-    assert state.hands[state.leader] >> Card.V1 & 1  # P12
+        assert held[target] >> card & 1 and not held[0] >> card & 1
+    assert sum(held) == deck_mask(4)
+    assert held[leader] >> Card.V1 & 1  # P12
 
 
 def test_the_search_scores_every_candidate_on_the_same_deals() -> None:
