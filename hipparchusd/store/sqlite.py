@@ -40,9 +40,10 @@ from ..wording import counted
 from . import schema
 from .base import StartupGames
 from .codec import dump, dump_options, load, load_options
+from .spawn import Writer
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
-from .writer_link import Writer, WriterLink
+from .writer_link import WriterLink
 
 #: Seconds between prunings of finished games past retention (also done at start-up).
 PRUNE_INTERVAL: Final = 3600.0
