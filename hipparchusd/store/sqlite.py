@@ -39,14 +39,14 @@ from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
 from .base import StartupGames
-from .codec import dump, dump_options, load, load_options
+from .codec import dump, dump_options
+from .retention import Retention
+from .rows import stored_game
 from .spawn import Writer
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
 from .writer_link import WriterLink
 
-#: Seconds between prunings of finished games past retention (also done at start-up).
-PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
 
 log = logging.getLogger("hipparchusd.store")
@@ -89,9 +89,9 @@ class SqliteStore:
         """Use :meth:`open`."""
         self.path = path
         self.retention_days = retention_days
+        self._retention = Retention(retention_days, clock)
         self._lock_fd = lock_fd
         self._clock = clock
-        self._last_prune = clock()
         # A new writer gets a copy of the state directory's lock, as the first one did; the
         # name start_writer is looked up at each start (tests replace it).
         self._link = WriterLink(
@@ -221,7 +221,7 @@ class SqliteStore:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
         rows: list[GameRows] = await self._link.call("load_unfinished", (None, started))
-        return [self._stored_game(game, finished=False) for game in rows]
+        return [stored_game(game, finished=False, where=str(self.path)) for game in rows]
 
     async def create_game(
         self, game_id: str, kind: str, options: dict[str, str], created_at: float
@@ -282,14 +282,14 @@ class SqliteStore:
     async def finish(self, game_id: str, record: JSON) -> None:
         """Mark the game finished now, keeping ``record`` (its snapshot and move list are
         dropped: the record holds them). Finished games past retention are pruned at most
-        every :data:`PRUNE_INTERVAL` seconds, here.
+        every :data:`~.retention.PRUNE_INTERVAL` seconds, here.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
         text = dump("record", record)
         now = self._clock()
-        await self._link.call("finish", (game_id, text, now, self._due_prune(now)))
+        await self._link.call("finish", (game_id, text, now, self._retention.due(now)))
 
     async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
@@ -303,7 +303,9 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        await self._link.call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
+        await self._link.call(
+            "abandon", (game_id, text, now, last_active, self._retention.due(now))
+        )
 
     async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
@@ -328,7 +330,10 @@ class SqliteStore:
             raise ValueError(f"an expiry must be more than 0 days, not {days}")
         before = self._clock() - days * _DAY
         found: list[tuple[GameRows, float]] = await self._link.call("expired", (before, limit))
-        return [(self._stored_game(rows, finished=False), active) for rows, active in found]
+        return [
+            (stored_game(rows, finished=False, where=str(self.path)), active)
+            for rows, active in found
+        ]
 
     async def drop_game(self, game_id: str) -> None:
         """Delete the unfinished game ``game_id`` that never started (no snapshot), with its
@@ -348,7 +353,7 @@ class SqliteStore:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._link.call("load_finished", (game_id,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
@@ -363,9 +368,9 @@ class SqliteStore:
         """
         rows: GameRows | None = await self._link.call("find_by_token", (token_hash, self._clock()))
         if rows is not None:
-            return self._stored_game(rows, finished=False)
+            return stored_game(rows, finished=False, where=str(self.path))
         rows = await self._link.call("find_finished_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def adjourned_ids(self) -> list[str]:
         """The ids of the started, unfinished games, oldest first, without loading them: at
@@ -383,7 +388,7 @@ class SqliteStore:
             StoreError: a stored value cannot be read.
         """
         rows: list[GameRows] = await self._link.call("engine_games", ())
-        return [self._stored_game(game, finished=False) for game in rows]
+        return [stored_game(game, finished=False, where=str(self.path)) for game in rows]
 
     async def startup_games(self) -> StartupGames:
         """The games a daemon starting on this store loads (those that have not started, and
@@ -447,42 +452,10 @@ class SqliteStore:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _due_prune(self, now: float) -> float | None:
-        """The ``prune_before`` of a finishing call made at ``now``: finished games past
-        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds."""
-        if now - self._last_prune < PRUNE_INTERVAL:
-            return None
-        self._last_prune = now
-        return self._prune_before(now)
-
-    def _prune_before(self, now: float) -> float | None:
-        """The finish time before which finished games are past retention (None: keep all)."""
-        return now - self.retention_days * _DAY if self.retention_days else None
-
     async def _prune(self) -> int:
         """Delete finished games past retention now; how many."""
-        self._last_prune = now = self._clock()
-        before = self._prune_before(now)
+        before = self._retention.now()
         if before is None:
             return 0
         pruned: int = await self._link.call("prune", (before,))
         return pruned
-
-    def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
-        """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
-        is its record)."""
-        (game_id, kind, options, created_at, stored, abandoned), seats, moves = rows
-        where = f"{self.path}, game {game_id}"
-        return StoredGame(
-            game_id=game_id,
-            kind=kind,
-            options=load_options(options, where),
-            created_at=created_at,
-            seats=tuple(StoredSeat(*seat) for seat in seats),
-            snapshot=None
-            if stored is None
-            else load(stored, "record" if finished else "snapshot", where),
-            moves=tuple(moves),
-            finished=finished,
-            abandoned=bool(abandoned),
-        )
