@@ -127,7 +127,7 @@ def _lock(state_dir: Path) -> int:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             # A daemon that was killed leaves its writer process to finish its last batch and
             # exit, the lock with it: wait for that, but not for a daemon that is running.
-            if _running(holder) or time.monotonic() >= deadline:
+            if running(holder) or time.monotonic() >= deadline:
                 os.close(fd)
                 raise StoreError(
                     f"the state directory {state_dir} is in use by another hipparchusd "
@@ -139,10 +139,11 @@ def _lock(state_dir: Path) -> int:
     return fd
 
 
-def _running(pid: str) -> bool:
-    """Whether process ``pid`` (text from the lock file) exists, as far as we can tell."""
+def running(pid: object) -> bool:
+    """Whether process ``pid`` (a number, or text from a lock file) exists on this host, as far
+    as we can tell: a process of another user, or a value that is no pid, counts as running."""
     try:
-        os.kill(int(pid), 0)
+        os.kill(int(str(pid)), 0)
     except ProcessLookupError:
         return False
     except (ValueError, OSError):

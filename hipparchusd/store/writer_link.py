@@ -11,10 +11,12 @@ given to :meth:`WriterLink.start`, and so does the replacement of a writer that 
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
 
-Answers. Each request's answer carries an error message (nothing was stored), ``None``, or
+Answers. Each request's answer carries ``None`` or an error: a message (nothing was stored),
 ``("uncertain", message)`` when the writer cannot tell whether its database kept it (a
-server connection lost during COMMIT): that call fails with
-:class:`~hipparchusd.store.base.StoreUnreachable`, as those of a writer that died do.
+server connection lost during COMMIT: the call fails with
+:class:`~hipparchusd.store.base.StoreUnreachable`, as those of a writer that died do), or
+``("fenced", message)`` when a shared database refused it because this daemon no longer owns
+the game (:class:`~hipparchusd.store.base.GameNotOwned`).
 
 The link knows no database and no operation: what a request names is the writer's business,
 and how a writer is started is the store's (the ``start`` callable it is given).
@@ -30,7 +32,7 @@ from typing import Any, Final
 
 import trio
 
-from .base import StoreError, StoreUnreachable
+from .base import GameNotOwned, StoreError, StoreUnreachable
 from .frames import FrameReader, encode
 from .spawn import Writer
 
@@ -178,7 +180,8 @@ class WriterLink:
         return request.result
 
     def take_uncertain(self) -> set[str]:
-        """The games whose calls the writer had when it died (their outcome is in the
+        """The games whose calls the writer had when it died, or whose calls' outcome it could
+        not tell, or that the database said this daemon no longer owns (their truth is in the
         database only), since the last call."""
         games, self._uncertain = self._uncertain, set()
         return games
@@ -316,16 +319,19 @@ class WriterLink:
         self.failed.set()
 
     def _error(self, request: _Request, error: str | tuple[str, str]) -> StoreError:
-        """The error a writer's answer carries: a message (nothing was stored), or
+        """The error a writer's answer carries: a message (nothing was stored);
         ``("uncertain", message)`` when the writer cannot tell whether its database kept the
-        request (a connection lost during COMMIT): then a
-        :class:`~hipparchusd.store.base.StoreUnreachable`, its game noted for
-        :meth:`take_uncertain`."""
+        request (a connection lost during COMMIT): a
+        :class:`~hipparchusd.store.base.StoreUnreachable`; or ``("fenced", message)`` when
+        the database refused it because this daemon no longer owns the game: a
+        :class:`~hipparchusd.store.base.GameNotOwned`. The game of either of the last two is
+        noted for :meth:`take_uncertain`: the database holds its truth."""
         if isinstance(error, str):
             return StoreError(error)
+        tag, message = error
         if request.game is not None:
             self._uncertain.add(request.game)
-        return StoreUnreachable(error[1])
+        return GameNotOwned(message) if tag == "fenced" else StoreUnreachable(message)
 
     def _break(self, why: str) -> None:
         """The writer cannot be reached: fail every waiting call with
