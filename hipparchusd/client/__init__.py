@@ -11,7 +11,7 @@ lists) and :mod:`~hipparchusd.client.errors` (one exception per error code).
 Shape of a session::
 
     with Client.connect("127.0.0.1", 7460) as client:       # reads the greeting
-        game = client.new_game("planets", players=4)
+        game = client.new_game(kind, players=4)             # a kind that `kinds` lists
         seat = int(client.request("join", game, "name=alice").fields()["seat"])
         for event in client.events():                        # events pushed by the server
             if event.kind == "to-move" and seat in int_list(event.data["seats"]):

@@ -355,9 +355,18 @@ class Lobby(Connections, Housekeeping, Engine):
         # names in JSON, so that clients written when this answered names only still work.
         kinds = self.kinds.values()
         about: dict[str, JSON] = {
-            kind.name: {"seats": kind.seats, "summary": kind.summary} for kind in kinds
+            kind.name: {
+                "seats": kind.seats,
+                "summary": kind.summary,
+                "levels": list(self.levels_for(kind)),
+            }
+            for kind in kinds
         }
-        lines = [f"{kind.name} seats={kind.seats}  -- {kind.summary}" for kind in kinds]
+        lines = [
+            f"{kind.name} seats={kind.seats} levels={','.join(self.levels_for(kind)) or '-'}"
+            f"  -- {kind.summary}"
+            for kind in kinds
+        ]
         return self._ok(request, {"kinds": list(self.kinds), "about": about}, lines)
 
 

@@ -14,8 +14,8 @@ import functools
 import logging
 import re
 
-from ..engine.types import Analysis, Budget, Level
-from ..games.base import GameError, MoveList
+from ..engine.types import LEVEL_NAMES, Analysis, Budget, Level
+from ..games.base import GameError, GameKind, MoveList
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
 from ..protocol import formatting as fmt
@@ -46,6 +46,13 @@ class Engine(Seating, Playing):
     max_search_playouts: int
 
     # -- budgets and levels -----------------------------------------------------------------
+
+    @staticmethod
+    def levels_for(kind: GameKind) -> tuple[str, ...]:
+        """The level words ``bot`` offers for games of ``kind``, weakest first (``kinds``
+        lists them, so that a client offers what this server plays, PROTOCOL.md section 5):
+        every level for a kind the engine plays, none for another."""
+        return LEVEL_NAMES if kind.engine is not None else ()
 
     def _budget_level(self, word: str | None, default_ms: int) -> Level:
         """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or
@@ -101,12 +108,26 @@ class Engine(Seating, Playing):
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         level = self._within_limits(level)
-        name = options.get("name", f"bot-{level.name}")
+        name = options["name"] if "name" in options else self._bot_name(table, level.name)
         self._check_name(name)
         if self.shutting_down:
             raise stopping()
         seat = self._free_seat(table, self._seat_word(table, args))
         return self._take_seat(request, table, seat, name, None, str(level))
+
+    @staticmethod
+    def _bot_name(table: Table, level: str) -> str:
+        """An engine seat's default name: ``bot-<level>`` (``bot-heuristic``), else
+        ``bot-<level>-2``, ``-3``... the first that no seat of ``table`` has, so that two
+        engine seats of one level are told apart."""
+        base = f"bot-{level}"
+        names = {seat.name for seat in table.seats}
+        number = 1
+        name = base
+        while name in names:
+            number += 1
+            name = f"{base}-{number}"
+        return name
 
     def bot_turns(self, game_id: str) -> list[BotTurn]:
         """The searches to start for the engine's seats of ``game_id`` that must move and are

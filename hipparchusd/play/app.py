@@ -3,16 +3,19 @@ serves, built on Textual.
 
 It speaks only the protocol (PROTOCOL.md), in JSON mode (:mod:`.connection`). Without
 arguments it opens the lobby (list, create, join, watch); ``--game`` joins a game, ``--new``
-(or ``--seed``/``--leader``/``--option``) creates one and joins it, ``--watch`` follows one as a
-spectator paced by ``--delay``, ``--resume`` takes a seat back with its token (kept in the
-user's data directory, :mod:`.seats`, so that plain ``--resume`` finds it). Each game is shown
-by the screen its kind names, or the generic one (:mod:`.kinds`).
+(or ``--seed``/``--leader``/``--option``) creates one and joins it, ``--bot LEVEL`` (repeated)
+seats the daemon's engine in the new game's other seats (:mod:`.opponents`), ``--watch``
+follows one as a spectator paced by ``--delay``, ``--resume`` takes a seat back with its token
+(kept in the user's data directory, :mod:`.seats`, so that plain ``--resume`` finds it). Each
+game is shown by the screen its kind names, or the generic one (:mod:`.kinds`); a game opened
+from the lobby goes back to it once over (or once a spectator stops watching).
 """
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,9 +27,12 @@ from textual.binding import Binding, BindingType
 
 from ..client import DEFAULT_PORT, ClientError, Event, ServerError
 from .connection import Connection
-from .game_screen import GameScreen, Seating
+from .game_screen import GameScreen
 from .kinds import rules_text, screen_class
 from .lobby import LobbyScreen
+from .opponents import check_levels, seat_range
+from .phrases import plural
+from .seat_actions import Seating
 from .seats import SavedSeat, SeatStore
 from .widgets import ConfirmScreen, Look
 
@@ -40,6 +46,7 @@ CSS = """
 .seat { border: round $primary; }
 .seat.to-move { border: heavy $warning; }
 .center { border: double $secondary; }
+#legend { height: auto; color: $text-muted; }
 #status { height: auto; margin: 1 0 0 0; }
 #hand-label { margin: 1 0 0 0; }
 #hand { margin: 0 0 1 0; }
@@ -59,6 +66,29 @@ ModalScreen { align: center middle; }
 """
 
 
+@attrs.frozen
+class KindAbout:
+    """What the server says of a kind it serves (``kinds``): its one-line ``summary``, its
+    ``seats`` (``2``, ``3-6``) and the engine ``levels`` that ``bot`` seats, weakest first
+    (``None`` from a server whose ``kinds`` does not list them: it is then the judge)."""
+
+    summary: str = ""
+    seats: str = ""
+    levels: tuple[str, ...] | None = ()
+
+    @classmethod
+    def of(cls, about: object) -> KindAbout:
+        """From the kind's entry of ``kinds``' ``about`` (JSON; anything missing is empty)."""
+        fields = about if isinstance(about, dict) else {}
+        return cls(
+            str(fields.get("summary") or ""),
+            str(fields.get("seats") or ""),
+            None
+            if "levels" not in fields
+            else tuple(str(level) for level in fields.get("levels") or []),
+        )
+
+
 @attrs.define
 class Options:
     """The command line, checked (:func:`parse_args`)."""
@@ -71,6 +101,7 @@ class Options:
     watch: str | None = None
     new: str | None = None  # the kind to create ("": the server's first kind)
     options: list[str] = attrs.Factory(list)
+    bots: list[str] = attrs.Factory(list)  # the new game's computer opponents' levels
     delay: float | None = None
     ascii: bool = False
     data_dir: Path | None = None
@@ -117,6 +148,14 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         "--leader", help="new game: who leads first, for a kind with that option: --option leader=L"
     )
     parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="LEVEL",
+        help="new game: seat a computer opponent of LEVEL in the next free seat (repeat for "
+        "more; the levels are the server's, see 'kinds': e.g. random, heuristic, ismcts)",
+    )
+    parser.add_argument(
         "--delay",
         type=float,
         help="seconds between events while watching (default 1.0; 0 while playing)",
@@ -133,9 +172,9 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     if args.leader is not None:
         options.append(f"leader={args.leader}")
     new = args.new
-    if options and new is None:
+    if (options or args.bot) and new is None:
         if args.game or args.watch or args.resume is not None:
-            parser.error("--seed, --leader and --option are for a new game only")
+            parser.error("--seed, --leader, --option and --bot are for a new game only")
         new = ""  # the first kind the server lists
     if args.delay is not None and args.delay < 0:
         parser.error("--delay must not be negative")
@@ -150,6 +189,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         watch=args.watch,
         new=new,
         options=options,
+        bots=list(args.bot),
         delay=args.delay,
         ascii=args.ascii,
         data_dir=args.data_dir,
@@ -190,11 +230,12 @@ class PlayApp(App[int]):
         self.look = Look(symbols=wants_symbols(sys.stdout.encoding, options.ascii))
         self.connection: Connection | None = None
         self.game_screen: GameScreen | None = None
+        self.lobby: LobbyScreen | None = None  # the lobby, once shown (a game goes back to it)
         self.following: str | None = None
         self.early: list[tuple[Event, int]] = []
         self.leaving = False
         self.saved: SavedSeat | None = None
-        self.kinds: dict[str, str] = {}  # the server's kinds (``kinds``) and their summaries
+        self.kinds: dict[str, KindAbout] = {}  # the server's kinds (``kinds``), in its order
         self.exit_message = ""  # what the terminal shows once the application has left
 
     def action_leave(self) -> None:
@@ -226,10 +267,9 @@ class PlayApp(App[int]):
             return
         try:
             about = await self.connection.request("kinds")
-            summaries = about.get("about") or {}
+            described = about.get("about") or {}
             self.kinds = {
-                str(kind): str((summaries.get(kind) or {}).get("summary") or "")
-                for kind in about.get("kinds") or []
+                str(kind): KindAbout.of(described.get(kind)) for kind in about.get("kinds") or []
             }
             if options.resume is not None:
                 await self.resume(options.resume)
@@ -241,7 +281,8 @@ class PlayApp(App[int]):
                 kind = options.new or next(iter(self.kinds), None)
                 if kind is None:
                     raise ValueError(f"{self.where} serves no game kind")
-                await self.start("new", " ".join([kind, *options.options]))
+                self.check_bots(kind, options.bots)
+                await self.start("new", " ".join([kind, *options.options]), options.bots)
             else:
                 await self.open_lobby()
         except (ClientError, ValueError) as error:  # refused, or the connection dropped
@@ -250,15 +291,10 @@ class PlayApp(App[int]):
     async def open_lobby(self) -> None:
         """The lobby, after offering the seats saved for this server (if their games go on)."""
         assert self.connection is not None
-        await self.push_screen(
-            LobbyScreen(
-                self.connection,
-                self.start,
-                lambda: self.finish("", 0),
-                self.where,
-                list(self.kinds),
-            )
+        self.lobby = LobbyScreen(
+            self.connection, self.start, lambda: self.finish("", 0), self.where, list(self.kinds)
         )
+        await self.push_screen(self.lobby)
         for saved in self.store.for_server(self.options.host, self.options.port):
             try:
                 state = await self.connection.request("state", saved.game)
@@ -299,14 +335,40 @@ class PlayApp(App[int]):
         self.store.save(self.saved)
         self.open_game(Seating(game, str(snapshot["kind"]), seat, token, players), snapshot, order)
 
-    async def start(self, action: str, argument: str) -> None:
-        """``join <game>``, ``watch <game>`` or ``new <kind> <options>`` (then join)."""
+    def check_bots(self, kind: str, bots: Sequence[str]) -> None:
+        """Refuse ``--bot`` levels the server does not offer for ``kind``, or more opponents
+        than its largest table leaves room for beside the player, before anything is created.
+
+        Raises:
+            ValueError: saying why.
+        """
+        about = self.kinds.get(kind, KindAbout())
+        check_levels(bots, about.levels, kind)
+        if bots and about.seats:
+            most = seat_range(about.seats)[1]
+            if len(bots) >= most:
+                raise ValueError(
+                    f"{kind} seats at most {most}: room for you and {most - 1} computer "
+                    f"opponents, not {len(bots)}"
+                )
+
+    async def start(self, action: str, argument: str, bots: Sequence[str] = ()) -> None:
+        """``join <game>``, ``watch <game>`` or ``new <kind> <options>`` (then join, and seat
+        the engine at each level of ``bots`` in the next free seats).
+
+        Raises:
+            ServerError: the server refused a request.
+            ValueError: more ``bots`` than the new game's seats leave room for (checked
+                before the player sits down).
+        """
         assert self.connection is not None
         if action == "new":
             kind, *words = argument.split()
             created = await self.connection.request("new", kind, *words)
             argument = str(created["game"])
             action = "join"
+            if bots:
+                await self.room_for(argument, len(bots))
         game = argument
         self.following = game
         self.early = []
@@ -324,10 +386,31 @@ class PlayApp(App[int]):
         name = str(players[seat]) if seat < len(players) else f"player{seat}"
         self.saved = SavedSeat(self.options.host, self.options.port, game, kind, seat, name, token)
         self.store.save(self.saved)
-        self.open_game(Seating(game, kind, seat, token, players), snapshot, order)
+        self.open_game(Seating(game, kind, seat, token, players), snapshot, order, bots)
 
-    def open_game(self, seating: Seating, snapshot: dict[str, Any], order: int) -> None:
-        """Show the game's screen and hand it the events read meanwhile."""
+    async def room_for(self, game: str, bots: int) -> None:
+        """Check that the new ``game`` has a seat for the player and ``bots`` more.
+
+        Raises:
+            ValueError: it has fewer (its options chose a smaller table).
+        """
+        assert self.connection is not None
+        seats = len((await self.connection.request("state", game)).get("players") or [])
+        if bots >= seats:
+            raise ValueError(
+                f"game {game} has {plural(seats, 'seat')}: room for you and "
+                f"{plural(seats - 1, 'computer opponent')}, not {bots}"
+            )
+
+    def open_game(
+        self,
+        seating: Seating,
+        snapshot: dict[str, Any],
+        order: int,
+        opponents: Sequence[str] = (),
+    ) -> None:
+        """Show the game's screen and hand it the events read meanwhile; it seats the engine at
+        each level of ``opponents`` once shown."""
         assert self.connection is not None
         delay = self.options.delay
         if delay is None:
@@ -339,19 +422,47 @@ class PlayApp(App[int]):
             order,
             self.look,
             delay=delay,
-            on_finished=self.finish,
+            on_finished=self.left_game,
             forget_token=self.forget_token,
-            rules=rules_text(seating.kind, self.kinds.get(seating.kind, "")),
+            rules=rules_text(seating.kind, self.kinds.get(seating.kind, KindAbout()).summary),
+            levels=self.kinds.get(seating.kind, KindAbout()).levels or (),
         )
-        screen.join_hint = (
-            f"python3 clients/python/bot.py --host {self.options.host} "
-            f"--port {self.options.port} --game {seating.game}"
-        )
+        where = "" if self.options.host == "127.0.0.1" else f" --host {self.options.host}"
+        if self.options.port != DEFAULT_PORT:
+            where += f" --port {self.options.port}"
+        screen.join_hint = f"hipparchus-play{where} --game {seating.game}"
+        screen.opponents = list(opponents)
+        if self.lobby is not None:
+            screen.back_to = "the lobby"
         self.game_screen = screen
         for event, event_order in self.early:
             screen.push_event(event, event_order)
         self.early = []
         self.push_screen(screen)
+
+    def left_game(self, message: str, code: int) -> None:
+        """The game's screen was left with ``message``: back to the lobby it was opened from
+        once the game is over or a spectator stops watching (``code`` 0), else out of the
+        program with status ``code``."""
+        screen, lobby = self.game_screen, self.lobby
+        if screen is None or lobby is None or code != 0:
+            self.finish(message, code)
+            return
+        self.game_screen = None
+        self.following = None
+        self.early = []
+        self.run_worker(self._back_to(lobby, screen, message))
+
+    async def _back_to(self, lobby: LobbyScreen, screen: GameScreen, message: str) -> None:
+        while self.screen is not lobby:  # the game's screen and any dialog over it
+            self.pop_screen()
+        assert self.connection is not None
+        if screen.seating.seat is None:
+            with contextlib.suppress(ServerError):  # the game ended meanwhile: nothing to stop
+                await self.connection.request("unwatch", screen.seating.game)
+        lobby.say(message)
+        with contextlib.suppress(ServerError):
+            await lobby.action_refresh(message)
 
     def forget_token(self) -> None:
         """The seat's token is of no more use."""

@@ -8,6 +8,9 @@ Events are queued by the connection's reader the moment they arrive and applied 
 (:meth:`GameScreen.consume`), paced by ``delay`` seconds for a spectator; the player chooses
 meanwhile. A seat's view is taken from ``state`` at each of its turns (the position then
 waits for it) and followed from the events in between (each game's reducer, :meth:`reduce`).
+Results (a round's, then the game's) are shown one after the other, in the order they came
+(:meth:`GameScreen.show_result`). While the table waits for players, ``b`` seats a computer
+opponent at a level the server offers (:mod:`.opponents`).
 """
 
 from __future__ import annotations
@@ -15,47 +18,28 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import attrs
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from ..client import ConnectionClosed, Event, ServerError
 from .connection import Connection
-from .widgets import ChoiceBar, ConfirmScreen, Look, ResultScreen, RulesScreen
+from .phrases import sentence
+from .seat_actions import SeatActions, Seating
+from .table import SeatTable, seat_line
+from .widgets import ChoiceBar, Look, ResultScreen
 
-#: Where each seat sits, by its place clockwise from the viewer (0 = the viewer, at the
-#: bottom; left = the next seat, RULINGS P15), for each table size.
-PLACES = {
-    2: ("b", "t"),
-    3: ("b", "l", "r"),
-    4: ("b", "l", "t", "r"),
-    5: ("b", "l", "tl", "tr", "r"),
-    6: ("b", "l", "tl", "t", "tr", "r"),
-}
-CELLS = ("tl", "t", "tr", "l", "c", "r", "bl", "b", "br")
 TYPED = frozenset("0123456789@,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-
-
-@attrs.define
-class Seating:
-    """Who the screen is for: the ``game`` and its ``kind``, our ``seat`` (``None`` for a
-    spectator) and its ``token``, the ``players``' names by seat (``None`` or ``-`` when free)."""
-
-    game: str
-    kind: str
-    seat: int | None
-    token: str | None
-    players: list[Any]
 
 
 # Textual's screen metaclass is taken from Screen itself rather than imported by its private
@@ -64,7 +48,7 @@ class _ScreenABCMeta(type(Screen), abc.ABCMeta):  # type: ignore[misc]
     """Textual's screen metaclass with ABCMeta's, as a plain ABC base clashes with it."""
 
 
-class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metaclass]
+class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metaclass]
     """What every game screen shares. Subclasses must follow and render their game (the
     abstract ``reduce``, ``explain``, ``to_move``, ``title_text``, ``seat_panel``, ``center``)
     and take their turns (the abstract ``load_turn``), and choose moves as they need
@@ -72,14 +56,14 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
 
     ``on_finished(message, code)`` is called when the player leaves; ``forget_token`` when
     the seat's token is of no more use (the game is over, or the seat was freed). ``rules``
-    is the game's rules text (Markdown) that ``?`` shows after the screen's :attr:`KEYS`.
+    is the game's rules text (Markdown) that ``?`` shows after the screen's :attr:`KEYS`;
+    ``levels`` the engine levels the server offers for the game's kind (``kinds``), weakest
+    first, none when it has no computer opponent for it.
     """
 
     #: The game's events after which a spectator's watch pauses ``delay`` seconds (the others
     #: are instant): those a person watches, such as a card played or a trick taken.
     PACED: ClassVar[frozenset[str]] = frozenset()
-    #: How this screen is played from the keyboard and the mouse (Markdown), shown by ``?``.
-    KEYS: ClassVar[str] = ""
     #: Whether the seat's hand is drawn (above the moves); a screen that shows only the moves
     #: leaves it out.
     SHOWS_HAND: ClassVar[bool] = True
@@ -95,6 +79,7 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         Binding("backspace", "erase", "erase", show=False),
         Binding("question_mark", "rules", "rules"),
         Binding("ctrl+r", "resign", "resign"),
+        Binding("b", "add_opponent", "computer opponent"),
     ]
 
     def __init__(
@@ -109,9 +94,11 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         on_finished: Callable[[str, int], None],
         forget_token: Callable[[], None],
         rules: str = "",
+        levels: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.rules = rules
+        self.levels = tuple(levels)
         self.connection = connection
         self.seating = seating
         self.look = look
@@ -134,7 +121,12 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         self.events_seen = 0
         self.moves_made = 0  # moves the daemon accepted from us
         self.transcript: list[str] = []  # every line logged, as plain text
-        self.join_hint = ""  # how a bot would join, shown while seats are free
+        self.join_hint = ""  # how a person joins, shown while seats are free
+        self.opponents: list[str] = []  # the levels to seat on opening (``--bot``)
+        self.level = ""  # the level chosen last with ``b``
+        self.back_to = ""  # where Enter goes once the game is over ("the lobby"), if not out
+        self.results: deque[ResultScreen] = deque()  # the one shown first, then those waiting
+        self._offering = False  # whether the keys offer ``b`` now
 
     # -- layout
 
@@ -145,6 +137,7 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         with Horizontal(id="main"):
             with Vertical(id="play-area"):
                 yield from self.compose_table()
+                yield Static(id="legend")
                 yield Static(id="status")
                 yield Static(Text("Your hand", "bold"), id="hand-label")
                 yield ChoiceBar(id="hand")
@@ -157,13 +150,13 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
 
     def compose_table(self) -> ComposeResult:
         """The table: a 3x3 grid of seats around the trick (drawn by :meth:`draw_table`)."""
-        with Grid(id="table"):
-            for cell in CELLS:
-                yield Static(id=f"cell-{cell}", classes="cell")
+        yield SeatTable(id="table")
 
     def on_mount(self) -> None:
-        """Start following the game's events and draw the table."""
+        """Start following the game's events, seat the opponents asked for, draw the table."""
         self.run_worker(self.consume(), name="events", exclusive=True)
+        if self.opponents:
+            self.run_worker(self.add_opponents(self.opponents), group="opponents")
         if self.seating.seat is None or not self.SHOWS_HAND:
             self.query_one("#hand-label", Static).display = False
             self.query_one("#hand", ChoiceBar).display = False
@@ -182,9 +175,17 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         name = players[seat] if 0 <= seat < len(players) else None
         return str(name) if name not in (None, "-") else f"seat {seat}"
 
+    def sentence(self, text: str) -> str:
+        """``text`` as a sentence, a player's name at its start kept as the player wrote it
+        (:func:`.phrases.sentence`)."""
+        return sentence(
+            text, [str(name) for name in self.seating.players if name not in (None, "-")]
+        )
+
     def note(self, text: Text | str) -> None:
-        """Add a line to the log (and to :attr:`transcript`, its plain text)."""
-        line = text if isinstance(text, Text) else Text(text)
+        """Add a line to the log (and to :attr:`transcript`, its plain text); a plain
+        ``str`` is written as a sentence (:meth:`sentence`: ``You dealt``, ``bob dealt``)."""
+        line = text if isinstance(text, Text) else Text(self.sentence(text))
         self.transcript.append(line.plain)
         self.log_widget.write(line)
 
@@ -267,7 +268,19 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         self.note(line)
         self.forget_token()
         body = Group(line, Text(self.score_explanation()))
-        self.app.push_screen(ResultScreen("Game over", body, self.auto_close))
+        self.show_result(ResultScreen("Game over", body, self.auto_close))
+
+    def show_result(self, result: ResultScreen) -> None:
+        """Show ``result`` once those shown before it are closed (a match's last round, then
+        the match), so that they are read in the order they happened."""
+        self.results.append(result)
+        if len(self.results) == 1:
+            self.app.push_screen(result, self._result_closed)
+
+    def _result_closed(self, _: None) -> None:
+        self.results.popleft()
+        if self.results:
+            self.app.push_screen(self.results[0], self._result_closed)
 
     @property
     def auto_close(self) -> float | None:
@@ -300,8 +313,8 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         self.buffer = ""
         self.my_turn = False
         self.moves_made += 1
+        self.note(self.played_text(played))
         self.after_play(played)
-        self.note(Text.assemble(("You played ", "bold"), self.show_move(played)))
         self.redraw()
 
     # -- actions
@@ -343,51 +356,15 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
             self.run_worker(self.play(word), group="moves")
         self.redraw()
 
-    def action_rules(self) -> None:
-        """Show the screen's keys and the game's rules text."""
-        keys = f"**Keys.** {self.KEYS}\n\n" if self.KEYS else ""
-        self.app.push_screen(RulesScreen(keys + self.rules))
-
-    def action_resign(self) -> None:
-        """Resign, once confirmed."""
-        if self.seating.seat is None or self.over is not None or self.status != "playing":
-            return
-
-        async def resign(yes: bool | None) -> None:
-            if yes:
-                try:
-                    await self.connection.request("resign", self.seating.game)
-                except ConnectionClosed:
-                    return
-                except ServerError as error:
-                    self.note(Text(f"Resign refused: {error.message}", "red"))
-
-        def answered(yes: bool | None) -> None:
-            self.run_worker(resign(yes), group="moves")
-
-        self.app.push_screen(ConfirmScreen("Resign the whole game?"), answered)
-
-    def action_leave(self) -> None:
-        """Leave: the message says truly what becomes of the seat."""
-        game = self.seating.game
-        if self.seating.seat is None:
-            self.on_finished(f"Stopped watching {game}.", 0)
-        elif self.over is not None:
-            self.on_finished(f"Game {game} is over.", 0)
-        elif self.status != "playing":
-            # Before the start, leaving frees the seat (PROTOCOL.md, leave): no token to keep.
-            self.forget_token()
-            self.on_finished(f"You left {game} before it started: your seat is free again.", 130)
-        else:
-            self.on_finished(
-                f"You left {game}; your seat stays reserved. "
-                "Run hipparchus-play --resume to take it back.",
-                130,
-            )
-
     def on_key(self, event: events.Key) -> None:
-        """Letters, digits, ``@`` and ``,`` are typed (a number or a move's notation)."""
-        if event.character and event.character in TYPED and self.seating.seat is not None:
+        """Letters, digits, ``@`` and ``,`` are typed (a number or a move's notation) once the
+        game has started (before, a letter is a key: ``b``)."""
+        if (
+            event.character
+            and event.character in TYPED
+            and self.seating.seat is not None
+            and not self.waiting
+        ):
             self.buffer += event.character
             event.stop()
             self.redraw()
@@ -420,8 +397,15 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
             self._redraw()
 
     def _redraw(self) -> None:
+        offering = self.waiting and bool(self.levels)
+        if offering != self._offering:  # the footer shows ``b`` only while it works
+            self._offering = offering
+            self.refresh_bindings()
         self.query_one("#title", Static).update(self.title_text())
         self.draw_table()
+        legend = self.legend()
+        self.query_one("#legend", Static).update(legend)
+        self.query_one("#legend", Static).display = bool(legend.plain)
         self.query_one("#status", Static).update(self.status_text())
         if self.seating.seat is not None and self.SHOWS_HAND:
             self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())
@@ -436,25 +420,16 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         self.query_one("#typed", Static).update(typed)
 
     def draw_table(self) -> None:
-        """Each seat's panel in its place around the table (:data:`PLACES`), the trick in the
-        middle (:meth:`seat_panel`, :meth:`center`)."""
-        players = len(self.seating.players) or 2
-        places = dict(zip(range(players), PLACES.get(players, PLACES[2]), strict=False))
-        me = self.seating.seat or 0
-        by_cell = {places[(seat - me) % players]: seat for seat in range(players)}
-        for cell in CELLS:
-            widget = self.query_one(f"#cell-{cell}", Static)
-            if cell == "c":
-                widget.update(self.center())
-                widget.set_class(True, "center")
-            elif cell in by_cell:
-                seat = by_cell[cell]
-                widget.update(self.seat_panel(seat))
-                widget.set_class(True, "seat")
-                widget.set_class(self.is_to_move(seat), "to-move")
-            else:
-                widget.update("")
-                widget.set_class(False, "seat")
+        """Each seat's panel in its place around the table, the trick in the middle
+        (:meth:`seat_panel`, :meth:`center`; :class:`~.table.SeatTable`)."""
+        to_move = [seat for seat in self.to_move() if self.is_to_move(seat)]
+        self.query_one("#table", SeatTable).show(
+            len(self.seating.players) or 2,
+            self.seating.seat or 0,
+            self.seat_panel,
+            self.center(),
+            to_move,
+        )
 
     @abc.abstractmethod
     def to_move(self) -> list[int]:
@@ -467,13 +442,18 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
     def status_text(self) -> Text:
         """Whose move it is: ``Your turn: ...`` or ``waiting for bob...``."""
         if self.over is not None:
-            return Text("Game over. Enter or Ctrl+Q leaves.", "bold")
+            where = f"goes back to {self.back_to}" if self.back_to else "or Ctrl+Q leaves"
+            return Text(f"Game over. Enter {where}.", "bold")
         if self.view is None:
             free = [s for s, name in enumerate(self.seating.players) if name in (None, "-")]
             waiting = ", ".join(f"seat {s}" for s in free) or "the start"
             text = Text(f"Waiting for players to join ({waiting})...", "italic")
+            if self.waiting and self.levels:
+                text.append("\nPress ", "dim")
+                text.append("b", "bold")
+                text.append(" to add a computer opponent.", "dim")
             if self.join_hint:
-                text.append(f"\nA bot joins with: {self.join_hint}", "dim")
+                text.append(f"\nA person joins with: {self.join_hint}", "dim")
             return text
         if self.my_turn:
             return self.turn_prompt()
@@ -507,6 +487,10 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
     def show_move(self, move: str) -> Text:
         """A move word as drawn."""
         return Text(move)
+
+    def played_text(self, move: str) -> Text:
+        """The log's line for our accepted ``move`` (before :meth:`after_play`)."""
+        return Text.assemble(("You played ", "bold"), self.show_move(move))
 
     @abc.abstractmethod
     def title_text(self) -> Text:
@@ -553,17 +537,21 @@ class GameScreen(Screen[None], metaclass=_ScreenABCMeta):  # type: ignore[metacl
         """What to do now."""
         return Text("Your turn", "bold green")
 
+    def legend(self) -> Text:
+        """What the signs of the cards mean, shown under the table (none by default)."""
+        return Text("")
+
     def score_explanation(self) -> str:
         """How the game's scores read."""
         return ""
 
 
 def seat_header(screen: GameScreen, seat: int) -> Text:
-    """A seat panel's first line: the name, ``(seat n)``, and markers."""
-    text = Text(screen.label(seat), "bold")
-    text.append(f" (seat {seat})", "dim")
-    if seat in screen.disconnected:
-        text.append(" disconnected", "red")
-    if screen.is_to_move(seat):
-        text.append(" ◀" if screen.look.symbols else " <", "bold yellow")
-    return text
+    """A seat panel's first line: the name, ``(seat n)``, and markers (:func:`.table.seat_line`)."""
+    return seat_line(
+        screen.label(seat),
+        seat,
+        disconnected=seat in screen.disconnected,
+        to_move=screen.is_to_move(seat),
+        symbols=screen.look.symbols,
+    )

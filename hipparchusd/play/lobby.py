@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Select, Static
 
 from ..client import ClientError, ConnectionClosed, ServerError
 from .connection import Connection
+from .phrases import plural
 
 
 class LobbyScreen(Screen[None]):
@@ -81,8 +82,9 @@ class LobbyScreen(Screen[None]):
         with contextlib.suppress(ClientError):  # refused, or the connection closed: the
             await self.action_refresh()  # application says so
 
-    async def action_refresh(self) -> None:
-        """Ask ``games`` again."""
+    async def action_refresh(self, note: str = "") -> None:
+        """Ask ``games`` again, and say how many there are, after ``note`` if given (how the
+        last game ended)."""
         answer = await self.connection.request("games")
         self.games = [dict(game) for game in answer.get("games") or []]
         table = self.query_one("#games", DataTable)
@@ -97,11 +99,10 @@ class LobbyScreen(Screen[None]):
                 "yes" if game.get("fixed_deal") else "",
                 key=str(game["game"]),
             )
-        self.say(
-            f"{len(self.games)} game(s). Kinds: {', '.join(self.kinds)}."
-            if self.games
-            else f"No game yet: n creates one. Kinds: {', '.join(self.kinds)}."
+        count = (
+            f"{plural(len(self.games), 'game')}." if self.games else "No game yet: n creates one."
         )
+        self.say(" ".join(filter(None, (note, count, f"Kinds: {', '.join(self.kinds)}."))))
 
     def say(self, text: str) -> None:
         """The line under the table."""

@@ -10,7 +10,7 @@ screen names a seat: ``you`` for its own, else the seat's name (``bob``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..wording import counted
@@ -36,7 +36,15 @@ def possessive(name: str) -> str:
     return "your" if name == "you" else f"{name}'s"
 
 
-def sentence(text: str) -> str:
-    """``text`` with its first letter in upper case and the rest as written (a player's name
-    inside it keeps its case)."""
+#: The characters a seat's name may hold (PROTOCOL.md, ``join``'s ``name=``).
+NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def sentence(text: str, names: Iterable[str] = ()) -> str:
+    """``text`` as a sentence: its first letter in upper case (``you take it`` -> ``You take
+    it``), unless it starts with one of the players' ``names``, which is written as the player
+    chose it (``bot-ismcts takes it``, never ``Bot-ismcts``); the rest as written."""
+    for name in names:
+        if text.startswith(name) and text[len(name) : len(name) + 1] not in NAME_CHARACTERS:
+            return text
     return text[:1].upper() + text[1:]

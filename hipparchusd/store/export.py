@@ -3,7 +3,7 @@
 The export is one versioned envelope of kind ``games`` whose data is a list, oldest finish
 first, of::
 
-    {"game_id": "g1", "kind": "hipparchus", "options": {"seed": "11"},
+    {"game_id": "g1", "kind": <the kind's name>, "options": {"seed": "11"},
      "created_at": "2026-11-30T22:51:28+00:00", "finished_at": "2026-11-30T23:05:02+00:00",
      "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
      "abandoned": false, "record": {...}}

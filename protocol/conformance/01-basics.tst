@@ -76,8 +76,8 @@ genmove <game> [<budget>] [play=false]  -- the engine's move for your seat, play
 analyze <game> [<budget>] [interval=<ms>] [seat=<n>]  -- stream the engine's search for your seat as info events, until stop
 stop  -- end your analysis (any request does)
 a> kinds
-= hipparchus seats=2  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
-planets seats=3-6  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
+= hipparchus seats=2 levels=random,heuristic,ismcts  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
+planets seats=3-6 levels=random,heuristic,ismcts  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
 a> format
 = text
 a> games

@@ -14,7 +14,7 @@ a> known_command resign
 a> help state
 = {"help": {"state": "state <game>  -- your view of a game"}}
 a> kinds
-= {"kinds": ["hipparchus", "planets"], "about": {"hipparchus": {"seats": "2", "summary": "two players, Sun, Moon and Earth clumps; the first to win two rounds wins"}, "planets": {"seats": "3-6", "summary": "3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all"}}}
+= {"kinds": ["hipparchus", "planets"], "about": {"hipparchus": {"seats": "2", "summary": "two players, Sun, Moon and Earth clumps; the first to win two rounds wins", "levels": ["random", "heuristic", "ismcts"]}, "planets": {"seats": "3-6", "summary": "3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all", "levels": ["random", "heuristic", "ismcts"]}}}
 a> games
 = {"games": []}
 a> frobnicate

@@ -21,6 +21,9 @@ from .helpers import DEAL, HAND0, new_game, seated_game
 
 Connect = Callable[..., Awaitable[Client]]
 
+#: The engine levels PROTOCOL.md section 9 names, weakest first, as `kinds` lists them.
+LEVELS = ["random", "heuristic", "ismcts"]
+
 
 async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     c = await connect(greet=False)
@@ -37,8 +40,8 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
     assert (await c.ok("kinds")).lines == [
-        f"hipparchus seats=2  -- {HIPPARCHUS.summary}",
-        f"planets seats=3-6  -- {PLANETS.summary}",
+        f"hipparchus seats=2 levels=random,heuristic,ismcts  -- {HIPPARCHUS.summary}",
+        f"planets seats=3-6 levels=random,heuristic,ismcts  -- {PLANETS.summary}",
     ]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []
@@ -60,8 +63,8 @@ async def test_gtp_commands_in_json(connect: Connect) -> None:
     assert (await c.ok("kinds")).json() == {
         "kinds": ["hipparchus", "planets"],
         "about": {
-            "hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary},
-            "planets": {"seats": "3-6", "summary": PLANETS.summary},
+            "hipparchus": {"seats": "2", "summary": HIPPARCHUS.summary, "levels": LEVELS},
+            "planets": {"seats": "3-6", "summary": PLANETS.summary, "levels": LEVELS},
         },
     }
     assert (await c.ok("games")).json() == {"games": []}

@@ -120,12 +120,18 @@ def test_kinds_gives_seats_and_summary_after_the_name() -> None:
     lines = text_lines(lobby, session, "kinds")
     # The first word of each line is the kind's name, as when ``kinds`` answered names only.
     assert [line.split()[0] for line in lines] == ["hipparchus", "dice"]
-    assert lines[1] == "dice seats=3  -- three players roll; the highest wins"
-    assert lines[0].startswith("hipparchus seats=2  -- ")  # two seats: docs/rules.md
+    # The engine plays no dice: no level to offer.
+    assert lines[1] == "dice seats=3 levels=-  -- three players roll; the highest wins"
+    # Two seats (docs/rules.md); the engine's levels, PROTOCOL.md section 9.
+    assert lines[0].startswith("hipparchus seats=2 levels=random,heuristic,ismcts  -- ")
     assert json_payload(lobby, session, "kinds") == {
         "kinds": ["hipparchus", "dice"],
         "about": {
-            "hipparchus": {"seats": "2", "summary": KINDS["hipparchus"].summary},
-            "dice": {"seats": "3", "summary": "three players roll; the highest wins"},
+            "hipparchus": {
+                "seats": "2",
+                "summary": KINDS["hipparchus"].summary,
+                "levels": ["random", "heuristic", "ismcts"],
+            },
+            "dice": {"seats": "3", "summary": "three players roll; the highest wins", "levels": []},
         },
     }

@@ -20,12 +20,13 @@ from tinygame.kind import HIGHCARD
 from hipparchusd.client import Client
 from hipparchusd.games.registry import KINDS
 from hipparchusd.play.app import Options, PlayApp, parse_args
-from hipparchusd.play.game_screen import GameScreen, Seating
+from hipparchusd.play.game_screen import GameScreen
 from hipparchusd.play.generic_screen import GenericScreen
 from hipparchusd.play.kinds import screen_class
 from hipparchusd.play.lobby import LobbyScreen
+from hipparchusd.play.seat_actions import Seating
 from hipparchusd.play.seats import SeatStore
-from hipparchusd.play.widgets import ConfirmScreen, Look
+from hipparchusd.play.widgets import ConfirmScreen, Look, ResultScreen
 from play.tui_harness import (
     SIZE,
     Bot,
@@ -33,6 +34,7 @@ from play.tui_harness import (
     game_screen,
     new_game,
     press,
+    resign,
     serving,
     thread_daemon,
     wait_for,
@@ -170,10 +172,7 @@ async def leave_and_come_back(tmp_path: Path) -> None:
             screen = await game_screen(pilot, again)
             assert screen.seating.game == game and screen.seating.seat == 0
             assert screen.view is not None and screen.view["seat"] == 0
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(again.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, again, screen)
             assert screen.over["resigned"] == 0
         for bot in bots:
             bot.join(10)
@@ -213,6 +212,71 @@ async def lobby(tmp_path: Path) -> None:
             assert len(screen.seating.players) == 3
             await press(pilot, "ctrl+q")
             await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+
+
+def test_a_game_from_the_lobby_goes_back_to_it_once_over(tmp_path: Path) -> None:
+    asyncio.run(back_to_the_lobby(tmp_path))
+
+
+async def back_to_the_lobby(tmp_path: Path) -> None:
+    """A game joined from the lobby: once it is over, Enter closes the result and Enter again
+    goes back to the lobby (not out of the program), which lists the games anew; a game
+    watched from the lobby goes back to it when the spectator leaves. High card has no
+    computer opponent on this server (``kinds`` lists no level for it): the waiting table
+    offers none, and ``b`` there does nothing."""
+    with serving(HIGHCARD), thread_daemon() as daemon:
+        game = new_game(daemon, "highcard", "best_of=1")
+        app = PlayApp(Options(port=daemon.port, data_dir=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await wait_for(pilot, lambda: bool(lobby.games), what="the games")
+            await press(pilot, "j")
+            screen = await game_screen(pilot, app)
+            assert screen.levels == () and "computer opponent" not in screen.status_text().plain
+            await press(pilot, "b")
+            await asyncio.sleep(0.1)  # nothing is to happen: no dialog, nothing typed
+            assert app.screen is screen and screen.buffer == ""
+            bots = [Bot(daemon, game, name, seed) for seed, name in enumerate(("bob", "cy"))]
+            for bot in bots:
+                bot.start()
+            await wait_for(pilot, lambda: screen.status == "playing", what="the start")
+            await resign(pilot, app, screen)
+            await wait_for(pilot, lambda: isinstance(app.screen, ResultScreen), what="the end")
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            assert screen.status_text().plain == "Game over. Enter goes back to the lobby."
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is lobby, what="the lobby again")
+            assert app.return_code is None and app.game_screen is None
+            await wait_for(pilot, lambda: not lobby.games, what="the games anew")
+            assert _lobby_says(lobby).startswith(f"Game {game} is over. No game yet")
+
+            # Watching from the lobby: Ctrl+Q stops watching and goes back to it.
+            watched = new_game(daemon, "highcard")
+            await lobby.action_refresh()
+            assert [g["game"] for g in lobby.games] == [watched]
+            await press(pilot, "w")
+            spectator = await game_screen(pilot, app)
+            assert spectator.seating.seat is None
+            await press(pilot, "ctrl+q")
+            await wait_for(pilot, lambda: app.screen is lobby, what="the lobby after watching")
+            await wait_for(
+                pilot,
+                lambda: f"Stopped watching {watched}." in _lobby_says(lobby),
+                what="the lobby's line",
+            )
+            await press(pilot, "q")
+            await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+        assert app.return_code == 0
+        for bot in bots:
+            bot.join(10)
+
+
+def _lobby_says(lobby: LobbyScreen) -> str:
+    """The lobby's line under its table."""
+    return str(lobby.query_one("#lobby-status").render())
 
 
 def test_a_dropped_connection_says_the_seat_is_kept(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""hipparchus-play's shared parts without a screen (hipparchusd.play): the command line and
-the saved seats."""
+"""hipparchus-play's shared parts without a screen (hipparchusd.play): the command line, the
+computer opponents' levels, the words of a sentence and the saved seats."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from hipparchusd.play.app import parse_args, wants_symbols
+from hipparchusd.play.opponents import check_levels, seat_range
+from hipparchusd.play.phrases import sentence
 from hipparchusd.play.seats import SavedSeat, SeatStore
 
 # --- the command line -------------------------------------------------------------------------
@@ -30,6 +32,50 @@ def test_new_game_options() -> None:
     assert other.new == "highcard" and other.options == ["best_of=3"]
 
 
+def test_computer_opponents_for_a_new_game() -> None:
+    # The issue's one command: a game of planets against three engine seats.
+    options = parse_args(["--new", "planets", "--bot", "ismcts", "--bot", "heuristic", "--bot",
+                          "heuristic"])  # fmt: skip
+    assert options.new == "planets" and options.bots == ["ismcts", "heuristic", "heuristic"]
+    # Like the other options of a new game, --bot alone is for the server's first kind.
+    assert parse_args(["--bot", "random"]).new == ""
+    assert parse_args([]).bots == []
+
+
+def test_bot_levels_are_checked_against_the_servers() -> None:
+    offered = ("random", "heuristic", "ismcts")
+    check_levels(["ismcts", "heuristic", "ismcts:200ms"], offered, "planets")  # a budget is
+    check_levels([], (), "highcard")  # the server's to judge; no opponent asked, none needed
+    with pytest.raises(
+        ValueError,
+        match=r"'genius': not a level this server offers for "
+        r"planets \(it offers random, heuristic, ismcts, weakest first\)",
+    ):
+        check_levels(["heuristic", "genius"], offered, "planets")  # fmt: skip
+    with pytest.raises(ValueError, match="no computer opponent for highcard"):
+        check_levels(["random"], (), "highcard")
+    # A server that does not list its levels judges them itself.
+    check_levels(["genius"], None, "planets")
+
+
+def test_seat_ranges_as_kinds_gives_them() -> None:
+    assert seat_range("2") == (2, 2) and seat_range("3-6") == (3, 6)
+    with pytest.raises(ValueError, match="not a number or range"):
+        seat_range("many")
+
+
+def test_a_sentence_keeps_a_players_name_as_written() -> None:
+    names = ["bot-ismcts", "bob", "Al"]
+    assert sentence("bot-ismcts takes it with VS", names) == "bot-ismcts takes it with VS"
+    assert sentence("bob takes it", names) == "bob takes it"
+    assert sentence("you take it", names) == "You take it"
+    assert sentence("same suit: 3 Moons beat 1 Moon", names) == "Same suit: 3 Moons beat 1 Moon"
+    # A name is a whole word: "bobby" is no "bob".
+    assert sentence("bobby takes it", names) == "Bobby takes it"
+    assert sentence("bot-ismcts-2 takes it", names) == "Bot-ismcts-2 takes it"
+    assert sentence("bot-ismcts-2 takes it", [*names, "bot-ismcts-2"]) == "bot-ismcts-2 takes it"
+
+
 def test_resume_takes_a_token_or_the_saved_one() -> None:
     assert parse_args(["--resume"]).resume == ""
     assert parse_args(["--resume", "abc"]).resume == "abc"
@@ -43,6 +89,8 @@ def test_resume_takes_a_token_or_the_saved_one() -> None:
         ["--option", "players"],
         ["--watch", "g1", "--delay", "-1"],
         ["--game", "g1", "--watch", "g2"],
+        ["--game", "g1", "--bot", "ismcts"],
+        ["--watch", "g1", "--bot", "random"],
     ],
 )
 def test_bad_command_lines_exit_2(argv: list[str]) -> None:

@@ -31,7 +31,7 @@ from hipparchusd.games.base import GameKind, ServedGame
 from hipparchusd.games.registry import register, unregister
 from hipparchusd.play.app import PlayApp
 from hipparchusd.play.game_screen import GameScreen
-from hipparchusd.play.widgets import ChoiceBar, ResultScreen
+from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, ResultScreen
 from hipparchusd.server import Server, serve
 from hipparchusd.settings import Settings
 from hipparchusd.store.base import MemoryStore, StoredGame, StoredSeat
@@ -273,8 +273,12 @@ async def game_screen(pilot: Pilot[Any], app: PlayApp) -> GameScreen:
     return app.game_screen
 
 
-async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool:
-    """Wait for our next turn (True) or the game's end (False), closing result screens."""
+async def next_turn(
+    pilot: Pilot[Any], app: PlayApp, screen: GameScreen, results: list[str] | None = None
+) -> bool:
+    """Wait for our next turn (True) or the game's end (False), closing result screens (and
+    adding each one's text, :func:`result_text`, to ``results`` if given, in the order they
+    were shown)."""
     while True:
         await wait_for(
             pilot,
@@ -287,6 +291,8 @@ async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool
         )
         if isinstance(app.screen, ResultScreen):
             top = app.screen
+            if results is not None:
+                results.append(result_text(app))
             await press(pilot, "enter")
             await wait_for(pilot, lambda top=top: app.screen is not top, what="the result to close")
             continue
@@ -294,6 +300,14 @@ async def next_turn(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> bool
             return False
         if screen.my_turn and app.screen is screen:
             return True
+
+
+async def resign(pilot: Pilot[Any], app: PlayApp, screen: GameScreen) -> None:
+    """Resign (Ctrl+R, then ``y`` to the question) and wait for the game's end."""
+    await press(pilot, "ctrl+r")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+    await press(pilot, "y")
+    await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
 
 
 async def click_item(pilot: Pilot[Any], bar_id: str, index: int) -> None:

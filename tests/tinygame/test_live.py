@@ -128,7 +128,7 @@ async def test_high_card_is_served_from_its_folder_and_survives_a_restart(
         watcher = await Client.connect(port)
         kinds = (await watcher.ok("kinds")).lines
         # After the built-in kinds (planets may join hipparchus there), as registered.
-        assert kinds[-1] == f"highcard seats=3  -- {HIGHCARD.summary}"
+        assert kinds[-1] == f"highcard seats=3 levels=-  -- {HIGHCARD.summary}"
         # The kind documents its own options in help new.
         assert (
             "highcard: best_of=1..9  the number of rounds (default 3)"

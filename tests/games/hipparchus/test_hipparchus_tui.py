@@ -32,6 +32,7 @@ from play.tui_harness import (
 )
 from textual.pilot import Pilot
 
+from hipparchusd.client import Client
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.games.hipparchus.notation import format_hand, format_play
 from hipparchusd.games.hipparchus.record import MatchRecord
@@ -39,6 +40,7 @@ from hipparchusd.games.hipparchus.rules import RoundState
 from hipparchusd.games.hipparchus.tui.look import clumps
 from hipparchusd.games.hipparchus.tui.screen import HipparchusScreen
 from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.opponents import LevelScreen
 from hipparchusd.play.seats import SeatStore
 from hipparchusd.play.widgets import RulesScreen
 
@@ -209,6 +211,60 @@ async def refuse_bad_labels(
         await press(pilot, "enter")
         await wait_for(pilot, lambda refusal=refusal: screen.refusal == refusal, what=refusal)
     assert screen.moves_made == before and screen.my_turn
+
+
+def test_a_match_against_the_computer_from_the_waiting_table(tmp_path: Path) -> None:
+    asyncio.run(against_the_computer(tmp_path))
+
+
+async def against_the_computer(tmp_path: Path) -> None:
+    """A newcomer alone at a new table: ``b`` offers the levels the server lists (``kinds``),
+    weakest first, and seats the engine at the one chosen; the match is played to its end,
+    its last round's result shown before the match's (the order they happened), and Enter
+    then leaves (there is no lobby to go back to)."""
+    with thread_daemon() as daemon:
+        with Client.connect(daemon.host, daemon.port, json=True) as client:
+            levels = client.request_json("kinds")["about"]["hipparchus"]["levels"]
+        options = Options(port=daemon.port, new="hipparchus", options=["seed=8"], data_dir=tmp_path)
+        app = PlayApp(options)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await game_screen(pilot, app)
+            waiting = screen.status_text().plain
+            assert "Press b to add a computer opponent." in waiting
+            assert f"A person joins with: hipparchus-play --port {daemon.port} --game g1" in waiting
+            assert "bot.py" not in waiting
+            await press(pilot, "b")
+            await wait_for(pilot, lambda: isinstance(app.screen, LevelScreen), what="the levels")
+            chooser = app.screen
+            assert isinstance(chooser, LevelScreen) and chooser.levels == levels
+            # Escape seats nobody; b again, and the level's number seats it.
+            await press(pilot, "escape")
+            await wait_for(pilot, lambda: app.screen is screen, what="no opponent")
+            assert screen.seating.players[1] in (None, "-")
+            await press(pilot, "b")
+            await wait_for(pilot, lambda: isinstance(app.screen, LevelScreen), what="the levels")
+            await press(pilot, str(levels.index("random") + 1))
+            await wait_for(pilot, lambda: screen.status == "playing", timeout=60, what="the start")
+            assert screen.seating.players[1] == "bot-random" and screen.level == "random"
+            assert "bot-random joined (seat 1)" in screen.transcript
+            results: list[str] = []
+            while await next_turn(pilot, app, screen, results):
+                before = screen.moves_made
+                await press(pilot, "enter")  # the first legal play
+                await made(pilot, screen, before)
+            assert screen.over is not None
+            # The last round's result came first, then the match's.
+            assert results[-1].startswith("Game over\n"), results
+            last_round = results[-2]
+            assert last_round.startswith("Round ") and last_round.splitlines()[0].endswith(" over")
+            # Its table's headers agree with each seat's name: "you score", "bot-random scores".
+            header = next(line for line in last_round.splitlines() if "suit" in line)
+            assert header.split() == ["suit", "you", "won", "bot-random", "won", "you", "score",
+                                      "bot-random", "scores"]  # fmt: skip
+            assert screen.status_text().plain == "Game over. Enter or Ctrl+Q leaves."
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+        assert app.return_code == 0
 
 
 def test_watching_a_hipparchus_match_between_two_bots(tmp_path: Path) -> None:

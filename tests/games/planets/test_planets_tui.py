@@ -31,6 +31,7 @@ from play.tui_harness import (
     next_turn,
     preloaded,
     press,
+    resign,
     result_text,
     row_of,
     screenshot,
@@ -48,8 +49,8 @@ from hipparchusd.games.planets.codec import converter as planets_converter
 from hipparchusd.games.planets.tui.follow import sort_cards
 from hipparchusd.games.planets.tui.screen import PlanetsScreen
 from hipparchusd.games.registry import KINDS
-from hipparchusd.play.app import Options, PlayApp
-from hipparchusd.play.widgets import ConfirmScreen, ResultScreen
+from hipparchusd.play.app import Options, PlayApp, parse_args
+from hipparchusd.play.widgets import ResultScreen
 from hipparchusd.store.base import MemoryStore
 
 
@@ -236,7 +237,8 @@ async def planets_first_hand(tmp_path: Path) -> None:
             marks = [item.label.plain.startswith("+") for item in screen.hand_items()]
             assert marks == [card in chosen for card in dealt]
             moves = [item.label.plain for item in screen.move_items()]
-            assert moves == [f"{card} → bob" for card in chosen] + ["[ Pass ]"]
+            drawn = screen.deck.name  # a card as the screen draws it (♄m: the Saturn Moon)
+            assert moves == [f"{drawn(card)} → bob" for card in chosen] + ["[ Pass ]"]
             assert screen.move_cursor() == 4  # [ Pass ]: Enter passes the cards marked
             await asyncio.sleep(0.2)
             screenshot(app, "tui-planets-pass.svg", tmp_path)
@@ -248,7 +250,10 @@ async def planets_first_hand(tmp_path: Path) -> None:
             await wait_for(
                 pilot, lambda: screen.status_text().plain == "waiting for bob, carol...", what="b,c"
             )
-            assert "you pass " + " ".join(sort_cards(chosen)) in _center(screen)
+            assert "you pass " + " ".join(map(drawn, sort_cards(chosen))) in _center(screen)
+            # Our pass is logged once, with its cards and where they go.
+            passes = [line for line in screen.transcript if line.lower().startswith("you pass")]
+            assert passes == ["You passed " + " ".join(map(drawn, chosen)) + " to bob"]
             gates[0].set()
             await wait_for(
                 pilot, lambda: screen.status_text().plain == "waiting for carol...", what="carol"
@@ -258,7 +263,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: bool((screen.view or {}).get("received")), what="cards")
             received = list((screen.view or {}).get("received") or [])
             await wait_for(pilot, lambda: "you received" in _center(screen), what="the centre")
-            assert "you received " + " ".join(received) in _center(screen)
+            assert "you received " + " ".join(map(drawn, received)) in _center(screen)
             hand_after = screen.hand_list()
             # The whole hand, our cards chosen every way, up to its end.
             shown_legal: list[list[str]] = []
@@ -289,10 +294,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
             # Resign so that the game ends and its record can be read.
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, app, screen)
         for bot in bots:
             bot.join(10)
             assert bot.error is None
@@ -304,7 +306,7 @@ async def planets_first_hand(tmp_path: Path) -> None:
     after_pass = replay(attrs.evolve(record, hands=(attrs.evolve(first, plays=()),)))
     cards, givers = after_pass.hand.received(0)
     assert received == [str(card) for card in cards] and set(givers) == {2}
-    assert received_line == "You received " + ", ".join(f"{c} from carol" for c in received)
+    assert received_line == "You received " + " ".join(map(drawn, received)) + " from carol"
     kept = [card for card in dealt if card not in chosen]
     assert hand_after == sort_cards(kept + received)
     assert dealt == [str(card) for card in first.deal[0]]
@@ -339,6 +341,76 @@ async def planets_first_hand(tmp_path: Path) -> None:
             str(result.totals[seat]),
         ]
         assert row == expected, shown
+
+
+def test_a_game_against_three_computer_opponents_in_one_command(tmp_path: Path) -> None:
+    asyncio.run(against_the_computer(tmp_path))
+
+
+async def against_the_computer(tmp_path: Path) -> None:
+    """``--new planets --bot ismcts --bot heuristic --bot heuristic``: one command seats the
+    player and the daemon's engine in the three other seats, each named after its level and
+    the two of one level told apart; the hand is played and explained, a player's name
+    written as it is even where a sentence starts with it."""
+    with thread_daemon() as daemon:
+        argv = ["--port", str(daemon.port), "--new", "planets", "--seed", "4"]
+        argv += ["--bot", "ismcts", "--bot", "heuristic", "--bot", "heuristic"]
+        app = PlayApp(attrs.evolve(parse_args(argv), data_dir=tmp_path))
+        async with app.run_test(size=SIZE) as pilot:
+            app.look = app.look.__class__(symbols=True)
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen) and screen.seating.seat == 0
+            # Generous: the engine's seats are taken one request after the other, on a
+            # machine that may be loaded.
+            await wait_for(pilot, lambda: screen.status == "playing", timeout=60, what="the start")
+            bots = ["bot-ismcts", "bot-heuristic", "bot-heuristic-2"]
+            assert screen.seating.players == ["player0", *bots]
+            for seat, name in enumerate(bots, start=1):
+                assert f"{name} joined (seat {seat})" in screen.transcript
+            shot = False
+            reasons: set[str] = set()  # the last trick's reason, as the middle shows it
+            while True:
+                # Each engine move takes up to its budget (100 ms): generous for a loaded one.
+                await wait_for(
+                    pilot,
+                    lambda: isinstance(app.screen, ResultScreen) or screen.my_turn,
+                    timeout=60,
+                    what="a turn or the hand's end",
+                )
+                if isinstance(app.screen, ResultScreen):
+                    break
+                view = screen.view or {}
+                if screen.notes:
+                    reasons.add(screen.notes[-1].plain)
+                if screen.pick is not None:  # the pass: the first cards of the hand
+                    count = screen.pick.count
+                    await press(pilot, *["space", "right"] * count)
+                    await wait_for(pilot, lambda n=count: len(screen.marked) == n, what="marks")
+                elif not shot and len(view.get("tricks") or []) >= 3 and _trick_led(view):
+                    shot = True  # mid-trick, three tricks explained in the log
+                    await asyncio.sleep(0.2)
+                    screenshot(app, "tui-planets-computer.svg", tmp_path)
+                before = screen.moves_made
+                await press(pilot, "enter")
+                await made(pilot, screen, before)
+            assert shot and result_text(app).startswith("Hand 1 over")
+            await press(pilot, "enter")
+            await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
+            await resign(pilot, app, screen)
+        game = screen.seating.game
+        record = fetch_record(daemon, game)
+    assert record["players"] == ["player0", *bots]
+    # Every trick is explained with its winner as written: "bot-heuristic-2 takes it", never
+    # "Bot-heuristic-2", in the log and in the middle of the table.
+    logged = [line for line in screen.transcript if line.startswith("Trick ")]
+    first = planets_converter.structure(record["record"], PlanetsRecord).hands[0]
+    assert len(logged) == len(first.plays) // 4  # the first hand's tricks; the second's pass
+    names = ["you", *bots]
+    for line in logged:
+        taker = line.split(": ", 1)[1].split(" take")[0]
+        assert taker in names, line
+    takers = {reason.split(" take")[0] for reason in reasons}
+    assert takers <= {"You", *bots} and takers & set(bots), reasons
 
 
 #: Three seats where seat 0, after the left pass of :data:`SHOOT_PASSES`, wins every trick
@@ -424,10 +496,7 @@ async def shoot(tmp_path: Path, choice: str) -> None:
             shown = result_text(app)
             await press(pilot, "enter")
             await wait_for(pilot, lambda: app.screen is screen, what="the result to close")
-            await press(pilot, "ctrl+r")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="ask")
-            await press(pilot, "y")
-            await wait_for(pilot, lambda: screen.over is not None, what="the resignation")
+            await resign(pilot, app, screen)
         for bot in bots:
             bot.join(10)
             assert bot.error is None
@@ -448,6 +517,11 @@ async def shoot(tmp_path: Path, choice: str) -> None:
         ], shown
     what = "23 off their own total" if choice == "self" else "23 added to every opponent"
     assert f"you took every point card and chose {choice}: {what}" in " ".join(shown.split())
+
+
+def _trick_led(view: dict[str, Any]) -> bool:
+    """Whether a card of the trick in progress is on the table."""
+    return bool((view.get("trick") or {}).get("cards"))
 
 
 def _center(screen: PlanetsScreen) -> str:

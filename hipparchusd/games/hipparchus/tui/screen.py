@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ....play.game_screen import GameScreen, seat_header
-from ....play.phrases import plural, sentence
+from ....play.phrases import plural, verb_s
 from ....play.widgets import ChoiceBar, ResultScreen
 from .follow import HIPPARCHUS_SUITS, SUIT_LETTERS, follow, round_lines, trick_reason, without_play
 from .look import HipparchusLook, clump_letter, clumps, hand_text, play_labels
@@ -80,9 +80,9 @@ class HipparchusScreen(GameScreen):
                         else ()
                     ),
                 ),
-                Text(sentence(reason), "italic"),
+                Text(self.sentence(reason), "italic"),
             ]
-            self.note(Text(head + sentence(reason)))
+            self.note(Text(head + self.sentence(reason)))
         elif kind == "round-over":
             self.round_over(data)
         elif kind == "match-over" and data.get("resigned") is not None:
@@ -99,7 +99,8 @@ class HipparchusScreen(GameScreen):
         for seat in (0, 1):
             table.add_column(f"{self.label(seat)} won", justify="right")
         for seat in (0, 1):
-            table.add_column(f"{self.label(seat)} scores", justify="right")
+            name = self.label(seat)
+            table.add_column(f"{name} score{verb_s(name)}", justify="right")
         won = data.get("won") or [[0, 0, 0], [0, 0, 0]]
         scores = (data.get("result") or {}).get("scores") or [[0, 0, 0], [0, 0, 0]]
         for index, letter in enumerate(SUIT_LETTERS):
@@ -126,7 +127,18 @@ class HipparchusScreen(GameScreen):
         wins = data.get("round_wins") or [0, 0]
         parts.append(Text(f"Round wins: {self.label(0)} {wins[0]}, {self.label(1)} {wins[1]}"))
         title = f"Round {data.get('round_number')} over"
-        self.app.push_screen(ResultScreen(title, Group(*parts), self.auto_close))
+        self.show_result(ResultScreen(title, Group(*parts), self.auto_close))
+
+    def legend(self) -> Text:
+        """The suits' signs, with the letter the notation gives each (with symbols only:
+        with ``--ascii`` the letters are the cards)."""
+        if not self.deck.symbols:
+            return Text("")
+        text = Text()
+        for letter in SUIT_LETTERS:
+            text.append_text(self.deck.cards(letter))
+            text.append(f" {HIPPARCHUS_SUITS[letter]} ({letter})  ")
+        return text
 
     def score_explanation(self) -> str:
         """Hipparchus scores are round wins (two win the match, H12)."""

@@ -10,7 +10,7 @@ words why a trick or a hand went as it did, from public data only.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ....play.phrases import Label, View, plural, verb_s
@@ -136,22 +136,25 @@ def follow(view: View | None, kind: str, data: dict[str, Any]) -> View | None:
     return new
 
 
-def trick_reason(trick: dict[str, Any], players: int, label: Label) -> str:
+def trick_reason(
+    trick: dict[str, Any], players: int, label: Label, shown: Callable[[str], str] = str
+) -> str:
     """Why ``trick`` (a ``trick`` event's data, or a view's finished trick) went to its
-    winner: the highest card of the led suit (RULINGS P5), and the points it held (P7)."""
+    winner: the highest card of the led suit (RULINGS P5), and the points it held (P7). Each
+    card is written ``shown(card)`` (the notation, ``VS``, unless a look draws it otherwise)."""
     cards = [str(card) for card in trick.get("cards") or []]
     leader = int(trick["leader"])
     winner = int(trick["winner"])
     led = cards[0][0]
     best = cards[(winner - leader) % players]
     text = (
-        f"{label(winner)} take{verb_s(label(winner))} it with {best}, the highest "
+        f"{label(winner)} take{verb_s(label(winner))} it with {shown(best)}, the highest "
         f"{PLANETS_SUITS[led]} (the led suit)"
     )
     points = int(trick.get("points") or 0)
     scoring = [card for card in cards if card_points(card)]
     if points:
-        text += f": {plural(points, 'point')} ({', '.join(scoring)})"
+        text += f": {plural(points, 'point')} ({', '.join(map(shown, scoring))})"
     else:
         text += ": no points"
     return text

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ....client import Pick, can_move
 from ....play.game_screen import GameScreen, seat_header
-from ....play.phrases import plural, sentence
+from ....play.phrases import plural
 from ....play.widgets import ChoiceBar, ResultScreen
 from .follow import PLANETS_SUITS, follow, hand_over_lines, sort_cards, trick_reason
 from .look import PlanetsLook
@@ -34,7 +34,10 @@ class PlanetsScreen(GameScreen):
     PACED = frozenset({"played", "trick", "passed", "hand-over"})
     KEYS = (
         "Arrows choose, Enter plays, Space marks a card to pass (then Enter), or type the card "
-        "(`V7`) or its number in the list; Ctrl+R resigns, Ctrl+Q leaves."
+        "(`V7`, `sm` for the Saturn Moon) or its number in the list; Ctrl+R resigns, Ctrl+Q "
+        "leaves. A card is drawn as its suit's sign, or its capital with `--ascii`, then its "
+        "rank, a face in small letters: ⊕ Earth (E), ♃ Jupiter (J), ♂ Mars (M), ♆ Neptune (N), "
+        "♄ Saturn (S), ♀ Venus (V); m Moon, s Sun, g Galaxy (`♄m`, `Sm`: the Saturn Moon)."
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -75,16 +78,14 @@ class PlanetsScreen(GameScreen):
         elif kind == "hand" and seat == self.seating.seat:
             self.note(Text.assemble("Your hand: ", self.deck.card_list(data.get("hand") or [])))
         elif kind == "passed":
-            self.note(f"{self.label(int(data['seat']))} passed")
+            if seat != self.seating.seat or not (self.view or {}).get("my_pass"):
+                self.note(
+                    f"{self.label(int(data['seat']))} passed"
+                )  # ours is logged with its cards
         elif kind == "received" and seat == self.seating.seat:
             cards = [str(card) for card in data.get("cards") or []]
             froms = [int(s) for s in data.get("from_seats") or []]
-            parts: list[Text | str] = ["You received "]
-            for index, card in enumerate(cards):
-                if index:
-                    parts.append(", ")
-                parts += [self.deck.card(card), f" from {self.label(froms[index])}"]
-            self.note(Text.assemble(*parts))
+            self.note(Text.assemble("You received ", self.cards_to(cards, froms, "from")))
         elif kind == "played" and seat != self.seating.seat:
             self.note(
                 Text.assemble(
@@ -92,14 +93,14 @@ class PlanetsScreen(GameScreen):
                 )
             )
         elif kind == "trick":
-            reason = trick_reason(data, self.players, self.label)
+            reason = trick_reason(data, self.players, self.label, self.deck.name)
             cards = [str(card) for card in data.get("cards") or []]
             self.notes = [
                 Text.assemble(
                     (f"Trick {data.get('number')}: ", "bold"),
                     self.deck.card_list(cards),
                 ),
-                Text(sentence(reason), "italic"),
+                Text(self.sentence(reason), "italic"),
             ]
             self.note(Text(f"Trick {data.get('number')}: " + reason))
             if data.get("jupiter_broken") and not (before or {}).get("jupiter_broken"):
@@ -129,7 +130,11 @@ class PlanetsScreen(GameScreen):
             parts += [Text(""), Text(lines[-1])]
         parts.append(Text("Points are bad: after a total passes 100, the lowest wins (P9).", "dim"))
         title = f"Hand {data.get('hand_number')} over"
-        self.app.push_screen(ResultScreen(title, Group(*parts), self.auto_close))
+        self.show_result(ResultScreen(title, Group(*parts), self.auto_close))
+
+    def legend(self) -> Text:
+        """What the suit signs (or capitals) and rank letters mean."""
+        return self.deck.legend()
 
     def score_explanation(self) -> str:
         """Planets scores are totals; the lowest wins."""
@@ -164,6 +169,29 @@ class PlanetsScreen(GameScreen):
         self.marked = []
         self.cards = []
         self.choices = []
+
+    def cards_to(self, cards: list[str], seats: list[int], word: str) -> Text:
+        """Cards each with a seat (``to`` or ``from``), those of one seat together:
+        ``E4 J1 from dave``, or ``E4 to bob, J1 to carol``."""
+        groups: dict[int, list[str]] = {}
+        for card, seat in zip(cards, seats, strict=False):
+            groups.setdefault(seat, []).append(card)
+        parts: list[Text | str] = []
+        for seat, held in groups.items():
+            if parts:
+                parts.append(", ")
+            parts += [self.deck.card_list(held), f" {word} {self.label(seat)}"]
+        return Text.assemble(*parts) if parts else self.deck.card_list(cards)
+
+    def played_text(self, move: str) -> Text:
+        """Our pass, with where each card goes (``You passed E4 J1 to bob``); else a card or
+        the shooting choice."""
+        if self.pick is None:
+            return super().played_text(move)
+        cards = move.split(",")
+        return Text.assemble(
+            ("You passed ", "bold"), self.cards_to(cards, list(self.pick.to or []), "to")
+        )
 
     def show_move(self, move: str) -> Text:
         """A card in its suit's colour; a pass's cards; a choice as it is."""
@@ -249,7 +277,9 @@ class PlanetsScreen(GameScreen):
         elif view.get("phase") == "play":
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             if not tricks:
-                parts.append(Text("V1 leads the first trick", "italic"))
+                first = Text.assemble(self.deck.card("V1"), " leads the first trick (P5)")
+                first.stylize("italic")
+                parts.append(first)
         if view.get("received") and not tricks and view.get("phase") == "play":
             # What the pass brought stays in sight until the first trick is done.
             parts.append(Text.assemble("you received ", self.deck.card_list(view["received"])))
@@ -276,7 +306,8 @@ class PlanetsScreen(GameScreen):
                 ("choose: self (23 off your total) or others (23 to each opponent)", "dim"),
             )
         text = Text("Your turn: play a card. ", "bold green")
-        text.append("←/→ choose, Enter plays; or type the card (V7) or its number", "dim")
+        example = "V7" if self.deck.name("V7") == "V7" else f"{self.deck.name('V7')}: V7"
+        text.append(f"←/→ choose, Enter plays; or type the card ({example}) or its number", "dim")
         return text
 
     def targets_text(self) -> str:
