@@ -12,7 +12,6 @@ from pathlib import Path
 
 import attrs
 import pytest
-
 from services import Postgres, Redis, postgres_missing, redis_missing, start_postgres, start_redis
 
 

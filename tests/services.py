@@ -34,6 +34,7 @@ def _free_port() -> int:
 
 def pg_bin() -> Path | None:
     """The folder of ``initdb`` and ``pg_ctl``, or ``None``."""
+
     def version(folder: str) -> float:
         name = Path(folder).parent.name
         return float(name) if name.replace(".", "", 1).isdigit() else 0.0
@@ -47,9 +48,7 @@ def pg_bin() -> Path | None:
 def postgres_missing() -> str | None:
     """Why a PostgreSQL cluster cannot be started here, or ``None``."""
     if pg_bin() is None:
-        return (
-            f"no initdb/pg_ctl in {PG_BIN_GLOB} (apt-get install postgresql; .ci/run does)"
-        )
+        return f"no initdb/pg_ctl in {PG_BIN_GLOB} (apt-get install postgresql; .ci/run does)"
     try:
         import psycopg  # noqa: F401
     except ImportError:

@@ -153,6 +153,16 @@ class PostgresStore:
         return self._link.process.pid
 
     @property
+    def transactions(self) -> int:
+        """Commits made so far (with ``requests``: the mean group-commit batch)."""
+        return self._link.transactions
+
+    @property
+    def requests(self) -> int:
+        """Calls the commits so far carried."""
+        return self._link.requests
+
+    @property
     def failed(self) -> trio.Event:
         """Set when the writer died and no new one could be started."""
         return self._link.failed

@@ -4,20 +4,19 @@ use is refused with the reason, and the node's games are fenced (issue 28)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 import psycopg
 import pytest
 import trio
+from services import Postgres
 
 from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.records import StoredSeat
 from hipparchusd.store.base import GameNotOwned, StoreError
 from hipparchusd.store.pg.store import PostgresStore
-
-from services import Postgres
 
 
 def seat(number: int, name: str, bot: str | None = None) -> StoredSeat:
@@ -116,7 +115,7 @@ async def test_moves_that_come_together_share_commits(pg_url: str) -> None:
     async with opener(pg_url)("a") as store:
         for number in range(20):
             await store.create_game(f"g{number}", "hipparchus", {}, float(number))
-        before = store._link.transactions  # noqa: SLF001
+        before = store.transactions
 
         async def play(game_id: str) -> None:
             for index in range(10):
@@ -125,7 +124,7 @@ async def test_moves_that_come_together_share_commits(pg_url: str) -> None:
         async with trio.open_nursery() as nursery:
             for number in range(20):
                 nursery.start_soon(play, f"g{number}")
-        commits = store._link.transactions - before  # noqa: SLF001
+        commits = store._link.transactions - before
     assert commits < 200
     with psycopg.connect(pg_url) as conn:
         moves = conn.execute("SELECT game_id, move FROM moves ORDER BY id").fetchall()
