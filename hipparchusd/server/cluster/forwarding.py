@@ -198,6 +198,12 @@ class Forwarding:
                     return await self._bring_here(conn, request, location)
                 assert location.owner is not None and location.game_id is not None
                 game_id, owner = location.game_id, location.owner
+                if owner not in self.store.live_nodes:
+                    # A daemon started since the last renewal: learn of it now.
+                    try:
+                        await self.store.refresh_nodes()
+                    except StoreError as error:
+                        log.warning("store: learning the live nodes failed: %s", error)
                 self._owners[game_id] = owner
             if owner == self.node:  # (owned here but not loaded: claimed again next time)
                 self._owners.pop(game_id or "", None)
@@ -320,6 +326,11 @@ class Forwarding:
     async def _games(self, conn: Connection, request: Request) -> None:
         """``games``: this daemon's and every other live daemon's, in the order of their ids."""
         summaries = self.lobby.game_summaries()
+        try:
+            # The daemons live now, not at the last renewal (one may have just started).
+            await self.store.refresh_nodes()
+        except StoreError as error:
+            log.warning("store: learning the live nodes failed: %s", error)
         others = [node for node in self.store.live_nodes if node != self.node]
         if others and self._bus_up():
             self._asks += 1

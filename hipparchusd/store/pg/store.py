@@ -216,6 +216,7 @@ class PostgresStore:
                 store._link.start(nursery)
                 try:
                     await store._register(wait=True)
+                    await store.refresh_nodes()
                     nursery.start_soon(store._keep_lease, name="hipparchusd-store-lease")
                     pruned = await store._prune()
                     log.info(
@@ -306,6 +307,20 @@ class PostgresStore:
                     self.epoch,
                 )  # fmt: skip
                 break
+
+    async def refresh_nodes(self) -> None:
+        """Renew the lease now, and so learn the live nodes (:attr:`live_nodes`): at start,
+        and when the store names an owner not yet seen live (a daemon started since the last
+        renewal). A lapsed lease is left to the renewing task.
+
+        Raises:
+            StoreError: the call failed.
+        """
+        sent = trio.current_time()
+        renewed, live = await self._link.call("renew", (self.node, self.epoch, self.lease))
+        if renewed:
+            self._live_until = sent + self.lease * LEASE_MARGIN
+            self._see_nodes(dict(live))
 
     def _see_nodes(self, live: dict[str, int]) -> None:
         if live != self.live_nodes:

@@ -1,0 +1,104 @@
+"""Daemons sharing one PostgreSQL store and one Redis bus, for the cluster tests: in this
+process (:func:`start_node`, each a :class:`Server` with its own store, node and bus, as
+``hipparchusd --store ... --node ... --bus ...`` runs one) or as processes
+(:func:`node_args`), and the small client moves they share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import trio
+from daemon.client import Client, event_fields
+
+from hipparchusd.server import Server, serve
+from hipparchusd.server.run import open_service
+from hipparchusd.settings import Settings
+
+
+async def start_node(
+    nursery: trio.Nursery, store: str, bus: str | None, node: str, **options: Any
+) -> Server:
+    """A daemon in ``nursery`` on 127.0.0.1 port 0, node ``node`` of the cluster on ``store``
+    (a PostgreSQL URL) with ``bus`` (a Redis URL); shut down when the nursery is cancelled,
+    or by ``server.shutdown()``."""
+    settings = Settings(
+        **{
+            "port": 0,
+            "grace_period": 0.5,
+            "store": store,
+            "node": node,
+            "bus": bus,
+            "node_lease": 2.0,
+            "engine_workers": 1,
+            **options,
+        }
+    )
+
+    async def run(task_status: trio.TaskStatus[Server]) -> None:
+        async with open_service(settings) as (shared, cluster):
+            await serve(settings, shared, cluster=cluster, task_status=task_status)
+
+    server: Server = await nursery.start(run)
+    return server
+
+
+def node_args(store: str, bus: str | None, node: str, *args: str) -> list[str]:
+    """The command-line arguments of a daemon process, node ``node`` of the cluster on
+    ``store`` with ``bus``, for the ``daemon_factory`` fixture."""
+    extra = ["--config", "", "--store", store, "--node", node, "--node-lease", "2",
+             "--engine-workers", "1", "--grace-period", "0.5"]  # fmt: skip
+    if bus is not None:
+        extra += ["--bus", bus]
+    return [*extra, *args]
+
+
+async def to_move(client: Client, timeout: float = 20.0) -> tuple[list[str], set[int]]:
+    """The events up to the next ``to-move`` or ``game-over``, and the seats to move then
+    (none once the game is over)."""
+    events = await client.events_until(["to-move", "game-over"], timeout=timeout)
+    _, _, kind, fields = event_fields(events[-1])
+    if kind == "game-over":
+        return events, set()
+    return events, {int(seat) for seat in str(fields["seats"]).split(",")}
+
+
+def public_seqs(events: Sequence[str], game: str) -> list[int]:
+    """The ``seq`` of each event of ``game`` that counts in it (the public ones: a seat's own
+    event repeats the seq before it)."""
+    seqs: list[int] = []
+    for line in events:
+        found, seq, _, _ = event_fields(line)
+        if found == game and (not seqs or seq != seqs[-1]):
+            seqs.append(seq)
+    return seqs
+
+
+async def play_on(
+    game: str, seats: dict[int, Client], moves: int, movers: set[int] | None = None
+) -> tuple[int, set[int]]:
+    """Play up to ``moves`` moves of ``game`` (its first legal move each time), each seat
+    through its own client, every client reading its events up to the next ``to-move``; how
+    many were played (fewer when the game ends) and the seats to move then. ``movers``: the
+    seats to move now, when every client has read its events up to that ``to-move`` already
+    (an earlier call's answer); by default the clients read up to the next one first."""
+    played = 0
+    if movers is None:
+        movers = [await to_move(client) for client in seats.values()][0][1]
+    while movers and played < moves:
+        client = seats[min(movers)]
+        legal = await client.ok(f"legal {game}")
+        await client.ok(f"play {game} {legal.lines[0].split()[0]}")
+        played += 1
+        movers = [await to_move(client) for client in seats.values()][0][1]
+    return played, movers
+
+
+async def drain_events(client: Client, quiet: float = 0.3) -> list[str]:
+    """The events that come before ``quiet`` seconds pass with none."""
+    events: list[str] = []
+    while True:
+        try:
+            events.append(await client.next_event(timeout=quiet))
+        except trio.TooSlowError:
+            return events
