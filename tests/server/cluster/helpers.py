@@ -5,7 +5,7 @@ process (:func:`start_node`, each a :class:`Server` with its own store, node and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import trio
@@ -63,6 +63,14 @@ async def to_move(client: Client, timeout: float = 20.0) -> tuple[list[str], set
     return events, {int(seat) for seat in str(fields["seats"]).split(",")}
 
 
+async def _all_to_move(clients: Iterable[Client]) -> set[int]:
+    """Every client reads its events up to the next ``to-move``; the seats to move then."""
+    movers: set[int] = set()
+    for client in clients:
+        movers = (await to_move(client))[1]
+    return movers
+
+
 def public_seqs(events: Sequence[str], game: str) -> list[int]:
     """The ``seq`` of each event of ``game`` that counts in it (the public ones: a seat's own
     event repeats the seq before it)."""
@@ -84,13 +92,13 @@ async def play_on(
     (an earlier call's answer); by default the clients read up to the next one first."""
     played = 0
     if movers is None:
-        movers = [await to_move(client) for client in seats.values()][0][1]
+        movers = await _all_to_move(seats.values())
     while movers and played < moves:
         client = seats[min(movers)]
         legal = await client.ok(f"legal {game}")
         await client.ok(f"play {game} {legal.lines[0].split()[0]}")
         played += 1
-        movers = [await to_move(client) for client in seats.values()][0][1]
+        movers = await _all_to_move(seats.values())
     return played, movers
 
 
