@@ -62,7 +62,7 @@ class Sweeps:
         self.engines = engines
         self.connections = connections
         #: Games the store left in doubt that a request held at the last sweep (see
-        #: :meth:`_reload_uncertain`).
+        #: :meth:`reload_uncertain`).
         self._uncertain: set[str] = set()
         #: Told of each game unloaded because the store holds its truth, with the sessions
         #: that followed it (a daemon sharing its store closes them, issue 28); none alone.
@@ -107,7 +107,7 @@ class Sweeps:
                         await self.store.mark_adjourned(adjourned)
                     except OSError as error:
                         log.error("noting adjourned games in the store failed: %s", error)
-            self._reload_uncertain()
+            self.reload_uncertain()
 
     async def expire_periodically(self) -> None:
         """At start-up, then every :data:`EXPIRY_INTERVAL` seconds, end the adjourned games
@@ -158,7 +158,7 @@ class Sweeps:
             log.info("%d adjourned games ended as abandoned (expiry %g days)", len(ended), days)
         return tuple(ended)
 
-    def _reload_uncertain(self) -> None:
+    def reload_uncertain(self) -> None:
         """Unload the games whose store calls the store's dead writer had (their outcome is
         known to the database only, which is the truth): the next ``resume`` of a seat loads
         each from the store as it is (issue 16 item 4). A game with a request in progress

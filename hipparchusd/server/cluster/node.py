@@ -239,11 +239,15 @@ class Cluster:
             known = dict(live)
 
     async def _watch_lease(self) -> None:
-        """When the lease is lost, every game here is the store's again: the sweeps unload them
-        (closing their followers, :meth:`_unloaded`); proxies of games not loaded go too."""
+        """When the lease is lost, every game here is the store's again: they are unloaded at
+        once (closing their followers, :meth:`_unloaded`), so that none is served from what
+        this daemon held (another may have claimed and moved it); one with a request in
+        progress at the next sweep (that request's writes are refused). Proxies of games not
+        loaded go too."""
         while True:
             await self.store.wait_lease_lost()
             log.error("node %s lost its lease: its games are unloaded", self.node)
+            self.server.sweeps.reload_uncertain()
             if self.bus is not None:
                 self.bus.epoch = self.store.epoch
             await self._proxies.drop_all()
