@@ -62,6 +62,11 @@ def test_a_whole_game_of_a_kind_without_a_page_on_the_generic_table(
     game = create(page, "highcard", {"best_of": str(BEST_OF), "seed": "5"})
     page.wait(lambda: "waiting for players" in page.text("#turn"), what="the waiting table")
     assert page.find("section.generic-table")
+    # The daemon's engine plays no high card (`kinds` lists no level for it): nothing offers it.
+    check = Tcp(daemon.port)
+    assert check.ask("kinds")["about"]["highcard"]["levels"] == []
+    check.close()
+    assert page.find("#add-bot") == [] and page.find("#bot-control") == []
     bots = [daemon.bot(game, f"bot{i}", seed=i) for i in (1, 2)]
     watcher.open(daemon.url + f"#{game}")
     watcher.wait(lambda: watcher.text(".role") == "spectating", what="the spectator's table")

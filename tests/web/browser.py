@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -139,6 +139,44 @@ class Page:
         self.driver.set_script_timeout(10)
         self.console: list[dict[str, Any]] = []
 
+    def phone(self, width: int = 390, height: int = 844) -> None:
+        """Show the page as a phone does: a viewport of ``width`` x ``height`` CSS pixels, a
+        mobile one (the page's ``<meta name=viewport>`` applies, scrollbars overlay), through
+        Chromium's device emulation (DevTools ``Emulation.setDeviceMetricsOverride``)."""
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+        )
+
+    def overflow(self, css: str = "body *") -> list[str]:
+        """The visible elements matching ``css`` that reach past the viewport's left or right
+        edge (each as ``tag#id.class: left..right of width``), and the document itself when
+        it is wider than the viewport: none on a page that fits the screen's width."""
+        return list(
+            self.js(
+                """
+                const width = document.documentElement.clientWidth;
+                const out = [];
+                const page = document.scrollingElement.scrollWidth;
+                if (page > width) out.push(`the document: ${page} px wide in ${width}`);
+                for (const node of document.querySelectorAll(arguments[0])) {
+                  const box = node.getBoundingClientRect();
+                  if (!box.width || !box.height) continue;  // not shown
+                  if (getComputedStyle(node).visibility === "hidden") continue;
+                  if (box.left < -0.5 || box.right > width + 0.5) {
+                    const name = node.tagName.toLowerCase() + (node.id ? "#" + node.id : "")
+                      + (typeof node.className === "string" && node.className
+                        ? "." + node.className.trim().split(/\\s+/).join(".") : "");
+                    const [left, right] = [Math.round(box.left), Math.round(box.right)];
+                    out.push(`${name}: ${left}..${right} of ${width}`);
+                  }
+                }
+                return out;
+                """,
+                css,
+            )
+        )
+
     def open(self, url: str) -> None:
         self.driver.get(url)
         self.wait(
@@ -150,6 +188,26 @@ class Page:
 
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
+
+    def module(self, path: str, body: str, data: Any) -> Any:
+        """Import the page's module at ``path`` (relative to the page, e.g.
+        ``games/<kind>/words.js``) in the browser and return what ``body``, the source of a
+        JavaScript function ``(module, data) => value``, gives for ``data`` (JSON both ways).
+        So a test calls the page's own code as the page runs it. AssertionError if the import
+        or the function throws."""
+        answer = self.driver.execute_async_script(
+            """
+            const [path, data] = [arguments[0], arguments[1]];
+            const done = arguments[arguments.length - 1];
+            import(new URL(path, document.baseURI).href)
+              .then((module) => done({ value: (BODY)(module, data) }))
+              .catch((error) => done({ error: String((error && error.stack) || error) }));
+            """.replace("BODY", body),
+            path,
+            data,
+        )
+        assert "error" not in answer, answer["error"]
+        return answer["value"]
 
     def wait(self, condition: Callable[[], T], timeout: float = 10.0, what: str = "") -> T:
         """Poll ``condition`` until it is truthy; its value. AssertionError after ``timeout``."""
@@ -249,6 +307,33 @@ class Page:
     def quit(self) -> None:
         self.driver.quit()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def module_page_fixture() -> Any:
+    """A module-scoped fixture ``page``: one browser on the ``daemon``'s page, for tests that
+    call the page's modules (:meth:`Page.module`)."""
+
+    @pytest.fixture(scope="module")
+    def page(daemon: Daemon) -> Iterator[Page]:
+        shown = Page()
+        shown.open(daemon.url)
+        yield shown
+        shown.quit()
+
+    return page
+
+
+#: The start of a function run with :meth:`Page.module` that names seats as the terminal
+#: client does: ``label(mine)`` is a function of a seat, ``you`` for ``mine`` and else
+#: ``data.names[seat]``; the function's body follows, and closes its brace.
+SEAT_LABELS_JS = (
+    "(m, data) => { const label = (mine) => (seat) => (seat === mine ? 'you' : data.names[seat]);"
+)
+
+
+def seat_labels(names: Sequence[str], mine: int | None) -> Callable[[int], str]:
+    """The terminal client's names for seats named ``names``: ``you`` for seat ``mine``."""
+    return lambda seat: "you" if seat == mine else names[seat]
 
 
 def browser_fixtures(module: str = "hipparchusd", count: int = 2) -> tuple[Any, Any, Any]:
@@ -372,7 +457,14 @@ def create(page: Page, kind: str, options: dict[str, str], sit: bool = True) -> 
         kind,
     )
     for key, value in options.items():
-        page.js(f"document.getElementById('opt-{key}').value = arguments[0];", value)
+        # A checkbox (an option of one value) is checked to give it; any other field takes it.
+        page.js(
+            "const f = document.getElementById(arguments[0]);"
+            "if (f.type === 'checkbox') f.checked = f.value === arguments[1];"
+            "else f.value = arguments[1];",
+            f"opt-{key}",
+            value,
+        )
     if not sit:
         page.click("#sit")
     page.click("#create button[type=submit]")

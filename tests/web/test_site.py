@@ -57,7 +57,7 @@ def test_each_kind_with_a_page_is_served_from_its_own_folder() -> None:
     }
     assert site.files[PAGES_INDEX].content_type == "application/json"
     # (The project's own name holds a kind's, so look for the kind as a quoted word.)
-    for name in ("app.js", "table.js", "generic.js"):
+    for name in ("app.js", "table.js", "generic.js", "words.js"):
         body = site.files[name].body.decode()
         for kind in kinds:
             assert not {f'"{kind.name}"', f"'{kind.name}'", f"{kind.name}:"} & set(

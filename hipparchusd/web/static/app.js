@@ -8,7 +8,7 @@
 // kind is first shown; a kind without a page module is played on the generic table.
 
 import { Client, ProtocolError } from "./client.js";
-import { addBot, levelSelect } from "./bots.js";
+import { addBot, knowLevels, levelSelect, levelsOf } from "./bots.js";
 import { el } from "./dom.js";
 import { GenericTable } from "./generic.js";
 
@@ -50,6 +50,9 @@ let current = null; // the table shown, or null for the lobby
 let lobbyTimer = null;
 let kinds = null; // {kinds, about, options} from `kinds` and `help new`
 const following = new Set(); // games this connection holds a seat in or watches
+// The events of the game whose table is loading, that came after its snapshot: the table gets
+// them once it is shown, so that its log misses none.
+let loading = null; // {game, events} or null
 
 nameInput.value = localStorage.getItem(NAME_KEY) || "";
 nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
@@ -60,6 +63,7 @@ client.statusListeners.add((status) => {
 });
 client.listeners.add((event) => {
   if (current && event.game === current.game) current.onEvent(event);
+  else if (loading && event.game === loading.game) loading.events.push(event);
   else if (event.game === "server" && event.kind === "shutdown") toast(`the daemon is shutting down (${event.data.grace} s)`);
 });
 client.onReconnect = async (again) => {
@@ -120,18 +124,24 @@ async function showTable(game) {
   }
   following.add(game);
   client.snapshot(game, snapshot.seq);
+  // Events are handled in the order they came, each after the answer before it: from here on
+  // they are the game's events after the snapshot.
+  const waiting = (loading = { game, events: [] });
   let Table;
   try {
-    Table = await tableOf(snapshot.kind);
+    [Table] = await Promise.all([tableOf(snapshot.kind), loadKinds()]);
   } catch (error) {
     main.replaceChildren(el("p", { class: "error", text: `cannot load the table of ${snapshot.kind}: ${error.message}` }));
     return;
+  } finally {
+    if (loading === waiting) loading = null;
   }
   // The hash may have moved on while the module loaded.
   if (location.hash.replace(/^#\/?/, "") !== game) return;
   current = new Table({ client, game, kind: snapshot.kind, root: main, toast, seatHint: mine ? mine.seat : null });
   window.hipparchusTable = current; // for the browser tests
   current.show(snapshot);
+  for (const event of waiting.events) current.onEvent(event);
   await current.refresh();
 }
 
@@ -187,18 +197,27 @@ async function loadKinds() {
   if (kinds) return kinds;
   const [list, help] = await Promise.all([client.request("kinds"), client.request("help new")]);
   kinds = { kinds: list.kinds, about: list.about || {}, options: help.options || {} };
+  knowLevels(kinds.about);
   return kinds;
 }
 
 async function showLobby() {
   const gamesBox = el("tbody", { id: "games" });
   const form = el("form", { class: "create", id: "create" });
+  try {
+    await loadKinds(); // the levels the computer-opponent control offers come from `kinds`
+  } catch (error) {
+    if (!(error instanceof ProtocolError && error.code === "disconnected")) toast(error.message, "error");
+    return;
+  }
+  if (location.hash.replace(/^#\/?/, "") !== "") return; // a table was opened meanwhile
+  const levels = levelSelect("lobby-bot-level");
   main.replaceChildren(
     el(
       "section",
       { class: "lobby" },
       el("div", { class: "panel" }, el("h2", { text: "Games" }),
-        el("label", { class: "bot-choice", for: "lobby-bot-level" }, "computer opponents: ", levelSelect("lobby-bot-level")),
+        levels ? el("label", { class: "bot-choice", for: "lobby-bot-level" }, "computer opponents: ", levels) : null,
         el("table", { class: "games" },
           el("thead", {}, el("tr", {}, ...["game", "kind", "status", "players", ""].map((t) => el("th", { text: t })))),
           gamesBox)),
@@ -232,7 +251,7 @@ async function listGames(box) {
         { class: "actions" },
         held ? el("a", { class: "button", href: `#${g.game}`, text: "take my seat" }) : null,
         !held && free ? el("button", { type: "button", class: "join", onclick: () => join(g.game), text: "join" }) : null,
-        free && g.status === "waiting"
+        free && g.status === "waiting" && levelsOf(g.kind).length
           ? el("button", { type: "button", class: "secondary add-bot", title: "seat the daemon's engine in a free seat (level: above)", onclick: () => lobbyBot(g.game, box), text: "add computer" })
           : null,
         el("a", { class: "button secondary watch", href: `#${g.game}`, text: held ? "open" : "watch" }),
@@ -248,7 +267,7 @@ async function lobbyBot(game, box) {
     const answer = await addBot(client, game, level);
     toast(`${game}: the engine (${answer.level}) took seat ${answer.seat}`);
   } catch (error) {
-    toast(`${game}: ${error.code} ${error.message}`, "error");
+    toast(`${game}: ${error.message}`, "error");
   }
   await listGames(box).catch(() => {});
 }
@@ -275,16 +294,7 @@ async function fillCreate(form) {
     const kind = kindSelect.value;
     const info = about[kind] || {};
     summary.textContent = `${info.summary || ""}${info.seats ? ` (${info.seats} seats)` : ""}`;
-    fields.replaceChildren(
-      ...(options[kind] || []).map((o) => {
-        const id = `opt-${o.key}`;
-        const choices = /^[\w.-]+(\|[\w.-]+)+$/.test(o.values) ? o.values.split("|") : null;
-        const input = choices
-          ? el("select", { id, name: o.key }, el("option", { value: "", text: o.default ? `default (${o.default})` : "—" }), choices.map((c) => el("option", { value: c, text: c })))
-          : el("input", { id, name: o.key, placeholder: o.values, autocomplete: "off" });
-        return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.summary }));
-      }),
-    );
+    fields.replaceChildren(...(options[kind] || []).map(optionField));
   };
   kindSelect.addEventListener("change", showOptions);
   showOptions();
@@ -299,7 +309,7 @@ async function fillCreate(form) {
     event.preventDefault();
     const words = [`new ${kindSelect.value}`];
     for (const input of fields.querySelectorAll("input, select")) {
-      const value = input.value.trim();
+      const value = input.type === "checkbox" ? (input.checked ? input.value : "") : input.value.trim();
       if (value) words.push(`${input.name}=${value}`);
     }
     try {
@@ -310,6 +320,37 @@ async function fillCreate(form) {
       toast(error.message, "error");
     }
   };
+}
+
+/** The form's field for one of a kind's ``new`` options (``help new``: ``key``, ``values``,
+ * ``summary``, ``default``), chosen by the shape of its values, the same for every kind:
+ * - several words (``0|1|random``): a choice of them; when the default is one of them it is
+ *   marked so and chosen at first, else a first entry leaves the option out ("default
+ *   (what it is)", or "—" when there is none);
+ * - one word (``all``, ``reset``): a checkbox that gives the option that value;
+ * - anything else (``<integer>``, a deal): free text, the values as its placeholder.
+ * An empty choice, an unchecked box and blank text leave the option out of ``new``. */
+function optionField(o) {
+  const id = `opt-${o.key}`;
+  const word = /^[\w.-]+$/;
+  const choices = o.values.split("|");
+  let input;
+  if (choices.length > 1 && choices.every((c) => word.test(c))) {
+    const listed = choices.includes(o.default);
+    input = el(
+      "select",
+      { id, name: o.key },
+      listed ? null : el("option", { value: "", text: o.default ? `default (${o.default})` : "—" }),
+      choices.map((c) => el("option", { value: c === o.default ? "" : c, text: c === o.default ? `${c} (default)` : c, selected: c === o.default, "data-value": c })),
+    );
+  } else if (word.test(o.values)) {
+    input = el("input", { type: "checkbox", id, name: o.key, value: o.values });
+    return el("label", { for: id, class: "option flag" }, el("span", { class: "key", text: o.key }), el("span", { class: "flag-box" }, input, ` ${o.key}=${o.values}`), el("small", { text: o.summary }));
+  } else {
+    input = el("input", { id, name: o.key, placeholder: o.values, autocomplete: "off" });
+    return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.default ? `${o.summary} (default: ${o.default})` : o.summary }));
+  }
+  return el("label", { for: id, class: "option" }, el("span", { class: "key", text: o.key }), input, el("small", { text: o.summary }));
 }
 
 window.addEventListener("hashchange", () => {

@@ -3,9 +3,20 @@
 // summary. A game kind's table draws the rest: the kind's own page module (its folder's
 // page/table.js, whose default export extends Table) or, for a kind without one, the generic
 // table (generic.js).
+//
+// The log says each event in words: the lobby's events here (words.js), a game's own through
+// its table's ``gameEventLines``; an event no one words is shown by its fields. A table opened
+// on a game under way (a reload, a reconnection, a spectator arriving) starts its log with
+// what the view tells of the round so far (``replayLines``), since the events before it are
+// not sent again.
 
 import { addBot, levelSelect } from "./bots.js";
 import { el, fill } from "./dom.js";
+import { lobbyEventLines, sentence } from "./words.js";
+
+/** Events that say who is at the table, not what happened in the game: a refusal shown in
+ * the banner still holds after them. */
+const PRESENCE = new Set(["joined", "left", "disconnected", "resumed"]);
 
 export class Table {
   /** ``kind``: the game's kind (from its snapshot); ``seatHint``: the seat this browser holds,
@@ -27,7 +38,8 @@ export class Table {
     this.summary = null; // the last round's (hand's) end, shown until dismissed
     this.chosen = []; // the items chosen so far for a pick, in the order chosen
     this.logBox = el("ol", { class: "log", id: "log", "aria-live": "polite" });
-    this.banner = el("p", { class: "banner", id: "banner", role: "alert" });
+    this.replayed = false; // whether the log has had the view's account of the round so far
+    this.banner = el("div", { class: "banner", id: "banner", role: "alert" });
     this.board = el("div", { class: "board" });
     this.head = el("header", { class: "table-head" });
     this.dialog = el("div", { class: "summary-box", id: "summary" });
@@ -59,7 +71,24 @@ export class Table {
   show(snapshot) {
     this.snapshot = snapshot;
     this.mine = !!(snapshot.view && snapshot.view.seat !== null);
+    this.replay();
     this.render();
+  }
+
+  /** Start the log with what the view tells of the round so far (:meth:`replayLines`), once,
+   * when the table opens on a game under way. */
+  replay() {
+    if (this.replayed || !this.view) return;
+    this.replayed = true;
+    const lines = this.replayLines(this.view);
+    if (!lines.length) return;
+    this.addLog(["So far, from the table as it stands:", ...lines], { class: "ev ev-replayed" });
+  }
+
+  /** The lines of the log that ``view`` tells of its round so far; none by default (a game's
+   * table words its own). */
+  replayLines(_view) {
+    return [];
   }
 
   /** Fetch the view and, for a seat that must move, the legal moves; then draw. */
@@ -111,6 +140,8 @@ export class Table {
     if (event.kind === "joined" && this.snapshot && Array.isArray(this.snapshot.players)) {
       this.snapshot.players[event.data.seat] = event.data.name;
     }
+    // A refusal is about the position it was made in: once the game moves on it is stale.
+    if (!PRESENCE.has(event.kind)) this.clearBanner();
     this.log(event);
     this.remember(event);
     this.refresh();
@@ -149,11 +180,38 @@ export class Table {
     this.render();
   }
 
+  /** Add ``event`` to the log, in words (:meth:`eventLines`); an event with no line (such
+   * as ``to-move``, which the head shows) adds none. */
   log(event) {
-    const text = `${event.seq ?? ""} ${event.kind} ${describe(event.data, this.names())}`;
-    const item = el("li", { class: `ev ev-${event.kind}`, "data-seq": event.seq ?? "", text });
-    this.logBox.prepend(item);
-    while (this.logBox.children.length > 200) this.logBox.lastChild.remove();
+    const lines = this.eventLines(event);
+    if (lines.length) this.addLog(lines, { class: `ev ev-${event.kind}`, "data-seq": event.seq ?? "", "data-kind": event.kind });
+  }
+
+  /** One entry of the log, ``lines`` in order, at its end (the log reads from the top down,
+   * as the terminal client's does); it keeps the last 200 entries and follows the newest
+   * unless the reader has scrolled back. */
+  addLog(lines, attrs) {
+    const box = this.logBox;
+    const following = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    box.append(el("li", attrs, lines.map((line) => el("span", { class: "line", text: sentence(line, this.names()) }))));
+    while (box.children.length > 200) box.firstChild.remove();
+    if (following) box.scrollTop = box.scrollHeight;
+  }
+
+  /** The lines that say ``event`` in words: the game's own (:meth:`gameEventLines`), else the
+   * lobby's (joined, left, disconnected, resumed, game-over; none for to-move), else, for an
+   * event nobody words, its kind and fields. */
+  eventLines(event) {
+    return (
+      this.gameEventLines(event) ??
+      lobbyEventLines(event.kind, event.data || {}, (seat) => this.label(seat), this.ownSeat) ?? [`${event.kind} ${describe(event.data, this.names())}`.trim()]
+    );
+  }
+
+  /** The lines of a game's own event, or null for an event the game does not word (the
+   * generic table words none). */
+  gameEventLines(_event) {
+    return null;
   }
 
   names() {
@@ -163,6 +221,19 @@ export class Table {
   name(seat) {
     const names = this.names();
     return names[seat] ?? `seat ${seat}`;
+  }
+
+  /** The seat this page holds: its view's, or, before the game has started, the one it
+   * joined; null for a spectator. */
+  get ownSeat() {
+    if (this.view) return this.view.seat;
+    return this.seatHint ?? null;
+  }
+
+  /** How a sentence names ``seat``: "you" for this page's own seat, else the player's name
+   * (as the terminal client does). */
+  label(seat) {
+    return this.ownSeat !== null && seat === this.ownSeat ? "you" : this.name(seat);
   }
 
   /** Whether the table shows the latest state and waits for nothing (no move in flight). */
@@ -176,8 +247,7 @@ export class Table {
   async play(move) {
     if (this.busy) return;
     this.busy = true;
-    this.banner.textContent = "";
-    this.banner.classList.remove("shown");
+    this.clearBanner();
     try {
       await this.client.request(`play ${this.game} ${move}`);
       await this.refresh();
@@ -188,9 +258,29 @@ export class Table {
     }
   }
 
+  /** Show why the daemon refused a request: its message in words (the error's code stays on
+   * the banner's ``data-code`` for programs), over the top of the board, so that the table
+   * does not move under the pointer; it goes with its close button, the next move, or the next
+   * event of the game. */
   refuse(error) {
-    this.banner.replaceChildren(el("b", { text: error.code }), ` ${error.message}`);
+    this.banner.replaceChildren(
+      el("span", { class: "banner-text", text: sentence(error.message || error.code) }),
+      el("button", { type: "button", class: "banner-close", "aria-label": "dismiss", title: "dismiss", onclick: () => this.clearBanner(), text: "×" }),
+    );
+    this.banner.dataset.code = error.code;
     this.banner.classList.add("shown");
+  }
+
+  clearBanner() {
+    this.banner.classList.remove("shown");
+    this.banner.replaceChildren();
+    delete this.banner.dataset.code;
+  }
+
+  /** The result of a finished game on the table itself (beside the summary dialog, which is
+   * dismissed): ``headline``, and the winning ``seats``. */
+  resultStrip(headline, seats) {
+    return el("div", { class: "result-strip", id: "game-result", "data-winners": seats.join(",") }, el("b", { class: "result-headline", text: headline }));
   }
 
   async resign() {
@@ -207,9 +297,9 @@ export class Table {
   waitingBoard() {
     const players = this.snapshot.players;
     const free = players.some((p) => p === null);
-    if (!this.botBox) {
+    const select = this.botBox === null ? levelSelect("bot-level", this.kind) : null;
+    if (this.botBox === null && select !== null) {
       const button = el("button", { type: "button", class: "primary", id: "add-bot", text: "add computer opponent" });
-      const select = levelSelect("bot-level");
       button.addEventListener("click", () => this.addBot(select.value, button));
       this.botBox = el("div", { class: "bot-control", id: "bot-control" }, el("label", { for: "bot-level", text: "level" }), select, button);
     }
@@ -225,8 +315,7 @@ export class Table {
   async addBot(level, button) {
     if (button.disabled) return;
     button.disabled = true;
-    this.banner.textContent = "";
-    this.banner.classList.remove("shown");
+    this.clearBanner();
     try {
       await addBot(this.client, this.game, level);
       await this.refresh();

@@ -1,10 +1,10 @@
 // Hipparchus's cards drawn with SVG and CSS: the Sun, the Moon and the Earth (docs/rules.md).
 
 import { drawing, el } from "../../dom.js";
+import { SUIT_NAMES } from "./words.js";
 
-export const SUITS = ["S", "M", "E"];
+export { SUITS, SUIT_NAMES } from "./words.js";
 export const SUIT_ICONS = { S: "sun", M: "moon", E: "earth" };
-export const SUIT_NAMES = { S: "Sun", M: "Moon", E: "Earth" };
 
 /** The drawing of a suit's body: "sun", "moon" or "earth". */
 export function icon(name, cls = "icon") {

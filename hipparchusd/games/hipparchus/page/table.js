@@ -1,12 +1,16 @@
 // The Hipparchus table: the hand in its real order (H1) with its clumps grouped (H2, H3), the
 // legal plays highlighted and played by a click (a clump of 4 or more asks how many cards),
-// the trick, each seat's won cards by suit (H8), the round wins, and the round's end: both
-// hands revealed and the scoring (H10, H11). The daemon serves this folder at games/hipparchus/
-// (hipparchusd/web/site.py), so the page's shared modules are at ../../.
+// the trick in progress and the last one kept on view with its winner and why it won (H7),
+// each seat's won cards by suit (H8), the round wins, the round's end (both hands revealed and
+// the scoring, H10, H11) and the match's result; the log says each event in words (words.js).
+// The daemon serves this folder at games/hipparchus/ (hipparchusd/web/site.py), so the page's
+// shared modules are at ../../.
 
 import { cardBack, el, fill } from "../../dom.js";
 import { Table } from "../../table.js";
+import { sentence } from "../../words.js";
 import { SUIT_ICONS, SUIT_NAMES, SUITS, hipparchusCard, icon } from "./cards.js";
+import { eventLines, replayLines, trickReason, wonAfterEach } from "./words.js";
 
 /** The clumps of a hand: [{suit, start (1-based), size}], runs of one suit (H2). */
 export function clumps(hand) {
@@ -42,11 +46,26 @@ function wonCounts(won, setAside) {
   );
 }
 
+/** The match's result in a line, from a ``match-over`` event's data or a finished match's
+ * view (``winner``, ``round_wins``, ``resigned``), seats named by ``name``. */
+function matchText(data, name) {
+  if (data.resigned !== null && data.resigned !== undefined) return `${name(data.resigned)} resigned: ${name(data.winner)} wins the match`;
+  return `${name(data.winner)} wins the match ${data.round_wins[data.winner]}–${data.round_wins[1 - data.winner]}`;
+}
+
 export default class HipparchusTable extends Table {
   remember(event) {
     if (event.kind === "round-over" || event.kind === "match-over") {
       this.summarize(event);
     }
+  }
+
+  gameEventLines(event) {
+    return eventLines(event.kind, event.data || {}, (seat) => this.label(seat), this.ownSeat);
+  }
+
+  replayLines(view) {
+    return replayLines(view, (seat) => this.label(seat));
   }
 
   renderBoard(view) {
@@ -73,32 +92,48 @@ export default class HipparchusTable extends Table {
 
   trickPanel(view) {
     const tricks = view.tricks || [];
-    let content;
-    if (view.lead) {
-      content = el(
+    const over = view.winner !== null && view.winner !== undefined;
+    let current = null;
+    // A match that ended (a resignation) with a lead unanswered shows no trick in progress.
+    if (view.lead && !over) {
+      current = el(
         "div",
         { class: "trick current", id: "trick" },
         el("div", { class: "trick-play" }, el("span", { class: "label", text: `${this.name(view.leader)} led` }), playCards(view.lead)),
         el("div", { class: "trick-play waiting" }, el("span", { class: "label", text: `${this.name(1 - view.leader)}…` }), el("span", { class: "play empty" })),
       );
-    } else if (tricks.length) {
-      const last = tricks[tricks.length - 1];
-      const follower = 1 - last.leader;
-      content = el(
-        "div",
-        { class: "trick last", id: "trick" },
-        el("div", { class: `trick-play${last.winner === last.leader ? " winner" : ""}` }, el("span", { class: "label", text: `${this.name(last.leader)} led` }), playCards(last.lead)),
-        el("div", { class: `trick-play${last.winner === follower ? " winner" : ""}` }, el("span", { class: "label", text: `${this.name(follower)} followed` }), playCards(last.follow)),
-        el("span", { class: "trick-note", text: last.winner === null || last.winner === undefined ? "set aside" : `trick ${tricks.length} to ${this.name(last.winner)}` }),
-      );
-    } else {
-      content = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: `round ${view.round_number}: ${this.name(view.leader)} leads` }));
+    } else if (!over && !view.result) {
+      current = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: `round ${view.round_number}, trick ${tricks.length + 1}: ${this.name(view.leader)} leads` }));
     }
     return el(
       "div",
       { class: "center" },
       el("div", { class: "round-info" }, el("span", { text: `round ${view.round_number}` }), el("span", { text: `rounds won ${this.name(0)} ${view.round_wins[0]} – ${view.round_wins[1]} ${this.name(1)}` }), el("span", { text: `tricks ${tricks.length}` })),
-      content,
+      over ? this.resultStrip(matchText(view, (seat) => this.name(seat)), [view.winner]) : null,
+      el("div", { class: "tricks-row" }, current, this.lastTrick(tricks)),
+    );
+  }
+
+  /** The round's last finished trick, kept on view: both plays, the winner's marked, and why
+   * it won (H7, or H6 when the follower had no answer), in the terminal client's sentence. */
+  lastTrick(tricks) {
+    if (!tricks.length) return null;
+    const last = tricks[tricks.length - 1];
+    const number = tricks.length;
+    const follower = 1 - last.leader;
+    const hasWinner = last.winner !== null && last.winner !== undefined;
+    const reason = trickReason(last, wonAfterEach(tricks)[number - 1], (seat) => this.label(seat));
+    return el(
+      "figure",
+      { class: "last-trick", id: "last-trick", "data-number": number, "data-winner": hasWinner ? last.winner : "" },
+      el("figcaption", { text: hasWinner ? `trick ${number}: ${this.name(last.winner)} won it` : `trick ${number}: set aside` }),
+      el(
+        "div",
+        { class: "trick last" },
+        el("div", { class: `trick-play${last.winner === last.leader ? " winner" : ""}` }, el("span", { class: "label", text: `${this.name(last.leader)} led` }), playCards(last.lead)),
+        el("div", { class: `trick-play${last.winner === follower ? " winner" : ""}` }, el("span", { class: "label", text: last.follow ? `${this.name(follower)} followed` : `${this.name(follower)}: no answer` }), playCards(last.follow)),
+      ),
+      el("p", { class: "reason", id: "trick-reason", text: sentence(reason, this.names()) }),
     );
   }
 
@@ -138,8 +173,17 @@ export default class HipparchusTable extends Table {
       { class: `seat-panel mine${myTurn ? " moving" : ""}`, "data-seat": me },
       el("div", { class: "who" }, el("b", { text: `${this.name(me)} (you)` }), el("span", { class: "meta", text: `${view.hand_sizes[me]} cards · rounds won ${view.round_wins[me]}` }), wonCounts(view.won[me], view.set_aside)),
       el("div", { class: "hand", id: "hand" }, groups.length ? groups : el("span", { class: "empty", text: "no cards" })),
-      el("p", { class: "hint", text: myTurn ? "Your move: click a highlighted clump." : "Waiting for the other seat." }),
+      el("p", { class: "hint", text: this.handHint(view, myTurn) }),
     );
+  }
+
+  /** What the seat's hand panel says under the hand: its move, the match's result once it
+   * is over, or that the other seat is to play. */
+  handHint(view, myTurn) {
+    if (view.winner !== null && view.winner !== undefined) return `${matchText(view, (seat) => this.name(seat))}.`;
+    if (myTurn) return "Your move: click a highlighted clump.";
+    if (view.result) return "The round is over.";
+    return `Waiting for ${this.name(1 - view.seat)}.`;
   }
 
   clickClump(clump, legal, group) {
@@ -197,10 +241,7 @@ export default class HipparchusTable extends Table {
         el("p", { text: `rounds won: ${this.name(0)} ${round.round_wins[0]} – ${round.round_wins[1]} ${this.name(1)}` }),
       );
     }
-    if (match) {
-      const text = match.resigned !== null && match.resigned !== undefined ? `${this.name(match.resigned)} resigned: ${this.name(match.winner)} wins the match` : `${this.name(match.winner)} wins the match ${match.round_wins[match.winner]}–${match.round_wins[1 - match.winner]}`;
-      parts.push(el("h3", { class: "match-winner", id: "match-winner", text }));
-    }
+    if (match) parts.push(el("h3", { class: "match-winner", id: "match-winner", text: matchText(match, (seat) => this.name(seat)) }));
     this.showSummary(el("div", {}, parts));
   }
 }

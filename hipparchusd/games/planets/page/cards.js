@@ -1,12 +1,10 @@
 // planets' cards drawn with SVG and CSS: six planet suits (Earth, Jupiter, Mars, Neptune,
-// Saturn, Venus) with ranks 1-7, Moon, Sun and Galaxy (docs/planets.md).
+// Saturn, Venus) with ranks 1-7, Moon, Sun and Galaxy (docs/planets.md). Each card names its
+// suit as well as drawing it (the suit's letter in its corner, its name at the foot), so that
+// no two suits are told apart by colour alone.
 
 import { drawing, el } from "../../dom.js";
-
-export const PLANET_NAMES = { E: "Earth", J: "Jupiter", M: "Mars", N: "Neptune", S: "Saturn", V: "Venus" };
-export const RANK_NAMES = { M: "Moon", S: "Sun", G: "Galaxy" };
-export const SUIT_ORDER = "EJMNSV";
-export const RANK_ORDER = "1234567MSG";
+import { PLANET_NAMES, RANK_NAMES, cardPoints } from "./words.js";
 
 const EARTH_LAND = "M28 30 q10 -8 20 0 q6 8 -4 14 q-8 6 -2 14 q-10 4 -16 -6 q-6 -12 2 -22 Z";
 
@@ -40,6 +38,13 @@ export function icon(name, cls = "icon") {
         add("circle", { cx: 50, cy: 50, r: 40, class: "planet-E" });
         add("path", { d: EARTH_LAND, class: "planet-land" });
         break;
+      case "N":
+        // Neptune: a pale cyan disc with a thin band and its dark spot, unlike Earth's blue
+        // sea and green land.
+        add("circle", { cx: 50, cy: 50, r: 40, class: "planet-N" });
+        add("path", { d: "M14 40 H86", class: "planet-N-band" });
+        add("ellipse", { cx: 60, cy: 60, rx: 11, ry: 7, class: "planet-N-spot" });
+        break;
       default:
         add("circle", { cx: 50, cy: 50, r: 40, class: `planet-${name}` });
         add("circle", { cx: 38, cy: 36, r: 10, class: "planet-shine" });
@@ -47,32 +52,19 @@ export function icon(name, cls = "icon") {
   });
 }
 
-/** The points a card is worth (23 a hand: each Jupiter 1, Mars 7 and Neptune 7). */
-export function planetPoints(card) {
-  if (card[0] === "J") return 1;
-  if (card === "M7" || card === "N7") return 7;
-  return 0;
-}
-
-/** ``cards`` sorted by suit (E J M N S V), then rank (1-7, Moon, Sun, Galaxy). */
-export function sortPlanets(cards) {
-  return [...cards].sort(
-    (a, b) => SUIT_ORDER.indexOf(a[0]) - SUIT_ORDER.indexOf(b[0]) || RANK_ORDER.indexOf(a[1]) - RANK_ORDER.indexOf(b[1]),
-  );
-}
-
 /** A card such as "JS" (Jupiter Sun) or "M7", as a button (``attrs`` added). */
 export function planetCard(card, { class: extra = "", ...attrs } = {}) {
   const [suit, rank] = card;
   const rankName = RANK_NAMES[rank];
   const title = `${PLANET_NAMES[suit]} ${rankName || rank}`;
-  const points = planetPoints(card);
+  const points = cardPoints(card);
   const pip = rankName ? icon(rankName.toLowerCase(), "pip") : el("span", { class: "rank-big", text: rank });
   return el(
     "button",
-    { class: `card pcard psuit-${suit}${points ? " counts" : ""} ${extra}`.trim(), type: "button", title, "data-card": card, ...attrs },
-    el("span", { class: "corner" }, el("b", { text: rankName ? rankName[0] : rank }), icon(suit, "corner-icon")),
+    { class: `card pcard psuit-${suit}${points ? " counts" : ""} ${extra}`.trim(), type: "button", title, "aria-label": title, "data-card": card, ...attrs },
+    el("span", { class: "corner" }, el("b", { class: "rank", text: rankName ? rankName[0] : rank }), el("span", { class: "suit-letter", text: suit })),
     el("span", { class: "middle" }, icon(suit, "planet"), pip),
+    el("span", { class: "suit-name", text: PLANET_NAMES[suit] }),
     points ? el("span", { class: "points", text: `${points}` }) : null,
   );
 }

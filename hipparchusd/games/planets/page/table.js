@@ -1,27 +1,57 @@
-// The planets table: the hand sorted by suit and rank, the pass (select the cards, in order
-// for a split pass, then confirm), the tricks with the legal cards highlighted and played by a
-// click, the shooting choice, points taken this hand and the totals, and each hand's end. The
-// daemon serves this folder at games/planets/ (hipparchusd/web/site.py), so the page's shared
-// modules are at ../../.
+// The planets table: the hand sorted by suit and rank, spread over the panel, the pass (select
+// the cards, in order for a split pass, then confirm), the tricks with the legal cards
+// highlighted and played by a click, the last trick kept on view with its winner and why it
+// won (P5), the shooting choice, points taken this hand and the totals, each hand's end and
+// the game's result; the log says each event in words (words.js). The daemon serves this
+// folder at games/planets/ (hipparchusd/web/site.py), so the page's shared modules are at
+// ../../.
 
 import { cardBack, el, fill } from "../../dom.js";
 import { Table } from "../../table.js";
-import { PLANET_NAMES, planetCard, planetPoints, sortPlanets } from "./cards.js";
+import { andNames, sentence } from "../../words.js";
+import { planetCard } from "./cards.js";
+import { cardName, cardPoints, eventLines, replayLines, sortCards, trickReason } from "./words.js";
+
+/** The game's result in a line, from the winning seats and the seat that resigned (a
+ * ``game-over`` event's, or a finished game's view), seats named by ``name``. */
+function gameText(winners, resigned, name) {
+  const text = `Game over: ${andNames(winners.map(name))} win${winners.length === 1 ? "s" : ""}`;
+  return resigned !== null && resigned !== undefined ? `${text} (${name(resigned)} resigned)` : text;
+}
 
 export default class PlanetsTable extends Table {
   constructor(options) {
     super(options);
     this.chosenHand = null; // the hand number the chosen cards (this.chosen) were picked in
+    this.broken = false; // whether Jupiter was broken (P11) before the event being logged
+  }
+
+  show(snapshot) {
+    this.broken = !!(snapshot.view && snapshot.view.jupiter_broken);
+    super.show(snapshot);
+  }
+
+  gameEventLines(event) {
+    const players = this.snapshot ? this.snapshot.players.length : 0;
+    return eventLines(event.kind, event.data || {}, (seat) => this.label(seat), { mine: this.ownSeat, players, wasBroken: this.broken });
+  }
+
+  replayLines(view) {
+    return replayLines(view, (seat) => this.label(seat));
   }
 
   remember(event) {
     // The point cards each seat takes this hand, from the tricks as they come (for the
     // hand's summary: by then the view is the next hand's).
-    if (event.kind === "hand-started") this.taken = null;
+    if (event.kind === "hand-started") {
+      this.taken = null;
+      this.broken = false;
+    }
     if (event.kind === "trick") {
+      this.broken = !!event.data.jupiter_broken;
       this.taken = this.taken || {};
       const won = (this.taken[event.data.winner] = this.taken[event.data.winner] || []);
-      won.push(...event.data.cards.filter((card) => planetPoints(card)));
+      won.push(...event.data.cards.filter((card) => cardPoints(card)));
     }
     if (event.kind === "hand-over" || event.kind === "game-over") {
       this.summarize(event);
@@ -65,31 +95,53 @@ export default class PlanetsTable extends Table {
       el("span", { class: view.jupiter_broken ? "broken" : "", text: view.jupiter_broken ? "Jupiter broken" : "Jupiter not broken" }),
       el("span", { text: `tricks ${view.tricks.length}` }),
     );
-    let trick;
-    const last = view.tricks[view.tricks.length - 1];
-    const spot = (seat, card, cls = "") =>
-      el("div", { class: `trick-play ${cls}` }, card ? planetCard(card, { disabled: true, tabindex: "-1" }) : el("span", { class: "card slot" }), el("span", { class: "label", text: this.name(seat) }));
+    const over = Array.isArray(view.winners);
+    let trick = null;
     if (view.phase === "play" && view.trick && view.trick.cards.length) {
       const t = view.trick;
-      trick = el("div", { class: "trick current", id: "trick" }, Array.from({ length: n }, (_, i) => spot((t.leader + i) % n, t.cards[i])));
-    } else if (last && view.phase !== "pass") {
-      trick = el(
-        "div",
-        { class: "trick last", id: "trick" },
-        last.cards.map((card, i) => spot((last.leader + i) % n, card, (last.leader + i) % n === last.winner ? "winner" : "")),
-        el("span", { class: "trick-note", text: `trick ${last.number ?? view.tricks.length} to ${this.name(last.winner)}${last.points ? ` (+${last.points})` : ""}` }),
-      );
+      trick = el("div", { class: "trick current", id: "trick" }, Array.from({ length: n }, (_, i) => this.spot((t.leader + i) % n, t.cards[i])));
     } else if (view.phase === "pass") {
       trick = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: `passing: ${view.passed.length} of ${n} seats have passed` }));
-    } else {
-      trick = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: view.phase === "choice" ? `${this.name(view.shoot_pending)} took every point card and chooses` : "Venus 1 leads" }));
+    } else if (view.phase === "choice") {
+      trick = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: `${this.name(view.shoot_pending)} took every point card and chooses` }));
+    } else if (view.phase === "play") {
+      const next = view.tricks.length ? `trick ${view.tricks.length + 1}: ${this.name(view.tricks[view.tricks.length - 1].winner)} leads` : "Venus 1 leads";
+      trick = el("div", { class: "trick", id: "trick" }, el("span", { class: "trick-note", text: next }));
     }
-    return el("div", { class: "center" }, info, trick);
+    return el(
+      "div",
+      { class: "center" },
+      info,
+      over ? this.resultStrip(gameText(view.winners, view.resigned, (seat) => this.name(seat)), view.winners) : null,
+      el("div", { class: "tricks-row" }, trick, this.lastTrick(view)),
+    );
+  }
+
+  /** A card played to a trick at ``seat``'s place (an empty slot for one still to play). */
+  spot(seat, card, cls = "") {
+    return el("div", { class: `trick-play ${cls}` }, card ? planetCard(card, { disabled: true, tabindex: "-1" }) : el("span", { class: "card slot" }), el("span", { class: "label", text: this.name(seat) }));
+  }
+
+  /** The hand's last finished trick, kept on view: its cards, the winner's marked, and why
+   * it went to the winner (P5) with the points it held (P7), in the terminal client's
+   * sentence. */
+  lastTrick(view) {
+    const last = view.tricks[view.tricks.length - 1];
+    if (!last || view.phase === "pass") return null;
+    const n = view.hand_sizes.length;
+    const reason = trickReason(last, n, (seat) => this.label(seat));
+    return el(
+      "figure",
+      { class: "last-trick", id: "last-trick", "data-number": last.number, "data-winner": last.winner },
+      el("figcaption", { text: `trick ${last.number}: ${this.name(last.winner)} won it${last.points ? ` (+${last.points})` : ""}` }),
+      el("div", { class: "trick last" }, last.cards.map((card, i) => this.spot((last.leader + i) % n, card, (last.leader + i) % n === last.winner ? "winner" : ""))),
+      el("p", { class: "reason", id: "trick-reason", text: sentence(reason, this.names()) }),
+    );
   }
 
   handPanel(view) {
     const me = view.seat;
-    const hand = sortPlanets(view.hand || []);
+    const hand = sortCards(view.hand || []);
     const myTurn = this.toMove(view).includes(me);
     const legal = this.legal;
     const panel = el("div", { class: `seat-panel mine${myTurn ? " moving" : ""}`, "data-seat": me });
@@ -101,6 +153,13 @@ export default class PlanetsTable extends Table {
       el("span", { class: "meta", text: `${view.points_taken[me]} pts this hand · total ${view.totals[me]}` }),
     );
     const handBox = el("div", { class: "hand sorted", id: "hand" });
+    // Each card sits in a slot as wide as the card, which shrinks (the cards then overlap)
+    // only when the hand does not fit the panel; a gap marks where a suit begins.
+    let lastSuit = null;
+    const put = (node, card) => {
+      handBox.append(el("span", { class: `hand-slot${lastSuit !== null && card[0] !== lastSuit ? " new-suit" : ""}` }, node));
+      lastSuit = card[0];
+    };
     const controls = el("div", { class: "controls", id: "controls" });
     let hint = "";
     if (view.phase === "pass" && legal && legal.pick) {
@@ -114,7 +173,7 @@ export default class PlanetsTable extends Table {
           onclick: () => this.toggle(card, legal.pick),
         });
         if (index >= 0) node.append(el("span", { class: "badge", text: `→ ${this.name(targets[index])}` }));
-        handBox.append(node);
+        put(node, card);
       }
       const names = [...new Set(targets)].map((seat) => this.name(seat)).join(" and ");
       controls.append(
@@ -124,24 +183,19 @@ export default class PlanetsTable extends Table {
       );
     } else if (view.phase === "choice" && myTurn) {
       hint = "You took every point card: choose.";
-      for (const card of hand) handBox.append(planetCard(card, { disabled: true }));
+      for (const card of hand) put(planetCard(card, { disabled: true }), card);
       controls.append(
         el("button", { type: "button", class: "primary", id: "shoot-self", onclick: () => this.play("self"), text: "−23 for me" }),
         el("button", { type: "button", class: "primary", id: "shoot-others", onclick: () => this.play("others"), text: "+23 for every other seat" }),
       );
     } else {
       const playable = new Set(legal && legal.moves ? legal.moves.map((m) => m.move) : []);
-      for (const card of hand) {
-        handBox.append(
-          planetCard(card, {
-            class: playable.has(card) ? "legal" : "",
-            onclick: () => this.play(card),
-          }),
-        );
-      }
-      if (view.phase === "pass") hint = view.my_pass ? `You passed ${view.my_pass.join(" ")}; waiting for the others.` : "";
+      for (const card of hand) put(planetCard(card, { class: playable.has(card) ? "legal" : "", onclick: () => this.play(card) }), card);
+      if (Array.isArray(view.winners)) hint = `${gameText(view.winners, view.resigned, (seat) => this.name(seat))}.`;
+      else if (view.phase === "pass") hint = view.my_pass ? `You passed ${view.my_pass.join(" ")}; waiting for the others.` : "";
       else if (myTurn) hint = "Your move: click a highlighted card.";
-      if (view.received && view.tricks.length === 0) hint += ` Received: ${view.received.map((c) => `${PLANET_NAMES[c[0]]} ${c[1]}`).join(", ")}.`;
+      else if (view.phase === "play") hint = `Waiting for ${andNames(this.toMove(view).map((seat) => this.name(seat)))}.`;
+      if (view.received && view.tricks.length === 0) hint += ` Received: ${view.received.map(cardName).join(", ")}.`;
     }
     panel.append(who, handBox, controls, el("p", { class: "hint", text: hint }));
     return panel;
@@ -169,7 +223,7 @@ export default class PlanetsTable extends Table {
                 "tr",
                 {},
                 el("th", { text: this.name(seat) }),
-                el("td", {}, el("span", { class: "revealed" }, sortPlanets((this.taken && this.taken[seat]) || []).map((card) => planetCard(card, { disabled: true, tabindex: "-1" })))),
+                el("td", {}, el("span", { class: "revealed" }, sortCards((this.taken && this.taken[seat]) || []).map((card) => planetCard(card, { disabled: true, tabindex: "-1" })))),
                 el("td", { text: hand.points[seat] }),
                 el("td", { text: hand.added[seat] }),
                 el("td", { class: "total", text: hand.totals[seat] }),
@@ -179,10 +233,7 @@ export default class PlanetsTable extends Table {
         ),
       );
     }
-    if (over) {
-      const winners = over.winners.map((seat) => this.name(seat)).join(" and ");
-      parts.push(el("h3", { class: "match-winner", id: "match-winner", text: `Game over: ${winners} win${over.winners.length === 1 ? "s" : ""}` }));
-    }
+    if (over) parts.push(el("h3", { class: "match-winner", id: "match-winner", text: gameText(over.winners, over.resigned, (seat) => this.name(seat)) }));
     this.showSummary(el("div", {}, parts));
   }
 }
