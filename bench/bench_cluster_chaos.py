@@ -23,11 +23,14 @@ finished, and any difference found (there should be none).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
+import re
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -158,12 +161,14 @@ async def _player(
             if "game-over" in str(lost) or "finished" in str(lost):
                 return
             counts["reconnections"] += 1
+            reason = re.sub(r"\bg?\d+\b", "N", str(lost))[:90]
+            counts[reason] = counts.get(reason, 0) + 1
             await trio.sleep(0.1)
         finally:
             await stream.aclose()
 
 
-async def _chaos(cluster: Cluster, stop: float, interval: float) -> None:
+async def _chaos(cluster: Cluster, stop: float, *, interval: float) -> None:
     rng = random.Random()
     while trio.current_time() + interval < stop:
         await trio.sleep(interval)
@@ -175,7 +180,10 @@ async def _chaos(cluster: Cluster, stop: float, interval: float) -> None:
         await trio.to_thread.run_sync(cluster.start, node)
 
 
-async def _run(cluster: Cluster, args: argparse.Namespace) -> tuple[dict, dict, list]:  # type: ignore[type-arg]
+async def _run(
+    cluster: Cluster, args: argparse.Namespace, fault: Callable[[float], Awaitable[None]]
+) -> tuple[dict, dict, list]:  # type: ignore[type-arg]
+    """Make the games, then play them for ``args.seconds`` while ``fault(stop)`` runs."""
     rng = random.Random(1)
     acked: dict[tuple[str, int], list[str]] = {}
     counts = {"reconnections": 0}
@@ -213,7 +221,7 @@ async def _run(cluster: Cluster, args: argparse.Namespace) -> tuple[dict, dict, 
         await stream.aclose()
     begin = trio.current_time()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_chaos, cluster, begin + args.seconds, args.interval)
+        nursery.start_soon(fault, begin + args.seconds)
         for game, seat, token in seats:
             nursery.start_soon(_player, cluster, game, seat, token, acked, begin + args.seconds,
                                counts)  # fmt: skip
@@ -263,6 +271,13 @@ def _check(store: str, acked: dict[tuple[str, int], list[str]], games: list[str]
     return problems
 
 
+def report_failures(counts: dict[str, int]) -> None:
+    """The answers and closings that made players reconnect, most frequent first."""
+    reasons = sorted(((n, r) for r, n in counts.items() if r != "reconnections"), reverse=True)
+    for number, reason in reasons[:8]:
+        print(f"  {number:5d} x {reason}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nodes", type=int, default=3)
@@ -282,7 +297,8 @@ def main() -> None:
         store = postgres.create_database("chaos")
         cluster = Cluster(store, redis.url, args.nodes, workdir)
         try:
-            acked, counts, games = trio.run(_run, cluster, args)
+            chaos = functools.partial(_chaos, cluster, interval=args.interval)
+            acked, counts, games = trio.run(_run, cluster, args, chaos)
         finally:
             cluster.stop()
         problems = _check(store, acked, games)
@@ -295,6 +311,7 @@ def main() -> None:
         f"{told} plays acknowledged to players, {counts['reconnections']} reconnections"
     )
     print(f"acknowledged plays lost or stored twice: {len(problems)}")
+    report_failures(counts)
     for problem in problems[:20]:
         print("  " + problem)
     print(f"logs: {workdir}")
