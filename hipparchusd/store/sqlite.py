@@ -40,6 +40,7 @@ from ..wording import counted
 from . import schema
 from .base import StartupGames
 from .codec import dump, dump_options
+from .retention import PRUNE_INTERVAL as PRUNE_INTERVAL  # (where callers found it before)
 from .retention import Retention
 from .rows import stored_game
 from .spawn import Writer

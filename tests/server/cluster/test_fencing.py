@@ -8,10 +8,10 @@ import contextlib
 import os
 import signal
 from collections.abc import Callable
+from typing import Any
 
 import psycopg
 import trio
-from conftest import DaemonProcess
 from daemon.client import Client, Reply
 from daemon.helpers import DEAL
 from services import Redis
@@ -37,7 +37,7 @@ async def _until(url: str, sql: str, *args: object) -> None:
 
 
 async def test_a_paused_daemon_past_its_lease_acknowledges_nothing(
-    daemon_factory: Callable[..., DaemonProcess], pg_url: str, redis_server: Redis
+    daemon_factory: Callable[..., Any], pg_url: str, redis_server: Redis
 ) -> None:
     a = daemon_factory(*node_args(pg_url, redis_server.url, "a"))
     b = daemon_factory(*node_args(pg_url, redis_server.url, "b"))

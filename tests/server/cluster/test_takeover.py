@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable
+from typing import Any
 
 import psycopg
 import trio
-from conftest import DaemonProcess
 from daemon.client import Client
 from daemon.helpers import DEAL
 from services import Redis
@@ -31,7 +31,7 @@ def _moves(url: str, game: str) -> list[tuple[int, str]]:
 
 
 async def test_a_killed_daemons_game_is_resumed_through_another(
-    daemon_factory: Callable[..., DaemonProcess], pg_url: str, redis_server: Redis
+    daemon_factory: Callable[..., Any], pg_url: str, redis_server: Redis
 ) -> None:
     a = daemon_factory(*node_args(pg_url, redis_server.url, "a"))
     b = daemon_factory(*node_args(pg_url, redis_server.url, "b"))
