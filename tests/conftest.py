@@ -93,11 +93,12 @@ def start_daemon(
 
 @pytest.fixture
 def daemon_factory(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
-    """Start daemons with ``daemon_factory(*args)``; all are stopped at the end of the test."""
+    """Start daemons with ``daemon_factory(*args)`` (``wait``: seconds to wait for each to
+    greet); all are stopped at the end of the test."""
     started: list[DaemonProcess] = []
 
-    def factory(*args: str, env: dict[str, str] | None = None) -> DaemonProcess:
-        daemon = start_daemon(tmp_path, *args, env=env)
+    def factory(*args: str, env: dict[str, str] | None = None, wait: float = 15.0) -> DaemonProcess:
+        daemon = start_daemon(tmp_path, *args, env=env, wait=wait)
         started.append(daemon)
         return daemon
 

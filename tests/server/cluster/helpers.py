@@ -43,6 +43,12 @@ async def start_node(
     return server
 
 
+#: Seconds a cluster daemon process may take to greet: it starts its store's writer process,
+#: which connects to PostgreSQL and checks the layout, then joins the bus; on a loaded
+#: machine that takes far longer than a daemon alone (the wait ends at the greeting).
+START_WAIT = 90.0
+
+
 def node_args(store: str, bus: str | None, node: str, *args: str) -> list[str]:
     """The command-line arguments of a daemon process, node ``node`` of the cluster on
     ``store`` with ``bus``, for the ``daemon_factory`` fixture."""

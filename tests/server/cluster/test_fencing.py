@@ -16,7 +16,7 @@ from daemon.client import Client, Reply
 from daemon.helpers import DEAL
 from services import Redis
 
-from .helpers import node_args, play_on
+from .helpers import START_WAIT, node_args, play_on
 
 #: Seconds to wait for a lease of 2 s to run out on the database's clock, or for a paused
 #: daemon to answer once it goes on: generous, since a loaded machine may be slow to
@@ -39,8 +39,8 @@ async def _until(url: str, sql: str, *args: object) -> None:
 async def test_a_paused_daemon_past_its_lease_acknowledges_nothing(
     daemon_factory: Callable[..., Any], pg_url: str, redis_server: Redis
 ) -> None:
-    a = daemon_factory(*node_args(pg_url, redis_server.url, "a"))
-    b = daemon_factory(*node_args(pg_url, redis_server.url, "b"))
+    a = daemon_factory(*node_args(pg_url, redis_server.url, "a"), wait=START_WAIT)
+    b = daemon_factory(*node_args(pg_url, redis_server.url, "b"), wait=START_WAIT)
     alice = await Client.connect(a.port)
     bob = await Client.connect(a.port)
     game = (await alice.ok(f"new hipparchus leader=0 deal={DEAL}")).fields()["game"]

@@ -19,7 +19,7 @@ from services import Redis
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 
-from .helpers import node_args, play_on
+from .helpers import START_WAIT, node_args, play_on
 
 
 def _moves(url: str, game: str) -> list[tuple[int, str]]:
@@ -33,8 +33,8 @@ def _moves(url: str, game: str) -> list[tuple[int, str]]:
 async def test_a_killed_daemons_game_is_resumed_through_another(
     daemon_factory: Callable[..., Any], pg_url: str, redis_server: Redis
 ) -> None:
-    a = daemon_factory(*node_args(pg_url, redis_server.url, "a"))
-    b = daemon_factory(*node_args(pg_url, redis_server.url, "b"))
+    a = daemon_factory(*node_args(pg_url, redis_server.url, "a"), wait=START_WAIT)
+    b = daemon_factory(*node_args(pg_url, redis_server.url, "b"), wait=START_WAIT)
     alice = await Client.connect(a.port)
     bob = await Client.connect(a.port)
     game = (await alice.ok(f"new hipparchus leader=0 deal={DEAL}")).fields()["game"]
