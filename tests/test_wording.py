@@ -1,7 +1,7 @@
 """Counts in messages take the noun's right number: "1 card", never "1 cards" (issue 17,
-"Also"). The helper itself, then messages of the daemon that can state a count of one: the
-games limit, a deal option with a one-card hand (both games), and a Hipparchus play whose
-position lies outside a one-card hand."""
+"Also"); lists of words read as a sentence's. The helpers themselves, then messages of the
+daemon that can state a count of one: the games limit, a deal option with a one-card hand
+(both games), and a Hipparchus play whose position lies outside a one-card hand."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hipparchusd.games.hipparchus.notation import NotationError, parse_hand, parse_play
 from hipparchusd.lobby import Lobby, Session
 from hipparchusd.protocol import parse_request
-from hipparchusd.wording import counted
+from hipparchusd.wording import counted, listed
 
 ONE_PLURAL = re.compile(
     r"(?<![\d.,-])1 (?:[a-z-]+ )?(?:cards|games|items|hands|passes|days|bytes)\b"
@@ -29,6 +29,13 @@ def test_counted_uses_the_singular_for_one_only() -> None:
     assert counted(1.0, "day") == "1 day"
     assert counted(1.5, "day") == "1.5 days"
     assert counted(1, "face-down card") == "1 face-down card"
+
+
+def test_listed_joins_words_as_a_sentence_does() -> None:
+    assert listed([]) == ""
+    assert listed(["Sun"]) == "Sun"
+    assert listed(["Sun", "Moon"]) == "Sun and Moon"
+    assert listed(["S Sun", "M Moon", "E Earth"], "or") == "S Sun, M Moon or E Earth"
 
 
 def _refusal(lobby: Lobby, session: Session, line: str) -> tuple[str, str]:

@@ -23,7 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hipparchusd match",
         description="Play games between players (built-in levels or protocol bots) with "
-        "duplicate deals and report win rates, points, Elo with a 95% interval, and SPRT.",
+        "duplicate deals and report win rates, points, Elo with a 95% interval (Bayesian: "
+        "as if one more game, or pair of a deal's games, of each outcome had been played, so "
+        "that few games give a wide interval), and SPRT.",
     )
     add = parser.add_argument
     add(

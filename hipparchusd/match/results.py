@@ -10,6 +10,7 @@ from pathlib import Path
 
 import attrs
 
+from ..wording import listed
 from .config import Config, GameResult, MatchError
 from .scoring import summary
 from .stats import Sprt
@@ -47,13 +48,45 @@ def load_results(path: Path, config: Config) -> list[GameResult]:
             )
             for g in data["games"]
         ]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise MatchError(f"{path}: not a results file of this program ({error})") from None
+    except OSError as error:
+        raise MatchError(f"{path} cannot be read: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise MatchError(
+            f"{path} is not a results file of this program: it is not JSON "
+            f"({error.msg}, line {error.lineno})"
+        ) from None
+    except KeyError as error:
+        raise MatchError(
+            f"{path} is not a results file of this program: it has no {error.args[0]!r} field"
+        ) from None
+    except (ValueError, TypeError):
+        raise MatchError(
+            f"{path} is not a results file of this program: its fields are not a match's"
+        ) from None
     if stored != config:
         raise MatchError(
-            f"{path} holds another match ({stored}); give another --output to start this one"
+            f"{path} holds another match ({'; '.join(differences(stored, config))}): "
+            "give another --output to start this one"
         )
     return games
+
+
+def differences(stored: Config, config: Config) -> list[str]:
+    """How the match a results file holds (``stored``) differs from this one (``config``), in
+    words: ``its players are heuristic and random, not random and heuristic``."""
+    found = []
+    if stored.kind != config.kind:
+        found.append(f"its game is {stored.kind}, not {config.kind}")
+    if stored.players != config.players:
+        found.append(f"its players are {listed(stored.players)}, not {listed(config.players)}")
+    if stored.options != config.options:
+        were, are = (listed(c.options) or "none" for c in (stored, config))
+        found.append(f"its options are {were}, not {are}")
+    if stored.seed != config.seed:
+        found.append(f"its seed is {stored.seed}, not {config.seed}")
+    if stored.seats != config.seats:
+        found.append(f"it has {stored.seats} seats, not {config.seats}")
+    return found
 
 
 def save_results(

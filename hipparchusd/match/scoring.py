@@ -93,7 +93,7 @@ def summary(results: Sequence[GameResult], players: int, sprt: Sprt | None) -> d
         out["pentanomial"] = [penta.ll, penta.ld, penta.wl, penta.dd, penta.wd, penta.ww]
         if found is not None:
             out["score"] = found.score
-            out["elo"] = _finite(found.elo)
+            out["elo"] = found.elo  # finite: the posterior mean is strictly between 0 and 1
             out["elo_95"] = [_finite(found.elo_low), _finite(found.elo_high)]
             out["los"] = found.los
         if sprt is not None:
@@ -126,20 +126,35 @@ def describe(results: Sequence[GameResult], players: int, sprt: Sprt | None) -> 
     found, tri, penta = estimate(results)
     text = f"+{tri.wins} -{tri.losses} ={tri.draws}"
     if found is not None:
+        text += f" score {found.score:.3f} Elo {found.elo + 0.0:+.0f}"
         if math.isfinite(found.error):
-            text += f" score {found.score:.3f} Elo {found.elo + 0.0:+.0f} ±{found.error:.0f}"
-        else:
-            text += f" score {found.score:.3f}"
+            text += f" ±{found.error:.0f}"
+        elif math.isfinite(found.elo_low):
+            text += f" ≥{found.elo_low + 0.0:+.0f}"
+        elif math.isfinite(found.elo_high):
+            text += f" ≤{found.elo_high + 0.0:+.0f}"
     if sprt is not None:
         text += f" LLR {sprt.llr(penta if penta.pairs >= 2 else tri):+.2f}"
     return text
 
 
-def _elo_text(elo: float | None) -> str:
-    """An Elo difference with its sign (``inf`` for a score of 0 or 1, which has none)."""
-    if elo is None:
-        return "inf"
+def _signed(elo: float) -> str:
     return f"{elo + 0.0:+.1f}"  # + 0.0: no "-0.0"
+
+
+def _elo_text(elo: float, low: float | None, high: float | None) -> str:
+    """An Elo difference and its 95% interval as the report words them, from the summary's
+    figures (``None``: that end unbounded, the interval reaching a score of 0 or 1):
+    ``Elo +12.5 [-40.1, +66.0] (95%)``, or a one-sided bound (``Elo +353.8, at least +176.2
+    (95%)``), or ``too few games`` for a 95% interval when neither end is bounded."""
+    text = f"Elo {_signed(elo)}"
+    if low is not None and high is not None:
+        return f"{text} [{_signed(low)}, {_signed(high)}] (95%)"
+    if low is not None:
+        return f"{text}, at least {_signed(low)} (95%)"
+    if high is not None:
+        return f"{text}, at most {_signed(high)} (95%)"
+    return f"{text}, too few games for a 95% interval"
 
 
 def report(results: Sequence[GameResult], players: Sequence[Player], sprt: Sprt | None) -> str:
@@ -155,10 +170,10 @@ def report(results: Sequence[GameResult], players: Sequence[Player], sprt: Sprt 
             text += f", {row['points_per_game']:.2f} points per game"
         lines.append(text)
     if "elo" in figures:
-        elo, (low, high) = figures["elo"], figures["elo_95"]
+        low, high = figures["elo_95"]
         lines.append(
-            f"p0 vs p1: score {figures['score']:.3f}, Elo {_elo_text(elo)} "
-            f"[{_elo_text(low)}, {_elo_text(high)}] (95%), LOS {figures['los']:.1%}"
+            f"p0 vs p1: score {figures['score']:.3f}, {_elo_text(figures['elo'], low, high)}, "
+            f"LOS {figures['los']:.1%}"
         )
     if "sprt" in figures:
         s = figures["sprt"]

@@ -1,11 +1,12 @@
-"""The statistics of a match between two players (issue 18's match runner), as chess testers
-(cutechess, fastchess, fishtest) compute them:
+"""The statistics of a match between two players (issue 18's match runner):
 
 - the score (wins plus half the draws, per game) and its Elo difference
-  ``-400 log10(1/score - 1)``, with a 95% confidence interval from the per-game variance of the
-  score (:class:`Trinomial`) or, for duplicate deals played in pairs with the seats swapped, from
-  the variance of the pairs' scores (:class:`Pentanomial`, which removes the luck of the deal
-  shared by a pair);
+  ``-400 log10(1/score - 1)``, with a 95% interval that reflects the sample however small it
+  is: the posterior of the expected score under a uniform Dirichlet prior over the outcomes of
+  a game (:class:`Trinomial`) or, for duplicate deals played in pairs with the seats swapped, of
+  a pair (:class:`Pentanomial`, whose variance leaves out the luck of the deal shared by a pair);
+  see :func:`posterior`. With many games it is the normal interval of cutechess and fastchess;
+  with few it stays wide, where the sample's own variance may be zero (every pair split);
 - the generalised sequential probability ratio test (:class:`Sprt`): the log-likelihood ratio
   of "the Elo difference is ``elo1``" against "it is ``elo0``" in the logistic model, with the
   maximum-likelihood distributions of Michel Van den Bergh's "Comments on Normalized Elo"
@@ -29,6 +30,12 @@ Z95 = 1.959963984540054
 EMPTY = 1e-3
 
 
+#: The prior's pseudo-count of each outcome (of a game, or of a pair): the uniform Dirichlet prior
+#: of Bayes and Laplace, as if one game (or pair) of each kind had been played besides those
+#: played.
+PRIOR = 1.0
+
+
 def elo_from_score(score: float) -> float:
     """The Elo difference for an expected score (0 < score < 1); infinite at 0 and 1."""
     if score <= 0:
@@ -45,12 +52,18 @@ def score_from_elo(elo: float) -> float:
 
 @attrs.frozen
 class Estimate:
-    """A score with its 95% interval, and the same as Elo differences: ``elo`` and the interval
-    ``elo_low``..``elo_high``; ``error`` is half the interval's width in Elo (the ``+/-`` of
-    cutechess and fastchess); ``los`` the likelihood of superiority (the probability that the
-    first player is the stronger)."""
+    """What the games say of the first player against the second.
+
+    ``score`` is the score the games gave (per game, 0 to 1); ``expected`` the posterior mean of
+    the expected score and ``score_low``..``score_high`` its 95% interval (clipped to 0..1);
+    ``elo`` and ``elo_low``..``elo_high`` the same as Elo differences, an end infinite where
+    the interval reaches a score of 0 or 1 (then it bounds one side only); ``error`` half the
+    interval's width in Elo (the ``+/-`` of cutechess and fastchess; infinite when an end is);
+    ``los`` the likelihood of superiority (the posterior probability that the first player is
+    the stronger)."""
 
     score: float
+    expected: float
     score_low: float
     score_high: float
     elo: float
@@ -60,24 +73,43 @@ class Estimate:
     los: float
 
 
-def _estimate(score: float, variance_of_mean: float) -> Estimate:
-    spread = Z95 * math.sqrt(variance_of_mean)
-    low, high = score - spread, score + spread
+def posterior(scores: Sequence[float], counts: Sequence[float], observed: float) -> Estimate:
+    """The estimate from ``counts`` of outcomes worth ``scores`` (per game, 0 to 1) whose
+    observed mean score is ``observed``.
+
+    The method: the outcomes' probabilities ``p`` get the Dirichlet prior of parameters
+    :data:`PRIOR`, so their posterior is Dirichlet with ``c_i = counts_i + PRIOR`` (Gelman et
+    al., *Bayesian Data Analysis*, 3rd ed., section 3.4); the expected score ``s = sum a_i p_i``
+    (``a`` the ``scores``) then has the posterior mean ``m = sum a_i c_i / C`` and variance
+    ``v = (sum a_i^2 c_i / C - m^2) / (C + 1)``, ``C = sum c_i`` (the moments of the Dirichlet
+    distribution, ibid. appendix A), and the interval is ``m -/+ 1.96 sqrt(v)`` (its normal
+    approximation), clipped to 0..1. The prior keeps ``v`` above zero and the interval wide
+    while the games are few, whatever they were; its weight fades as they grow.
+    """
+    pseudo = [count + PRIOR for count in counts]
+    total = sum(pseudo)
+    mean = sum(a * c for a, c in zip(scores, pseudo, strict=True)) / total
+    second = sum(a * a * c for a, c in zip(scores, pseudo, strict=True)) / total
+    variance = (second - mean * mean) / (total + 1.0)
+    spread = Z95 * math.sqrt(variance)
+    low, high = max(0.0, mean - spread), min(1.0, mean + spread)
     elo_low, elo_high = elo_from_score(low), elo_from_score(high)
-    if variance_of_mean > 0:
-        los = 0.5 * (1.0 + math.erf((score - 0.5) / math.sqrt(2.0 * variance_of_mean)))
-    else:
-        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
+    los = 0.5 * (1.0 + math.erf((mean - 0.5) / math.sqrt(2.0 * variance)))
     return Estimate(
-        score, low, high, elo_from_score(score), elo_low, elo_high, (elo_high - elo_low) / 2, los
+        observed,
+        mean,
+        low,
+        high,
+        elo_from_score(mean),
+        elo_low,
+        elo_high,
+        (elo_high - elo_low) / 2,
+        los,
     )
 
 
-def _mean_variance(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
-    total = sum(weights)
-    mean = sum(v * w for v, w in zip(values, weights, strict=True)) / total
-    variance = sum(w * (v - mean) ** 2 for v, w in zip(values, weights, strict=True)) / total
-    return mean, variance
+def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    return sum(v * w for v, w in zip(values, weights, strict=True)) / sum(weights)
 
 
 @attrs.frozen
@@ -102,15 +134,16 @@ class Trinomial:
         return self.wins + self.losses + self.draws
 
     def estimate(self) -> Estimate:
-        """The score and Elo difference with their 95% intervals (from the per-game variance).
+        """The score and Elo difference with their 95% intervals, each game an outcome
+        (:func:`posterior`).
 
         Raises:
             ValueError: no games.
         """
         if not self.games:
             raise ValueError("no games to estimate from")
-        mean, variance = _mean_variance((0.0, 0.5, 1.0), (self.losses, self.draws, self.wins))
-        return _estimate(mean, variance / self.games)
+        scores, counts = self.categories()
+        return posterior(scores, counts, _mean(scores, counts))
 
     def categories(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The scores (0, 1/2, 1) and their counts, for :meth:`Sprt.llr`."""
@@ -149,8 +182,8 @@ class Pentanomial:
         return (0.0, 0.25, 0.5, 0.75, 1.0), (self.ll, self.ld, self.wl + self.dd, self.wd, self.ww)
 
     def estimate(self) -> Estimate:
-        """The score per game and Elo difference with their 95% intervals, from the variance
-        of the pairs' scores.
+        """The score per game and Elo difference with their 95% intervals, each pair an
+        outcome (:func:`posterior`).
 
         Raises:
             ValueError: no pairs.
@@ -158,8 +191,7 @@ class Pentanomial:
         if not self.pairs:
             raise ValueError("no pairs to estimate from")
         scores, counts = self.categories()
-        mean, variance = _mean_variance(scores, counts)
-        return _estimate(mean, variance / self.pairs)
+        return posterior(scores, counts, _mean(scores, counts))
 
 
 def _mle(scores: Sequence[float], probs: Sequence[float], s: float) -> list[float]:

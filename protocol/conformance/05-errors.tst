@@ -24,7 +24,7 @@ a> new hipparchus leader=2
 a> new hipparchus colour=red
 ? bad-option unknown option 'colour' for hipparchus (known: leader, seed, deal)
 a> new hipparchus deal=SSS/MMM/EE
-? bad-option bad deal: seat 0's hand has 3 cards, not 14 at character 1 of 'SSS/MMM/EE'
+? bad-option bad deal: 'SSS/MMM/EE': seat 0's hand has 3 cards, not 14
 a> state g9
 ? unknown-game no game 'g9'
 a> new hipparchus leader=0 deal=SMSMSMSMSMEEEE/EEESSSSMMMMEES/ME
@@ -75,11 +75,11 @@ b> play g1 1E@1
 a> play g1 2S@1
 ? illegal-move a clump of 1 is played whole
 a> play g1 1M@1
-? illegal-move card 1 of your hand is Sun, not Moon at character 4 of '1M@1'
+? illegal-move '1M@1': card 1 of your hand is Sun, not Moon
 a> play g1 1S@99
-? illegal-move position 99 is outside your hand of 14 cards at character 4 of '1S@99'
+? illegal-move '1S@99': position 99 is outside your hand of 14 cards
 a> play g1 lots
-? illegal-move expected a play like 2E@5 at character 1 of 'lots'
+? illegal-move 'lots': a play starts with how many cards, 1, 2 or 3 (2E@5 plays two Earths from the clump that holds your 5th card)
 a> record g1
 ? game-not-over g1 is not over
 a> 5 resign g1

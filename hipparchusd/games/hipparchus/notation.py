@@ -13,7 +13,9 @@ Positions: one line of space-separated fields, FEN-like, from which play can res
 (:func:`format_position`, :func:`parse_position`; a round alone: :func:`format_round_position`,
 :func:`parse_round_position`).
 
-Every parse error is a :class:`NotationError` that says what was wrong and at which character.
+Every parse error is a :class:`NotationError` that quotes the text and says in a player's words
+what is wrong with it (``'9S@1': a play is 1, 2 or 3 cards, not 9``), and gives the index of the
+character at fault.
 """
 
 from __future__ import annotations
@@ -43,16 +45,19 @@ from .rules import (
 )
 from .validation import InvalidState, validate_match, validate_round
 
-# Digits are bounded so that int() never meets a number past its digit limit (4300 by default).
-_PLAY = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])@([0-9]{1,9})")
-_CARDS = re.compile(r"([1-9][0-9]{0,8})([A-Za-z])")
+#: The digits of a count or a position: str.isdigit() would take other scripts' digits too.
+_DIGITS = "0123456789"
+#: The suits as a player reads them, for the errors.
+_SUITS_NAMED = "S Sun, M Moon or E Earth"
+#: A play explained, for the errors.
+_PLAY_EXAMPLE = "(2E@5 plays two Earths from the clump that holds your 5th card)"
 #: Each suit's letter, indexed by the suit (``Suit.letter``).
 _SUIT_LETTERS = "".join(suit.letter for suit in Suit)
 #: Each suit by its letter, either case (``Suit.from_letter`` without a call, for every move).
 _SUIT_OF_LETTER = {case(suit.letter): suit for suit in Suit for case in (str.upper, str.lower)}
 #: (count, suit, position) of each play in canonical notation that fits in a hand: a client
-#: usually sends a play as ``legal`` wrote it, and a lookup is ten times faster than the
-#: regular expression, which still reads every other spelling and names what is wrong.
+#: usually sends a play as ``legal`` wrote it, and a lookup is ten times faster than reading
+#: it, which :func:`parse_play_text` still does for every other spelling, naming what is wrong.
 _CANONICAL_PLAYS = {
     f"{count}{suit.letter}@{position}": (count, suit, position)
     for count in range(1, MAX_PLAY + 1)
@@ -62,13 +67,14 @@ _CANONICAL_PLAYS = {
 
 
 class NotationError(ValueError):
-    """Text that does not parse. ``position`` is the 0-based index of the offending character
-    in ``text``."""
+    """Text that does not parse: the message is the text quoted then ``reason``, what is wrong
+    in a player's words; ``position`` is the 0-based index of the offending character in
+    ``text``."""
 
     def __init__(self, message: str, text: str, position: int) -> None:
         # The text is echoed cut short: an error must not repeat a client's megabyte.
         shown = text if len(text) <= 40 else text[:40] + "..."
-        super().__init__(f"{message} at character {position + 1} of {shown!r}")
+        super().__init__(f"{shown!r}: {message}")
         self.text = text
         self.reason = message
         self.position = position
@@ -89,19 +95,37 @@ def parse_play_text(text: str) -> tuple[int, Suit, int]:
 
     Raises:
         NotationError: not of the form ``<count><suit>@<position>`` with count 1-3, suit S/M/E
-            and position >= 1.
+            and position >= 1, naming the first part that is not.
     """
     canonical = _CANONICAL_PLAYS.get(text)
     if canonical is not None:
         return canonical
-    match = _PLAY.fullmatch(text)
-    if match is None:
-        bad = _first_bad_play_char(text)
-        raise NotationError("expected a play like 2E@5", text, bad)
-    count, suit = _count_and_suit(match, text)
-    position = int(match.group(3))
+    count, suit, i = _count_and_suit(text, _PLAY_EXAMPLE)
+    if i == len(text) or text[i] != "@":
+        raise NotationError(
+            f"after the suit comes @, then where the cards are in your hand {_PLAY_EXAMPLE}",
+            text,
+            i,
+        )
+    i += 1
+    digits = text[i:].lstrip(_DIGITS)
+    end = len(text) - len(digits)
+    if end == i:
+        raise NotationError(
+            "after the @ comes where the cards are in your hand, 1 for your leftmost card "
+            + _PLAY_EXAMPLE,
+            text,
+            i,
+        )
+    if end < len(text):
+        raise NotationError(
+            f"nothing comes after where the cards are in your hand {_PLAY_EXAMPLE}", text, end
+        )
+    if end - i > 9:  # int() would read it, but no hand comes near
+        raise NotationError(f"a hand has at most {HAND_SIZE} cards", text, i)
+    position = int(text[i:])
     if position < 1:
-        raise NotationError("hand positions start at 1", text, match.start(3))
+        raise NotationError("your cards are counted from 1, your leftmost card", text, i)
     return count, suit, position
 
 
@@ -117,50 +141,43 @@ def parse_cards(text: str) -> PlayedCards:
 
     Raises:
         NotationError: not of that form with count 1-3 and suit S/M/E (a hand position, as in
-            ``2E@5``, is refused: public plays have none).
+            ``2E@5``, is refused: public plays have none), naming the first part that is not.
     """
-    match = _CARDS.fullmatch(text)
-    if match is None:
-        digits = len(text) - len(text.lstrip("0123456789"))
-        letter = digits < len(text) and text[digits].isalpha()
-        at = 0 if digits == 0 or text[0] == "0" else digits + 1 if letter else digits
-        raise NotationError("expected played cards like 2E (count and suit)", text, at)
-    count, suit = _count_and_suit(match, text)
+    count, suit, end = _count_and_suit(text, "(2E is two Earths)")
+    if end < len(text):
+        cards = text[:end]
+        if text[end] == "@":
+            raise NotationError(f"played cards name no place in a hand: write {cards}", text, end)
+        raise NotationError(f"nothing comes after the suit: write {cards}", text, end)
     return cards_of(count, suit)
 
 
-def _count_and_suit(match: re.Match[str], text: str) -> tuple[int, Suit]:
-    """The count (group 1) and suit (group 2) of a play or played-cards ``match`` of ``text``.
+def _count_and_suit(text: str, example: str) -> tuple[int, Suit, int]:
+    """The count and suit that begin ``text`` (a play or played cards), and the index just
+    past them.
 
     Raises:
-        NotationError: the count is over 3 or the suit letter is not S, M or E.
+        NotationError: the first thing wrong with them: no count, a count that is not 1 to 3,
+            no suit letter after it, or a letter that is not a suit; ``example`` closes the
+            message of a part missing.
     """
-    digits, letter = match.group(1, 2)
-    count = int(digits)
-    if count > MAX_PLAY:
-        raise NotationError(f"a play has 1 to {MAX_PLAY} cards, not {count}", text, 0)
-    suit = _SUIT_OF_LETTER.get(letter)
-    if suit is None:
-        raise NotationError(f"unknown suit {letter!r} (S, M or E)", text, match.start(2))
-    return count, suit
-
-
-def _first_bad_play_char(text: str) -> int:
-    """Index of the first character where ``text`` stops matching the play grammar."""
-    i = 0
-    while i < len(text) and text[i].isdigit():
-        i += 1
+    i = len(text) - len(text.lstrip(_DIGITS))
     if i == 0:
-        return 0
-    if i >= len(text) or not text[i].isalpha():
-        return min(i, len(text))
-    i += 1
-    if i >= len(text) or text[i] != "@":
-        return min(i, len(text))
-    i += 1
-    while i < len(text) and text[i].isdigit():
-        i += 1
-    return min(i, len(text)) if i > 0 else 0
+        raise NotationError(f"a play starts with how many cards, 1, 2 or 3 {example}", text, 0)
+    digits = text[:i]
+    if len(digits) != 1 or not 1 <= int(digits) <= MAX_PLAY:
+        shown = digits if len(digits) <= 9 else digits[:9] + "..."
+        raise NotationError(f"a play is 1, 2 or 3 cards, not {shown}", text, 0)
+    if i == len(text) or not text[i].isalpha():
+        raise NotationError(f"after the count comes the suit, {_SUITS_NAMED} {example}", text, i)
+    suit = _SUIT_OF_LETTER.get(text[i])
+    if suit is None:
+        raise NotationError(_suit_fault(text[i]), text, i)
+    return int(digits), suit, i + 1
+
+
+def _suit_fault(letter: str) -> str:
+    return f"{letter!r} is not a suit ({_SUITS_NAMED})"
 
 
 def parse_play(text: str, hand: Hand) -> Play:
@@ -206,13 +223,13 @@ def parse_hand(text: str) -> Hand:
     if text == "-":
         return Hand(())
     if not text:
-        raise NotationError("empty hand (write - for no cards)", text, 0)
+        raise NotationError("a hand is its cards' suit letters, and - when it has none", text, 0)
     cards = []
     for i, ch in enumerate(text):
         try:
             cards.append(Suit.from_letter(ch))
         except ValueError:
-            raise NotationError(f"unknown suit {ch!r} (S, M or E)", text, i) from None
+            raise NotationError(_suit_fault(ch), text, i) from None
     return Hand.from_cards(cards)
 
 
@@ -233,7 +250,12 @@ def parse_deal(text: str) -> Deal:
     """
     parts = text.split("/")
     if len(parts) != 3:
-        raise NotationError("expected <hand0>/<hand1>/<face-down>", text, 0)
+        raise NotationError(
+            "a deal is seat 0's hand, seat 1's hand and the face-down cards, in suit letters "
+            "split by /, as in SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME",
+            text,
+            0,
+        )
     sizes = (HAND_SIZE, HAND_SIZE, FACE_DOWN_SIZE)
     names = ("seat 0's hand", "seat 1's hand", "the face-down cards")
     offset = 0
@@ -242,11 +264,12 @@ def parse_deal(text: str) -> Deal:
         try:
             hand = parse_hand(part) if part else Hand(())
         except NotationError as error:
-            raise NotationError(error.reason, text, offset + error.position) from None
+            raise NotationError(f"{name}: {error.reason}", text, offset + error.position) from None
         if hand.size != size:
-            raise NotationError(
-                f"{name} has {counted(len(part), 'card')}, not {size}", text, offset
-            )
+            held = f"{name} has {counted(len(part), 'card')}"
+            if size == FACE_DOWN_SIZE:
+                held = f"there are {counted(len(part), 'face-down card')}"
+            raise NotationError(f"{held}, not {size}", text, offset)
         hands.append(hand)
         offset += len(part) + 1
     deal = Deal((hands[0], hands[1]), hands[2].cards)

@@ -16,14 +16,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .model import CARDS, RANK_LETTERS, SUIT_LETTERS, Card, PassKind
+from ...wording import listed
+from .model import CARDS, RANK_LETTERS, RANK_NAMES, SUIT_LETTERS, SUIT_NAMES, Card, PassKind
 
 _BY_NAME: dict[str, Card] = {card.name: card for card in CARDS}
+#: The suits as a player reads them, for the errors: ``E Earth, J Jupiter, ... or V Venus``.
+_SUITS_NAMED = listed(
+    [f"{s} {name}" for s, name in zip(SUIT_LETTERS, SUIT_NAMES, strict=True)], "or"
+)
+#: The ranks as a player reads them: ``1 to 7, M Moon, S Sun or G Galaxy``.
+_RANKS_NAMED = listed(
+    [
+        f"{RANK_LETTERS[0]} to {RANK_LETTERS[6]}",
+        *(f"{r} {name}" for r, name in zip(RANK_LETTERS[7:], RANK_NAMES[7:], strict=True)),
+    ],
+    "or",
+)
 
 
 class NotationError(ValueError):
-    """Text that is not what the notation says; the message says what and cuts echoed text
-    short."""
+    """Text that is not what the notation says; the message quotes it (cut short) and says in a
+    player's words what is wrong with it."""
 
 
 def _echo(text: str) -> str:
@@ -34,15 +47,24 @@ def parse_card(text: str) -> Card:
     """The card written ``text`` (either case, ASCII only), e.g. ``"js"`` -> ``Card.JS``.
 
     Raises:
-        NotationError: not a suit letter and a rank.
+        NotationError: not a suit letter and a rank, saying which part is wrong.
     """
     card = _BY_NAME.get(text.upper()) if text.isascii() else None
     if card is None:
-        raise NotationError(
-            f"{_echo(text)} is not a card (a suit {'/'.join(SUIT_LETTERS)} then a rank "
-            f"{'/'.join(RANK_LETTERS)}, e.g. V1 or JS)"
-        )
+        raise NotationError(f"{_echo(text)} is not a card: {_card_fault(text)}")
     return card
+
+
+def _card_fault(text: str) -> str:
+    """What is wrong with ``text`` as a card, in a player's words."""
+    if len(text) != 2:
+        return (
+            "a card is two characters, its suit's letter then its rank, as V1 (the 1 of "
+            "Venus) or JS (the Sun of Jupiter)"
+        )
+    if text[0].upper() not in SUIT_LETTERS:
+        return f"it starts with its suit's letter, {_SUITS_NAMED}"
+    return f"after the suit comes the rank, {_RANKS_NAMED}"
 
 
 def format_card(card: Card) -> str:
@@ -59,7 +81,14 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if text == "-":
         return ()
-    return tuple(parse_card(item) for item in text.split(","))
+    if not text:
+        raise NotationError("no cards given (write - for none)")
+    items = text.split(",")
+    if "" in items:
+        raise NotationError(
+            f"{_echo(text)} has a comma with no card on one side (cards are split by one comma)"
+        )
+    return tuple(parse_card(item) for item in items)
 
 
 def format_cards(cards: Iterable[Card]) -> str:
@@ -100,7 +129,7 @@ def parse_deal(text: str) -> tuple[tuple[Card, ...], ...]:
         try:
             hands.append(tuple(sorted(parse_cards(hand))))
         except NotationError as error:
-            raise NotationError(f"hand {seat}: {error}") from None
+            raise NotationError(f"seat {seat}'s hand: {error}") from None
     return tuple(hands)
 
 

@@ -60,7 +60,7 @@ def test_illegal_move_changes_nothing_and_leaks_nothing() -> None:
     assert caught.value.code == "illegal-move"
     assert "SSMMM" not in str(caught.value)
     assert game.state == before and game.view(1) == view
-    with pytest.raises(IllegalMove, match="expected a play"):
+    with pytest.raises(IllegalMove, match="a play starts with how many cards"):
         game.parse_move(1, "two suns")
 
 

@@ -72,13 +72,18 @@ def test_any_position_inside_a_clump_gives_the_canonical_play() -> None:
 @pytest.mark.parametrize(
     ("text", "where", "what"),
     [
-        ("", 0, "expected a play"),
-        ("E@5", 0, "expected a play"),
-        ("2X@5", 1, "unknown suit"),
-        ("4E@5", 0, "1 to 3 cards"),
-        ("2E5", 2, "expected a play"),
-        ("2E@0", 3, "positions start at 1"),
-        ("2E@", 3, "expected a play"),
+        ("", 0, "'': a play starts with how many cards, 1, 2 or 3 (2E@5 plays two Earths"),
+        ("E@5", 0, "'E@5': a play starts with how many cards"),
+        ("2X@5", 1, "'2X@5': 'X' is not a suit (S Sun, M Moon or E Earth)"),
+        ("4E@5", 0, "'4E@5': a play is 1, 2 or 3 cards, not 4"),
+        ("9S@1", 0, "'9S@1': a play is 1, 2 or 3 cards, not 9"),
+        ("0E@5", 0, "'0E@5': a play is 1, 2 or 3 cards, not 0"),
+        ("2@5", 1, "'2@5': after the count comes the suit, S Sun, M Moon or E Earth (2E@5"),
+        ("2E5", 2, "'2E5': after the suit comes @, then where the cards are in your hand (2E@5"),
+        ("2E@0", 3, "'2E@0': your cards are counted from 1, your leftmost card"),
+        ("2E@", 3, "'2E@': after the @ comes where the cards are in your hand, 1 for your"),
+        ("2E@5x", 4, "'2E@5x': nothing comes after where the cards are in your hand (2E@5"),
+        ("2E@1234567890", 3, "'2E@1234567890': a hand has at most 14 cards"),
     ],
 )
 def test_play_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
@@ -99,14 +104,15 @@ def test_played_cards_notation_is_count_and_suit_only() -> None:
 @pytest.mark.parametrize(
     ("text", "where", "what"),
     [
-        ("", 0, "expected played cards"),
-        ("E", 0, "expected played cards"),
-        ("0E", 0, "expected played cards"),
-        ("2", 1, "expected played cards"),
-        ("2X", 1, "unknown suit"),
-        ("4E", 0, "1 to 3 cards"),
-        ("2E@5", 2, "expected played cards"),  # public plays have no position
-        ("2EE", 2, "expected played cards"),
+        ("", 0, "'': a play starts with how many cards, 1, 2 or 3 (2E is two Earths)"),
+        ("E", 0, "'E': a play starts with how many cards"),
+        ("0E", 0, "'0E': a play is 1, 2 or 3 cards, not 0"),
+        ("2", 1, "'2': after the count comes the suit, S Sun, M Moon or E Earth (2E is"),
+        ("2X", 1, "'2X': 'X' is not a suit (S Sun, M Moon or E Earth)"),
+        ("4E", 0, "'4E': a play is 1, 2 or 3 cards, not 4"),
+        # Public plays have no position.
+        ("2E@5", 2, "'2E@5': played cards name no place in a hand: write 2E"),
+        ("2EE", 2, "'2EE': nothing comes after the suit: write 2E"),
     ],
 )
 def test_played_cards_parse_errors_say_what_and_where(text: str, where: int, what: str) -> None:
@@ -253,10 +259,19 @@ def test_deal_notation_round_trips() -> None:
 @pytest.mark.parametrize(
     ("text", "where", "what"),
     [
-        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE", 0, "expected <hand0>/<hand1>/<face-down>"),
-        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME", 28, "unknown suit 'X' (S, M or E)"),
-        ("SSSSSMMMMMEEE/SSSSSMMMMMEEEE/MEE", 0, "seat 0's hand has 13 cards"),
-        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/MEE", 30, "face-down cards has 3"),
+        (
+            "SSSSSMMMMMEEEE/SSSSSMMMMMEEEE",
+            0,
+            "a deal is seat 0's hand, seat 1's hand and the face-down cards, in suit letters "
+            "split by /",
+        ),
+        (
+            "SSSSSMMMMMEEEE/SSSSSMMMMMEEEX/ME",
+            28,
+            "seat 1's hand: 'X' is not a suit (S Sun, M Moon or E Earth)",
+        ),
+        ("SSSSSMMMMMEEE/SSSSSMMMMMEEEE/MEE", 0, "seat 0's hand has 13 cards, not 14"),
+        ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/MEE", 30, "there are 3 face-down cards, not 2"),
         ("SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/SS", 0, "impossible deal: 12 cards of Sun"),
         # The example of protocol/PROTOCOL.md (version 1) has 11 Moons.
         ("SSSSSMMMMMEEEE/SSSSSMMMMMEEEE/ME", 0, "impossible deal: 11 cards of Moon"),

@@ -128,8 +128,8 @@ def test_public_plays_and_tricks_are_strict_on_input() -> None:
     )
     for bad, what in [
         ("2e", "not canonical"),
-        ("2E@5", "expected played cards"),
-        ("4E", "1 to 3 cards"),
+        ("2E@5", "played cards name no place in a hand"),
+        ("4E", "1, 2 or 3 cards, not 4"),
         (2, "not int"),
         (["2", "E"], "not list"),
     ]:
@@ -167,13 +167,13 @@ R = ["data", "round"]
         ([*R, "face_down", 0], "X", "$.data.round.face_down[0]", "unknown suit"),
         ([*R, "face_down", 0], "s", "$.data.round.face_down[0]", "unknown suit"),
         ([*R, "face_down", 0], 0, "$.data.round.face_down[0]", "unknown suit"),
-        ([*R, "hands", 0], "SSQ", "$.data.round.hands[0]", "unknown suit 'Q'"),
-        ([*R, "hands", 0], "", "$.data.round.hands[0]", "empty hand (write - for no cards)"),
+        ([*R, "hands", 0], "SSQ", "$.data.round.hands[0]", "'Q' is not a suit"),
+        ([*R, "hands", 0], "", "$.data.round.hands[0]", "and - when it has none"),
         ([*R, "hands", 0], "S" * 15, "$.data.round.hands[0]", "at most 14 suit letters, not 15"),
         ([*R, "hands", 0], "S" * 11, "$.data.round.hands[0]", "11 cards of Sun"),
         ([*R, "hands", 0], ["S"], "$.data.round.hands[0]", "a hand is a string"),
         ([*R, "lead"], "2e@1", "$.data.round.lead", "not canonical"),
-        ([*R, "lead"], "9E@1", "$.data.round.lead", "1 to 3 cards"),
+        ([*R, "lead"], "9E@1", "$.data.round.lead", "1, 2 or 3 cards, not 9"),
         ([*R, "extra"], 1, "$.data.round", "unknown fields extra"),
         ([*R, "won"], KeyError, "$.data.round", "without won"),
         (["data", "round_number"], 4, "$.data.round_number", "out of range"),

@@ -63,7 +63,7 @@ def test_the_deal_option_fixes_the_first_hand() -> None:
         ({"seed": "1.5"}, "seed must be an integer"),
         ({"colour": "red"}, "unknown option"),
         ({"deal": "V1/JS"}, "bad deal: a deal has 4 hands, not 2"),
-        ({"players": "3", "deal": "V1,XX//"}, "bad deal: hand 0"),
+        ({"players": "3", "deal": "V1,XX//"}, "bad deal: seat 0's hand: 'XX' is not a card"),
         ({"players": "3", "deal": "V1,V1//"}, "bad deal"),
     ],
 )

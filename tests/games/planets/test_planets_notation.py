@@ -61,6 +61,35 @@ def test_bad_cards_are_refused(text: str) -> None:
         parse_card(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (
+            "XY",
+            "'XY' is not a card: it starts with its suit's letter, E Earth, J Jupiter, M Mars, "
+            "N Neptune, S Saturn or V Venus",
+        ),
+        (
+            "V9",
+            "'V9' is not a card: after the suit comes the rank, 1 to 7, M Moon, S Sun or G Galaxy",
+        ),
+        (
+            "V10",
+            "'V10' is not a card: a card is two characters, its suit's letter then its rank, as "
+            "V1 (the 1 of Venus) or JS (the Sun of Jupiter)",
+        ),
+        ("V1,,JS", "'V1,,JS' has a comma with no card on one side (cards are split by one comma)"),
+        ("JS,", "'JS,' has a comma with no card on one side (cards are split by one comma)"),
+        ("", "no cards given (write - for none)"),
+    ],
+)
+def test_a_bad_card_is_refused_saying_which_part_is_wrong(text: str, says: str) -> None:
+    # Suit letters and ranks as docs/planets.md, "Notation", names them.
+    with pytest.raises(NotationError) as refused:
+        parse_cards(text)
+    assert str(refused.value) == says
+
+
 def test_hands_are_sorted_by_suit_then_rank() -> None:
     hand = parse_cards("VG,J3,E5,JS,E1")
     assert format_hand(hand) == "E1,E5,J3,JS,VG"
@@ -79,7 +108,9 @@ def test_deal_notation_round_trips() -> None:
     hands = parse_deal("V1,E2/JS,E1/-")
     assert hands == ((Card.E2, Card.V1), (Card.E1, Card.JS), ())
     assert format_deal(hands) == "E2,V1/E1,JS/-"
-    with pytest.raises(NotationError, match="hand 1"):
+    with pytest.raises(
+        NotationError, match="seat 1's hand: 'ZZ' is not a card: it starts with its suit's letter"
+    ):
         parse_deal("V1/ZZ")
 
 
