@@ -169,15 +169,20 @@ async def _player(
 
 
 async def _chaos(cluster: Cluster, stop: float, *, interval: float) -> None:
+    """Every ``interval`` seconds, SIGKILL a random running daemon (never the last one) and
+    start it again under its name in the background, so that kills do not wait for restarts."""
     rng = random.Random()
-    while trio.current_time() + interval < stop:
-        await trio.sleep(interval)
-        node = rng.choice(sorted(cluster.procs))
-        cluster.procs[node].kill()
-        cluster.procs[node].wait()
-        cluster.kills += 1
-        await trio.sleep(0.5)
-        await trio.to_thread.run_sync(cluster.start, node)
+    async with trio.open_nursery() as nursery:
+        while trio.current_time() + interval < stop:
+            await trio.sleep(interval)
+            live = [n for n, p in cluster.procs.items() if p.poll() is None]
+            if len(live) < 2:
+                continue
+            node = rng.choice(live)
+            cluster.procs[node].kill()
+            cluster.procs[node].wait()
+            cluster.kills += 1
+            nursery.start_soon(trio.to_thread.run_sync, cluster.start, node)
 
 
 async def _run(

@@ -10,6 +10,7 @@ from typing import Any
 
 import trio
 from daemon.client import Client, event_fields
+from daemon.helpers import DEAL
 
 from hipparchusd.server import Server, serve
 from hipparchusd.server.run import open_service
@@ -57,6 +58,17 @@ def node_args(store: str, bus: str | None, node: str, *args: str) -> list[str]:
     if bus is not None:
         extra += ["--bus", bus]
     return [*extra, *args]
+
+
+async def a_match_on(port: int) -> tuple[str, dict[int, Client], list[str]]:
+    """A match of the fixed deal made through ``port`` and both seats joined through it, each
+    on its own connection: the game, the seats' clients and their tokens."""
+    alice = await Client.connect(port)
+    bob = await Client.connect(port)
+    game = (await alice.ok(f"new hipparchus leader=0 deal={DEAL}")).fields()["game"]
+    tokens = [(await alice.ok(f"join {game} 0 name=alice")).fields()["token"]]
+    tokens.append((await bob.ok(f"join {game} 1 name=bob")).fields()["token"])
+    return game, {0: alice, 1: bob}, tokens
 
 
 async def to_move(client: Client, timeout: float = 20.0) -> tuple[list[str], set[int]]:

@@ -13,10 +13,9 @@ from typing import Any
 import psycopg
 import trio
 from daemon.client import Client, Reply
-from daemon.helpers import DEAL
 from services import Redis
 
-from .helpers import START_WAIT, node_args, play_on
+from .helpers import START_WAIT, a_match_on, node_args, play_on
 
 #: Seconds to wait for a lease of 2 s to run out on the database's clock, or for a paused
 #: daemon to answer once it goes on: generous, since a loaded machine may be slow to
@@ -41,12 +40,7 @@ async def test_a_paused_daemon_past_its_lease_acknowledges_nothing(
 ) -> None:
     a = daemon_factory(*node_args(pg_url, redis_server.url, "a"), wait=START_WAIT)
     b = daemon_factory(*node_args(pg_url, redis_server.url, "b"), wait=START_WAIT)
-    alice = await Client.connect(a.port)
-    bob = await Client.connect(a.port)
-    game = (await alice.ok(f"new hipparchus leader=0 deal={DEAL}")).fields()["game"]
-    tokens = [(await alice.ok(f"join {game} 0 name=alice")).fields()["token"]]
-    tokens.append((await bob.ok(f"join {game} 1 name=bob")).fields()["token"])
-    seats = {0: alice, 1: bob}
+    game, seats, tokens = await a_match_on(a.port)
     _, movers = await play_on(game, seats, 2)
     (mover,) = movers  # a lead after the first trick: more than one card to choose from
     choices = (await seats[mover].ok(f"legal {game}")).lines[0].split()
@@ -95,6 +89,6 @@ async def test_a_paused_daemon_past_its_lease_acknowledges_nothing(
         raise AssertionError("no seat may move: a served the game as it held it, not as b has")
     assert _query(pg_url, moves, game)[len(before) :] == [(mover, fresh), (seat, card)]
     assert _query(pg_url, "SELECT owner FROM games WHERE game_id = %s", game) == [("b",)]
-    for client in (alice, bob, again, late):
+    for client in (*seats.values(), again, late):
         await client.aclose()
     assert a.process.poll() is None, a.log()

@@ -13,13 +13,12 @@ from typing import Any
 import psycopg
 import trio
 from daemon.client import Client
-from daemon.helpers import DEAL
 from services import Redis
 
 from hipparchusd.games.hipparchus import MatchRecord, replay
 from hipparchusd.games.hipparchus.codec import converter
 
-from .helpers import START_WAIT, node_args, play_on
+from .helpers import START_WAIT, a_match_on, node_args, play_on
 
 
 def _moves(url: str, game: str) -> list[tuple[int, str]]:
@@ -35,12 +34,8 @@ async def test_a_killed_daemons_game_is_resumed_through_another(
 ) -> None:
     a = daemon_factory(*node_args(pg_url, redis_server.url, "a"), wait=START_WAIT)
     b = daemon_factory(*node_args(pg_url, redis_server.url, "b"), wait=START_WAIT)
-    alice = await Client.connect(a.port)
-    bob = await Client.connect(a.port)
-    game = (await alice.ok(f"new hipparchus leader=0 deal={DEAL}")).fields()["game"]
-    tokens = [(await alice.ok(f"join {game} 0 name=alice")).fields()["token"]]
-    tokens.append((await bob.ok(f"join {game} 1 name=bob")).fields()["token"])
-    played, movers = await play_on(game, {0: alice, 1: bob}, 5)
+    game, first, tokens = await a_match_on(a.port)
+    played, movers = await play_on(game, first, 5)
     acknowledged = _moves(pg_url, game)
     assert played == 5 and len(acknowledged) >= 5
 
@@ -64,5 +59,5 @@ async def test_a_killed_daemons_game_is_resumed_through_another(
     # Every move acknowledged before and after the kill is in the record once.
     match = converter.structure(record["record"], MatchRecord)
     assert sum(len(r.plays) for r in match.rounds) == len(acknowledged) + more
-    for client in (alice, bob, *seats.values()):
+    for client in (*first.values(), *seats.values()):
         await client.aclose()
