@@ -40,6 +40,11 @@ class StoredGame:
     finished game, its final record); ``moves`` are the (seat, canonical move text) pairs made
     after that snapshot, in order. ``abandoned``: a finished game ended as abandoned (nobody
     resumed it within the expiry, RULINGS H14): no winner, its record the game as it stood.
+
+    Time (RULINGS T6): ``move_timing`` holds, for an unfinished game, the timing stored with
+    each of its moves (all of them, those the snapshot covers included, in order; ``None`` for
+    a move stored without: an untimed game's own moves), from which its clocks resume;
+    ``timing`` holds, for a finished game, its timing record (``None`` if it has none).
     """
 
     game_id: str
@@ -51,6 +56,8 @@ class StoredGame:
     moves: tuple[tuple[int, str], ...]
     finished: bool
     abandoned: bool = False
+    move_timing: tuple[JSON, ...] = ()
+    timing: JSON = None
 
 
 # The commands. Each names the store call it stands for (``call``, for logs); the shell makes
@@ -96,7 +103,9 @@ class RemoveSeat:
 @attrs.frozen
 class AddMove:
     """``GameStore.add_move``: record ``seat``'s ``move`` (canonical text) in ``game_id``;
-    with ``snapshot`` (a move that deals a new round), the snapshot after it with it."""
+    with ``snapshot`` (a move that deals a new round), the snapshot after it with it; with
+    ``timing`` (a timed game's move, or one the server made for the seat), the move's timing
+    with it: what the decision cost and every seat's clock after it (RULINGS T6)."""
 
     call: ClassVar[str] = "add_move"
 
@@ -104,6 +113,7 @@ class AddMove:
     seat: int
     move: str
     snapshot: JSON = None
+    timing: JSON = None
 
 
 @attrs.frozen
@@ -119,12 +129,15 @@ class Snapshot:
 
 @attrs.frozen
 class Finish:
-    """``GameStore.finish``: ``game_id`` is over; keep its final ``record``."""
+    """``GameStore.finish``: ``game_id`` is over; keep its final ``record``, and its timing
+    record with it if it has one (``timing``: a timed game's, or one whose seat the server
+    decided for, or that its clocks or an absence ended)."""
 
     call: ClassVar[str] = "finish"
 
     game_id: str
     record: JSON
+    timing: JSON = None
 
 
 @attrs.frozen

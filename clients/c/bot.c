@@ -13,6 +13,11 @@
  * (Hipparchus's scores are the round wins), and exits 0 (the contract shared by every bot in
  * clients/, see tests/clients/harness.py). --seed also makes its own choices
  * reproducible; --verbose traces the protocol on stderr.
+ * In a timed game (--option clock=5m+3s) each "to-move" also gives "left_ms", the
+ * milliseconds each seat named has left (protocol/PROTOCOL.md section 10): the bot keeps its
+ * own, and after the game-over line prints "clock decisions=<n> left_ms=<ms> timeout=<seat>"
+ * (its decisions, what its clock had at its last to-move, the seat whose time ran out if that
+ * ended the game, else "-"). A bot that thinks would budget by it: see time_for().
  * The protocol is handled by hipparchus.c; the decision is choose_move() below.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -223,6 +228,72 @@ static void play_turn(hp_client *c, const char *game)
     hp_legal_free(&legal);
 }
 
+/* The bot's own clock, as the server tells it: the milliseconds it had at its last to-move
+ * (-1: an untimed game), and the decisions it made. */
+static long my_left_ms = -1;
+static long my_decisions = 0;
+/* With --verbose, the clock is traced on stderr too. */
+static int trace_clock = 0;
+
+/* The milliseconds a bot that thinks could spend on a decision with left_ms on its clock and
+ * about decisions_left to go (UCI engines assume 30 when told nothing): its share, less 50 ms
+ * for the network. The random bot needs none of it. */
+static long time_for(long left_ms, long decisions_left)
+{
+    long share = (left_ms - 50) / (decisions_left > 0 ? decisions_left : 1);
+    return share > 0 ? share : 0;
+}
+
+/* The index-th item (from 0) of the flattened list value list ("0,2", "-" empty), copied into
+ * out; 1 if there is one, else 0. */
+static int list_item(const char *list, size_t index, char *out, size_t outlen)
+{
+    size_t i = 0, len;
+    const char *start = list, *end;
+
+    if (strcmp(list, "-") == 0) {
+        return 0;
+    }
+    for (;;) {
+        end = strchr(start, ',');
+        len = end != NULL ? (size_t)(end - start) : strlen(start);
+        if (i == index) {
+            if (len >= outlen) {
+                return 0;
+            }
+            memcpy(out, start, len);
+            out[len] = '\0';
+            return 1;
+        }
+        if (end == NULL) {
+            return 0;
+        }
+        start = end + 1;
+        i++;
+    }
+}
+
+/* Note what a to-move's fields say of our clock: left_ms[i] for seats[i] == our seat. */
+static void note_clock(const char *fields, const char *seats, const char *seat)
+{
+    char left[512], item[32], value[32];
+    size_t i;
+
+    if (!hp_field(fields, "left_ms", left, sizeof left)) {
+        return; /* untimed */
+    }
+    for (i = 0; list_item(seats, i, item, sizeof item); i++) {
+        if (strcmp(item, seat) == 0 && list_item(left, i, value, sizeof value)) {
+            my_left_ms = strtol(value, NULL, 10);
+            if (trace_clock) {
+                fprintf(stderr, "clock: %ld ms left; a thinking bot could take %ld ms\n",
+                        my_left_ms, time_for(my_left_ms, 30));
+            }
+            return;
+        }
+    }
+}
+
 /* A list value as printed by the bot: "-" (empty) becomes "". */
 static const char *list_text(const char *value)
 {
@@ -242,10 +313,12 @@ static int handle_event(hp_client *c, const char *game, const char *seat, const 
     }
     if (strcmp(ev->kind, "to-move") == 0) {
         if (hp_field(ev->fields, "seats", seats, sizeof seats) && hp_list_has(seats, seat)) {
+            note_clock(ev->fields, seats, seat);
             play_turn(c, game);
+            my_decisions++;
         }
     } else if (strcmp(ev->kind, "game-over") == 0) {
-        char winners[256], scores[256], resigned[32];
+        char winners[256], scores[256], resigned[32], timeout[32];
         hp_field(ev->fields, "winners", winners, sizeof winners);
         hp_field(ev->fields, "scores", scores, sizeof scores);
         if (!hp_field(ev->fields, "resigned", resigned, sizeof resigned)) {
@@ -253,6 +326,13 @@ static int handle_event(hp_client *c, const char *game, const char *seat, const 
         }
         printf("winners=%s scores=%s resigned=%s\n", list_text(winners), list_text(scores),
                resigned);
+        if (my_left_ms >= 0) {
+            if (!hp_field(ev->fields, "timeout", timeout, sizeof timeout)) {
+                strcpy(timeout, "-");
+            }
+            printf("clock decisions=%ld left_ms=%ld timeout=%s\n", my_decisions, my_left_ms,
+                   timeout);
+        }
         fflush(stdout);
         return 1;
     }
@@ -283,6 +363,7 @@ int main(int argc, char **argv)
     }
     if (opt.verbose) {
         hp_set_trace(c, stderr);
+        trace_clock = 1;
     }
 
     /* The greeting: "* server hello name=hipparchusd version=... protocol=1". */

@@ -16,6 +16,13 @@ for its ``legal`` moves and plays one at random: a word of the list, or, for a c
 event it prints ``winners=<seats> scores=<per seat> resigned=<seat or ->`` and exits 0.
 Protocol errors and a lost connection go to standard error with exit status 1.
 
+In a timed game (``--option clock=5m+3s``) each ``to-move`` also says how many milliseconds
+each seat named has left (``left_ms``, PROTOCOL.md section 10): the bot keeps its own, and
+after its ``game-over`` line prints ``clock decisions=<n> spent_ms=<ms> left_ms=<ms>
+timeout=<seat or ->``: its decisions, the time they took as it saw them, what its clock had at
+its last ``to-move``, and the seat whose time ran out if that ended the game. A bot that thinks
+would budget by it: see :func:`time_for`.
+
 ``--seed N`` seeds the bot's choices and, with ``--create``, adds ``seed=N`` to the game's
 options (unless ``--option seed=...`` is given): the kind must then have a ``seed`` option.
 
@@ -27,6 +34,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from dataclasses import dataclass
 
 from hipparchus_client import (
@@ -80,6 +88,24 @@ def choose(legal: list[str] | Pick, rng: random.Random) -> str:
     return rng.choice(legal)
 
 
+def time_for(left_ms: int, decisions_left: int = 30) -> float:
+    """Seconds a bot that thinks could spend on a decision with ``left_ms`` on its clock and
+    about ``decisions_left`` to go (UCI engines assume 30 when told nothing): its share, less
+    a margin for the network. The random bot needs none of it."""
+    return max(0.0, (left_ms - 50) / 1000 / max(1, decisions_left))
+
+
+def my_time_left(event_data: dict[str, str], seat: str) -> int | None:
+    """The milliseconds ``seat`` has left according to a ``to-move`` event's fields
+    (``seats=0,2 left_ms=29000,31500``), or ``None`` in an untimed game or when ``seat`` is not
+    named."""
+    seats = split_list(event_data["seats"])
+    left = split_list(event_data.get("left_ms", "-"))
+    if seat not in seats or len(left) != len(seats):
+        return None
+    return int(left[seats.index(seat)])
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line (see the module's docstring)."""
     parser = argparse.ArgumentParser(description="Play random legal moves in any game.")
@@ -122,6 +148,35 @@ def new_options(args: argparse.Namespace) -> list[str]:
     return options
 
 
+class Clock:
+    """The bot's own clock in a timed game, as the server tells it: the milliseconds it had
+    at its last ``to-move`` (``None`` untimed), and the time its decisions took here."""
+
+    def __init__(self) -> None:
+        self.left_ms: int | None = None
+        self.decisions = 0
+        self.spent = 0.0
+        self._since: float | None = None
+
+    def told(self, left_ms: int | None) -> None:
+        """A ``to-move`` named this seat, with ``left_ms`` on its clock (``None``: untimed)."""
+        if left_ms is not None:
+            self.left_ms = left_ms
+            self._since = time.monotonic()
+
+    def decided(self) -> None:
+        """The move was answered: the decision's time, as this bot saw it, is counted."""
+        if self._since is not None:
+            self.decisions += 1
+            self.spent += time.monotonic() - self._since
+            self._since = None
+
+    def describe(self) -> str:
+        """``clock decisions=<n> spent_ms=<ms> left_ms=<ms at the last to-move>``."""
+        spent = round(self.spent * 1000)
+        return f"clock decisions={self.decisions} spent_ms={spent} left_ms={self.left_ms}"
+
+
 def play(args: argparse.Namespace) -> int:
     """Play one game to its end; return the exit status."""
     rng = random.Random(args.seed)
@@ -131,10 +186,12 @@ def play(args: argparse.Namespace) -> int:
             game = client.request("new", args.kind, *new_options(args)).fields()["game"]
         seat = client.request("join", game, f"name={args.name}").fields()["seat"]
         print(f"game={game} seat={seat}", flush=True)
+        clock = Clock()
         for event in client.events():
             if event.game != game:
                 continue  # a server event (e.g. shutdown)
             if event.kind == "to-move" and seat in split_list(event.data["seats"]):
+                clock.told(my_time_left(event.data, seat))
                 words = client.request("legal", game).words()
                 # Empty when this seat has moved already: a to-move sent before the answer to
                 # its move can still name it, for a move that other seats make at once.
@@ -142,6 +199,7 @@ def play(args: argparse.Namespace) -> int:
                     continue
                 try:
                     client.request("play", game, choose(parse_legal(words), rng))
+                    clock.decided()
                 except (NotYourTurn, GameOver):
                     continue  # the game moved on meanwhile (e.g. a seat resigned)
             elif event.kind == "game-over":
@@ -149,6 +207,9 @@ def play(args: argparse.Namespace) -> int:
                 scores = ",".join(split_list(event.data["scores"]))
                 resigned = event.data["resigned"]
                 print(f"winners={winners} scores={scores} resigned={resigned}", flush=True)
+                if clock.left_ms is not None:
+                    timeout = event.data.get("timeout", "-")
+                    print(f"{clock.describe()} timeout={timeout}", flush=True)
                 client.request("quit")
                 return 0
     print("the server closed the connection before the game ended", file=sys.stderr)

@@ -8,10 +8,14 @@ processes, :mod:`hipparchusd.engine.worker`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Literal
 
 import attrs
+
+from ..jsondata import JSON
 
 #: The level names :meth:`Level.parse` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts")
@@ -146,3 +150,27 @@ class Analysis:
     moves: tuple[MoveStats, ...]
     playouts: int
     elapsed_ms: float
+
+
+def view_seed(view: JSON) -> int:
+    """The seed of a search of ``view`` (one seat's view): a digest of it, so that a search with
+    a playouts budget is reproducible (the same position, the same answer: transcripts and bug
+    reports can rely on it). The view is the seat's own, so the seed tells nothing of anyone
+    else's cards."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
+
+
+def within(level: Level, millis: int) -> Level:
+    """``level`` with its search budget held to ``millis`` of time at most (a clock's share
+    for a decision): an ``ismcts`` level's time budget lowered to it, or given it when the
+    level counts playouts only; the other levels do not search, and stay as they are.
+
+    Raises:
+        ValueError: ``millis`` below 1.
+    """
+    if level.name != "ismcts":
+        return level
+    budget = level.budget
+    held = millis if budget.millis is None else min(budget.millis, millis)
+    return Level("ismcts", Budget(millis=held, playouts=budget.playouts))

@@ -41,6 +41,7 @@ from typing import ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar
 
 import attrs
 
+from ..clocks.control import Absence, Timeout
 from ..codec import Codec, Payload
 from ..engine.position import AdapterRef
 from ..jsondata import JSON
@@ -99,18 +100,30 @@ class Outcome:
     planets: total points). ``resigned``: the seat that resigned, if the game ended that way.
     ``abandoned``: the game did not end by its rules but was ended by the server, adjourned
     and resumed by nobody within the expiry (RULINGS H14): no winners, no scores
-    (:meth:`abandonment`).
+    (:meth:`abandonment`). ``aborted``: ended by the server because a seat never made its
+    first decision in time (RULINGS T5): no winners, no scores (:meth:`abortion`).
+    ``timeout``: the seat whose time ran out, when that ended the game as its resignation
+    (T2; ``resigned`` names it too). ``claimed``: the resignation was claimed by another seat
+    over a seat absent past the absence grace (T4; ``resigned`` names the absent seat).
     """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None = None
     abandoned: bool = False
+    aborted: bool = False
+    timeout: int | None = None
+    claimed: bool = False
 
     @classmethod
     def abandonment(cls) -> Outcome:
         """The outcome of a game ended as abandoned (RULINGS H14): nobody won."""
         return cls((), (), None, abandoned=True)
+
+    @classmethod
+    def abortion(cls) -> Outcome:
+        """The outcome of a game aborted (RULINGS T5): nobody won, no result."""
+        return cls((), (), None, aborted=True)
 
 
 @attrs.frozen(slots=True)
@@ -127,19 +140,32 @@ class GameOver:
     """The generic event that ends every game: its :class:`Outcome`'s ``winners`` (one or
     several), ``scores`` per seat (the game's final result) and the seat that ``resigned``;
     ``abandoned`` for a game the server ended as abandoned (no winners, no scores: on the wire
-    ``game-over winners=- scores=- resigned=- abandoned=true``; the field is left out of every
-    other game's event)."""
+    ``game-over winners=- scores=- resigned=- abandoned=true``), ``aborted`` likewise for an
+    aborted game (T5), ``timeout`` for the seat whose time ran out (T2) and ``claimed`` for a
+    claimed resignation (T4). Each of these four is left out of the event when not set, so
+    that every other game's event reads as it always has."""
 
     kind: ClassVar[str] = "game-over"
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None
     abandoned: bool = False
+    aborted: bool = False
+    timeout: int | None = None
+    claimed: bool = False
 
     @classmethod
     def of(cls, outcome: Outcome) -> GameOver:
         """The event for ``outcome``."""
-        return cls(outcome.winners, outcome.scores, outcome.resigned, outcome.abandoned)
+        return cls(
+            outcome.winners,
+            outcome.scores,
+            outcome.resigned,
+            outcome.abandoned,
+            outcome.aborted,
+            outcome.timeout,
+            outcome.claimed,
+        )
 
 
 def progress(game: ServedGame) -> Event:
@@ -262,6 +288,11 @@ class ServedGame(Protocol):
         """Why ``seat``, which is not among the seats to move, may not move now."""
         ...
 
+    def decisions_left(self, seat: int) -> int | None:
+        """How many decisions ``seat`` still makes in the hand or round (see
+        :meth:`Game.decisions_left`)."""
+        ...
+
     def fork(self) -> Self:
         """An independent copy of the game as it stands (see :meth:`Game.fork`)."""
         ...
@@ -375,6 +406,13 @@ class Game(abc.ABC, Generic[MoveT, ViewT, RecordT]):
         be out of turn for a reason of their own (planets: a seat that has passed) says so."""
         return "it is not your turn"
 
+    def decisions_left(self, seat: int) -> int | None:
+        """How many decisions ``seat`` still makes in the current hand or round, the one due
+        now included, at most (an estimate that may be high, never low): what the engine's
+        seats share their clock's bank over (RULINGS T1; :func:`hipparchusd.clocks.
+        decision_budget`). ``None`` (the default) when the game cannot say."""
+        return None
+
     # The daemon's side, the same for every game.
 
     def legal(self, seat: int, *, describe: bool = False) -> Legal:
@@ -481,6 +519,12 @@ class GameKind:
       (:func:`importlib.resources.files`), read by :meth:`rules_text`; ``None`` when the game
       has none.
 
+    What the game's clocks do (RULINGS T2, T4; the options of every timed game are the
+    lobby's, :mod:`hipparchusd.clocks.control`): ``timeout``, what a seat's running out of
+    time does unless ``timeout=`` says otherwise (a resignation by default), and
+    ``on_absence``, what a seat's absence past the absence grace allows (a claim by the other
+    seats by default, or the engine playing for it).
+
     Raises:
         ValueError: a ``tui`` that is not written ``module:Class``.
     """
@@ -497,6 +541,8 @@ class GameKind:
     page: PageParts | None = None
     tui: str | None = attrs.field(default=None, kw_only=True)
     rules: Traversable | None = attrs.field(default=None, kw_only=True)
+    timeout: Timeout = attrs.field(default=Timeout.RESIGN, kw_only=True)
+    on_absence: Absence = attrs.field(default=Absence.CLAIM, kw_only=True)
 
     @tui.validator
     def _check_tui(self, _: object, tui: str | None) -> None:

@@ -10,12 +10,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..addresses import AddressSet
+from ..clocks import Clocks
 from ..games.base import Event, GameError, GameKind, ServedGame
 from ..jsondata import JSON, JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from .messages import LOBBY_EVENTS, EventMessage, Response
-from .results import BotTurn, Delivery, Result
+from .results import Delivery, Result
 from .tables import Session, Table
 
 #: A seat's name (``join``'s and ``bot``'s ``name=``).
@@ -49,6 +50,10 @@ class LobbyBase(abc.ABC):
     #: The open sessions of each peer address (for ``max_games_per_address``).
     by_address: dict[str, dict[Session, None]]
     snapshots: bool
+    #: The server's monotonic time (seconds) given with the call being handled: what its
+    #: clocks read (RULINGS T1). Set by each call that takes ``now``; a result's pending change
+    #: never reads it, since by then another call may have set it.
+    now: float
     kinds: Mapping[str, GameKind]
     finished_kept: int
     clock: Callable[[], float]
@@ -69,7 +74,7 @@ class LobbyBase(abc.ABC):
     _numbers: collections.deque[list[int]] | None
 
     @abc.abstractmethod
-    def prepare(self, session: Session, request: Request) -> Result:
+    def prepare(self, session: Session, request: Request, now: float = 0.0) -> Result:
         """Check ``request`` and work out its result (:meth:`.core.Lobby.prepare`)."""
 
     def _new_game_id(self) -> str:
@@ -203,6 +208,11 @@ class LobbyBase(abc.ABC):
         return Result(Response(request.id, data, fmt.join_lines(text)))
 
     def _state(self, table: Table, seat: int | None) -> JSONObject:
+        """The answer to ``state`` (and ``watch``, ``resume``) for ``seat`` of ``table``
+        (``None``: a spectator), at ``self.now``: the game's own view, and once it has started
+        each seat's ``presence`` (RULINGS T4), and for a timed game its ``clock`` (T1; the
+        time options and the clocks as they stand); how the server ended it if it did
+        (``abandoned``, ``aborted``, ``timeout``, ``claimed``)."""
         view = table.game.view_data(seat) if table.started else None
         state: JSONObject = {
             "game": table.id,
@@ -212,9 +222,28 @@ class LobbyBase(abc.ABC):
             "players": list(table.names),
             "view": view,
         }
+        if table.started:
+            state["presence"] = table.presence()
+        control = table.rules.control
+        if control is not None:
+            clocks = table.clocks
+            state["clock"] = {
+                **table.rules.data(),
+                **(Clocks.start(control, len(table.seats)) if clocks is None else clocks).view(
+                    self.now
+                ),
+            }
         if table.abandoned:
             # Over with no winner, though the view (the game as it stood) shows no end.
             state["abandoned"] = True
+        ended = table.ended
+        if ended is not None:
+            if ended.aborted:
+                state["aborted"] = True
+            if ended.timeout is not None:
+                state["timeout"] = ended.timeout
+            if ended.claimed:
+                state["claimed"] = True
         return state
 
     def _state_result(self, r: Request, table: Table, seat: int | None) -> Result:
@@ -223,22 +252,16 @@ class LobbyBase(abc.ABC):
         result.games = (table.id,)
         return result
 
-    def _bot_turns(self, table: Table) -> list[BotTurn]:
-        """The searches to start for the engine's seats that must move in ``table`` now and
-        are not searching yet (each is marked ``thinking`` until its move is played). Each
-        search sees only its seat's view (RULINGS H13)."""
-        # ``bot_seats`` is empty until the game starts; most games have no engine seat.
-        if not table.bot_seats or table.finished or table.game.outcome is not None:
-            return []
-        turns: list[BotTurn] = []
-        game = table.game
-        for number in game.seats_to_move():
-            seat = table.seats[number]
-            if seat.bot is not None and not seat.thinking:
-                seat.thinking = True
-                view = game.view_data(number)
-                turns.append(BotTurn(table.id, number, table.kind.name, view, seat.bot))
-        return turns
+    def _playable(self, session: Session, table: Table) -> int:
+        """The seat ``session`` holds in ``table``'s game, which must have started and not
+        ended (``not-seated``, ``not-started``, ``game-over``)."""
+        seat = self._seat(session, table)
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.finished or table.game.outcome is not None:
+            why = " (abandoned)" if table.abandoned else ""
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why}")
+        return seat
 
     def _snapshot(self, game: ServedGame | None) -> JSON:
         """``game``'s record, unstructured for the store; ``None`` without a game, or when

@@ -28,9 +28,11 @@ class Connections(Seating):
         """The ``* server hello ...`` event sent on connect."""
         return EventMessage.of(None, 0, Hello(SERVER_NAME, __version__, PROTOCOL_VERSION))
 
-    def disconnect(self, session: Session) -> Result:
-        """The connection is gone: it leaves every game it follows (``left`` before a game
-        starts, ``disconnected`` after; seats stay reserved for their tokens)."""
+    def disconnect(self, session: Session, now: float = 0.0) -> Result:
+        """The connection is gone, at ``now`` (the server's monotonic seconds): it leaves every
+        game it follows (``left`` before a game starts, ``disconnected`` after; seats stay
+        reserved for their tokens, and are away from ``now``: RULINGS T4)."""
+        self.now = now
         result = Result()
         games: list[str] = []
         for game_id in list(session.seats):

@@ -53,6 +53,7 @@ from .housekeeping import Housekeeping
 from .messages import PROTOCOL_VERSION, SERVER_NAME, Response
 from .results import Result
 from .tables import Session, token_digest
+from .timing import time_options
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -191,6 +192,7 @@ class Lobby(Connections, Housekeeping, Engine):
         self._numbers = None
         self.adjourned_kept = adjourned_kept
         self.commands = COMMANDS if commands is None else commands
+        self.now = 0.0
 
     @classmethod
     def for_settings(cls, settings: Settings, *, snapshots: bool = True) -> Lobby:
@@ -243,22 +245,25 @@ class Lobby(Connections, Housekeeping, Engine):
                 return None, token_digest(request.args[0])
         return None, None
 
-    def holds_token(self, digest: bytes) -> bool:
-        """Whether a loaded game has a seat whose token digest is ``digest``."""
-        return digest in self._tokens
+    def game_of_token(self, digest: bytes) -> str | None:
+        """The id of the loaded game with a seat whose token digest is ``digest``, if any."""
+        found = self._tokens.get(digest)
+        return None if found is None else found[0].id
 
-    def handle(self, session: Session, request: Request) -> Result:
+    def handle(self, session: Session, request: Request, now: float = 0.0) -> Result:
         """Carry out ``request`` from ``session`` at once: :meth:`prepare`, then
         :meth:`Result.commit` (for callers with no store to wait for)."""
-        result = self.prepare(session, request)
+        result = self.prepare(session, request, now)
         result.commit()
         return result
 
-    def prepare(self, session: Session, request: Request) -> Result:
-        """Check ``request`` from ``session`` and work out its result. A refused request
-        changes nothing and its result holds only the failure response. A request that must be
-        stored first comes back with its change pending (:meth:`Result.commit`); until then
-        neither the lobby nor the game has changed."""
+    def prepare(self, session: Session, request: Request, now: float = 0.0) -> Result:
+        """Check ``request`` from ``session``, which came at ``now`` (the server's monotonic
+        seconds, which the games' clocks read: RULINGS T1), and work out its result. A refused
+        request changes nothing and its result holds only the failure response. A request
+        that must be stored first comes back with its change pending (:meth:`Result.commit`);
+        until then neither the lobby nor the game has changed."""
+        self.now = now
         try:
             command = self.commands.get(request.command)
             if command is None:
@@ -320,7 +325,9 @@ class Lobby(Connections, Housekeeping, Engine):
         # game added to the registry documents its own options here.
         kind_options: dict[str, JSON] = {}
         for kind in self.kinds.values():
-            lines += [f"{kind.name}: {line}" for line in kind.option_usage()]
+            # Each kind's own, then the time options every kind takes (RULINGS T1-T5).
+            options_of = [*kind.options, *time_options(kind)]
+            lines += [f"{kind.name}: {option.usage}" for option in options_of]
             kind_options[kind.name] = [
                 {
                     "key": option.key,
@@ -328,7 +335,7 @@ class Lobby(Connections, Housekeeping, Engine):
                     "summary": option.summary,
                     "default": option.default or None,
                 }
-                for option in kind.options
+                for option in options_of
             ]
         return self._ok(request, {"help": usage, "options": kind_options}, lines)
 
@@ -419,6 +426,18 @@ COMMANDS: Mapping[str, Command] = _table(
         _GAME,
     ),
     Command.of("resign <game>", "resign the game", Lobby._cmd_resign, _GAME),
+    Command.of(
+        "claim <game>",
+        "win the game over a seat away for the whole absence grace (it resigns)",
+        Lobby._cmd_claim,
+        _GAME,
+    ),
+    Command.of(
+        "time_left <game>",
+        "each seat's clock in a timed game, in milliseconds",
+        Lobby._cmd_time_left,
+        _GAME,
+    ),
     Command.of("record <game>", "every deal and move of a finished game", Lobby._cmd_record, _GAME),
     Command.of(
         "bot <game> [<seat>] [level=<level>] [name=<name>]",

@@ -135,23 +135,43 @@ class Engine(Seating, Playing):
         table = self.tables.get(game_id)
         return [] if table is None else self._bot_turns(table)
 
-    def bot_play(self, game_id: str, seat: int, word: str) -> Result:
-        """The engine's seat ``seat`` of ``game_id`` plays ``word``, which its search chose:
-        as ``play``, with the same rules, store commands and events, and no response. Nothing
-        happens when the game is gone or over or the seat need not move now (the position
-        moved on while it searched: a new search was asked for if needed). A move the game
-        refuses (an engine bug) is logged and the seat's first legal move is played instead,
-        so that the game goes on."""
+    def bot_play(
+        self,
+        game_id: str,
+        seat: int,
+        word: str | None,
+        turn: int | None = None,
+        now: float = 0.0,
+    ) -> Result:
+        """The engine's seat ``seat`` of ``game_id`` plays ``word``, which its search for the
+        seat's decision ``turn`` chose (:attr:`~.tables.Seat.turn`; ``None``: the current one;
+        ``word`` ``None``: no search was made, its clock left no time for one, and the
+        heuristic's move is played, worked out at once),
+        at ``now`` (the server's monotonic seconds): as ``play``, with the same rules, clocks,
+        store commands and events, and no response. Nothing happens when the game is gone or
+        over, the seat need not move now, or the decision was made meanwhile (the server made
+        it for a seat out of time: a new search is asked for if the seat must move again). A
+        move the game refuses (an engine bug) is logged and the seat's first legal move is
+        played instead, so that the game goes on."""
+        self.now = now
         table = self.tables.get(game_id)
         if table is None or table.finished:
             return Result()
         state = table.seats[seat]
-        if state.bot is None or seat not in table.game.seats_to_move():
+        if turn is not None and turn != state.turn:
+            # Found for a decision already made: the seat's current one has its own search,
+            # or gets one now.
+            return Result(games=(table.id,), engine=[*self._bot_turns(table)])
+        if state.bot is None or seat not in table.game.seats_to_move() or self.shutting_down:
             state.thinking = False
             return Result()
-        if self.shutting_down:
-            state.thinking = False
-            return Result()
+        if table.clocks is not None and table.clocks.out_of_time(seat, now):
+            # Too late: the flag falls now, as the server's deadline would have made it.
+            result = Result(games=(table.id,))
+            self._flag(table, seat, result)
+            return result
+        if word is None:
+            word = self._server_move(table, seat)
         try:
             after = table.game.fork()
             text, events = after.play_word(seat, word)
@@ -164,16 +184,10 @@ class Engine(Seating, Playing):
             text, events = after.play_word(seat, fallback)
         new_deal = self.snapshots and table.kind.new_deal(events)
         snapshot = self._snapshot(after) if new_deal else None
-        result = Result(None, [AddMove(table.id, seat, text, snapshot)], games=(table.id,))
-        self._moved(table, after, events, result)
-        move = result.pending
-
-        def played() -> None:
-            state.thinking = False
-            if move is not None:
-                move()
-
-        result.pending = played
+        clocks, entry = self._decide(table, seat, after)
+        timing = self._stored_timing(clocks, entry)
+        result = Result(None, [AddMove(table.id, seat, text, snapshot, timing)], games=(table.id,))
+        self._moved(table, after, events, result, clocks=clocks, entry=entry, mover=seat)
         return result
 
     def bot_failed(self, game_id: str, seat: int) -> None:
@@ -204,10 +218,13 @@ class Engine(Seating, Playing):
         seat = self._mover(session, table)
         if play and self.shutting_down:
             raise stopping()
-        level = self._budget_level(args[1] if len(args) > 1 else None, 100)
+        level = str(self._budget_level(args[1] if len(args) > 1 else None, 100))
+        if table.clocks is not None:
+            # Within the seat's share of its clock (T1): the move's time is the caller's.
+            level, _ = self._clocked(table.clocks, seat, table.game, level)
         view = table.game.view_data(seat)
         answer = functools.partial(self.genmove_answer, session, request, table.id, seat, play)
-        need = NeedsSearch(table.id, seat, table.kind.name, view, str(level), answer)
+        need = NeedsSearch(table.id, seat, table.kind.name, view, level, answer)
         return Result(needs=need)
 
     def genmove_answer(
@@ -218,10 +235,13 @@ class Engine(Seating, Playing):
         seat: int,
         play: bool,
         analysis: Analysis,
+        now: float = 0.0,
     ) -> Result:
-        """The answer to ``genmove`` once the engine found ``analysis`` for ``seat``: with
-        ``play``, the move played as ``play`` would (refused as ``play`` would be, if the game
-        moved on meanwhile); without, only the move named (nothing changes)."""
+        """The answer to ``genmove`` once the engine found ``analysis`` for ``seat``, at
+        ``now`` (the server's monotonic seconds): with ``play``, the move played as ``play``
+        would (refused as ``play`` would be, if the game moved on meanwhile); without, only
+        the move named (nothing changes)."""
+        self.now = now
         best = analysis.moves[0] if analysis.moves else None
         extra = {
             "visits": best.visits if best is not None else 0,

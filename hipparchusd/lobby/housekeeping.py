@@ -9,13 +9,16 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
+from ..clocks import Clocks
 from ..games.base import BadOption, GameError
+from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError
 from ..records import Abandon, DropGame, Finish, Snapshot, StoreCommand, StoredGame
 from ..wording import counted
 from .base import LobbyBase
 from .results import Result
 from .tables import Lifecycle, Table
+from .timing import ending_from, time_rules
 
 log = logging.getLogger("hipparchusd.lobby")
 
@@ -23,11 +26,15 @@ log = logging.getLogger("hipparchusd.lobby")
 class Housekeeping(LobbyBase):
     """Restoring, adjourning and dropping games: a part of :class:`~.core.Lobby`."""
 
-    def restore(self, stored: StoredGame) -> Table:
+    def restore(self, stored: StoredGame, now: float = 0.0) -> Table:
         """Bring back a game the store kept (e.g. after a restart): its seats, names and token
         digests, and its position (the snapshot, then the moves after it). Its seats have no
-        connection until their tokens ``resume`` them; ``seq`` starts again from 0, so clients
-        take the resume snapshot as their new starting point. Later ids follow it.
+        connection until their tokens ``resume`` them (they are away from ``now``, the
+        server's monotonic seconds, RULINGS T4); ``seq`` starts again from 0, so clients take
+        the resume snapshot as their new starting point. Later ids follow it.
+
+        A timed game's clocks are where its last stored move left them, and those of the seats
+        to move run again from ``now`` (T6: the time it was not loaded is charged to nobody).
 
         A game the server ended as abandoned (``stored.abandoned``) is over, whatever its
         record says (RULINGS H14).
@@ -38,7 +45,7 @@ class Housekeeping(LobbyBase):
         """
         if stored.game_id in self.tables:
             raise ValueError(f"game {stored.game_id} is already loaded")
-        table = self._rebuild(stored)
+        table = self._rebuild(stored, now)
         self.tables[table.id] = table
         self._adjourned.pop(table.id, None)
         for seat_number, seat in enumerate(table.seats):
@@ -50,7 +57,7 @@ class Housekeeping(LobbyBase):
         log.info("game %s restored (%s, %s)", table.id, table.kind.name, table.status)
         return table
 
-    def _rebuild(self, stored: StoredGame) -> Table:
+    def _rebuild(self, stored: StoredGame, now: float = 0.0) -> Table:
         """The table of ``stored`` (see :meth:`restore`), made without touching the lobby.
 
         Raises:
@@ -64,18 +71,19 @@ class Housekeeping(LobbyBase):
         # this one is logged: it says only which step failed (RULINGS H13, issue 16 item 9).
         step = "its options are refused"
         try:
+            rules, options = time_rules(kind, stored.options)
             if stored.snapshot is None:
-                game = kind.create(stored.options)
+                game = kind.create(options)
             else:
                 step = "its stored record does not load"
-                game = kind.restore(stored.options, stored.snapshot)
+                game = kind.restore(options, stored.snapshot)
             for index, (mover, text) in enumerate(stored.moves, 1):
                 step = f"its stored move {index} (seat {mover}) is refused"
                 game.play_word(mover, text)
         except (BadOption, GameError, ValueError) as error:
             code = getattr(error, "code", type(error).__name__)
             raise ValueError(f"game {stored.game_id}: {step} ({code})") from None
-        table = Table.new(stored.game_id, kind, game, stored.options, stored.created_at)
+        table = Table.new(stored.game_id, kind, game, stored.options, stored.created_at, rules)
         for taken in stored.seats:
             if not 0 <= taken.seat < len(table.seats):
                 raise ValueError(f"game {stored.game_id}: no seat {taken.seat}")
@@ -88,12 +96,55 @@ class Housekeeping(LobbyBase):
             # (the server stores before it sends), so the game starts afresh.
             game.start()
             table.enter(Lifecycle.PLAYING)
+        if stored.finished:
+            table.ended = ending_from(stored.timing, game)
+            if isinstance(stored.timing, dict):
+                decisions = stored.timing.get("decisions")
+                if isinstance(decisions, list):
+                    table.decisions = [d for d in decisions if isinstance(d, dict)]
         if stored.abandoned and table.started and game.outcome is None:
             table.abandoned = True
             table.enter(Lifecycle.OVER)
-        elif game.outcome is not None:
+        elif game.outcome is not None or table.ended is not None:
             table.enter(Lifecycle.OVER)
+        elif table.started:
+            self._resume_time(table, stored, now)
         return table
+
+    @staticmethod
+    def _resume_time(table: Table, stored: StoredGame, now: float) -> None:
+        """Bring back the time of ``table``, a started game restored from ``stored`` at
+        ``now``: its moves and timing record from the timing stored with its moves, its
+        clocks where the last of them left them (every bank full if none did), those of the
+        seats to move running from ``now`` (RULINGS T6), and every seat a person plays away
+        from ``now`` (T4: nobody holds it until a ``resume``).
+
+        Raises:
+            ValueError: a stored timing that does not fit the game (nothing of the lobby is
+                changed).
+        """
+        table.plies = len(stored.move_timing)
+        last: JSONObject | None = None
+        for timing in stored.move_timing:
+            if isinstance(timing, dict):
+                table.decisions.append({k: v for k, v in timing.items() if k != "clocks"})
+                if "clocks" in timing:
+                    last = timing
+        for seat in table.seats:
+            if seat.taken and seat.bot is None:
+                seat.away_since = now
+        control = table.rules.control
+        if control is None:
+            return
+        try:
+            clocks = (
+                Clocks.start(control, len(table.seats))
+                if last is None
+                else Clocks.from_stored(control, len(table.seats), last["clocks"])
+            )
+        except ValueError as error:
+            raise ValueError(f"game {stored.game_id}: its stored clocks ({error})") from None
+        table.clocks = clocks.run(table.game.seats_to_move(), now)
 
     @staticmethod
     def restored_commands(table: Table, stored: StoredGame) -> list[StoreCommand]:
@@ -250,7 +301,7 @@ class Housekeeping(LobbyBase):
         if excess > 0:
             self._adjourned = dict.fromkeys(list(self._adjourned)[excess:])
 
-    def bring_back(self, stored: StoredGame) -> Table:
+    def bring_back(self, stored: StoredGame, now: float = 0.0) -> Table:
         """Load an adjourned game again, for ``resume`` of one of its seats' tokens: ``stored``
         is the game as the store kept it (``GameStore.find_by_token``); see :meth:`restore`.
         It counts against ``max_games`` again. A finished game (``stored.finished``, its
@@ -267,7 +318,7 @@ class Housekeeping(LobbyBase):
                 f"the server holds {counted(self.max_games, 'game')}: {stored.game_id[:40]} stays "
                 "adjourned; resume it once a game ends",
             )
-        return self.restore(stored)
+        return self.restore(stored, now)
 
     def count_stored_games(self, latest_game_id: str | None) -> None:
         """Number new games after ``latest_game_id``, the game the store created last

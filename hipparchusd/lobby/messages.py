@@ -63,6 +63,27 @@ class Resumed:
 
 
 @attrs.frozen(slots=True)
+class Absent:
+    """The seat's connection has been away for the whole absence grace (RULINGS T4): another
+    seat may ``claim`` the game, or the engine plays for it when it must move, until its holder
+    resumes it."""
+
+    kind: ClassVar[str] = "absent"
+    seat: int
+
+
+@attrs.frozen(slots=True)
+class TimedToMove:
+    """``to-move`` in a timed game: the ``seats`` that must move, and the milliseconds each of
+    them has ``left`` for its decision as the event is sent (in the order of ``seats``; their
+    lag allowance not counted). An untimed game's ``to-move`` has no ``left_ms``."""
+
+    kind: ClassVar[str] = "to-move"
+    seats: tuple[int, ...]
+    left_ms: tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
 class Hello:
     """The greeting, a server event."""
 
@@ -81,8 +102,9 @@ class Shutdown:
 
 
 def _game_over_data(event: GameOver) -> JSONObject:
-    """``game-over``'s data: ``abandoned`` only for a game ended as abandoned, so that every
-    other game's event reads as it always has (PROTOCOL.md section 4)."""
+    """``game-over``'s data: ``abandoned``, ``aborted``, ``timeout`` and ``claimed`` only for a
+    game that ended so, so that every other game's event reads as it always has (PROTOCOL.md
+    section 4)."""
     data: JSONObject = {
         "winners": list(event.winners),
         "scores": list(event.scores),
@@ -90,6 +112,12 @@ def _game_over_data(event: GameOver) -> JSONObject:
     }
     if event.abandoned:
         data["abandoned"] = True
+    if event.aborted:
+        data["aborted"] = True
+    if event.timeout is not None:
+        data["timeout"] = event.timeout
+    if event.claimed:
+        data["claimed"] = True
     return data
 
 
@@ -112,7 +140,10 @@ def _to_move(event: ToMove) -> JSONObject:
 #: once (every move publishes ``to-move``). Each takes an event of its key's class, which no
 #: type of a mapping can say: hence ``Any`` for the argument.
 LOBBY_EVENTS: dict[type[Payload], Callable[[Any], JSONObject]] = {
-    **{cls: converter.get_unstructure_hook(cls) for cls in (Joined, Left, Disconnected, Resumed)},
+    **{
+        cls: converter.get_unstructure_hook(cls)
+        for cls in (Joined, Left, Disconnected, Resumed, Absent, TimedToMove)
+    },
     ToMove: _to_move,
     GameOver: _game_over_data,
 }

@@ -10,28 +10,27 @@ from collections.abc import Sequence
 
 from ..games.base import (
     BadOption,
-    Event,
     GameError,
     MoveList,
-    Outcome,
-    ServedGame,
-    progress,
 )
 from ..jsondata import JSON, JSONObject
 from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
-from ..records import AddMove, CreateGame, Finish, StoredGame
+from ..records import AddMove, CreateGame, StoredGame
 from ..wording import counted
-from .base import LobbyBase, game_refusal, stopping
+from .base import game_refusal, stopping
+from .deadlines import Deadlines
 from .messages import Response
-from .results import NeedsStoredGame, Result, StopSearches
-from .tables import Lifecycle, Session, Table
+from .results import NeedsStoredGame, Result
+from .tables import Session, Table
+from .timing import ending_data, time_rules
 
 log = logging.getLogger("hipparchusd.lobby")
 
 
-class Playing(LobbyBase):
-    """Creating games and playing them: a part of :class:`~.core.Lobby`."""
+class Playing(Deadlines):
+    """Creating games and playing them: a part of :class:`~.core.Lobby` (over the part that
+    keeps their deadlines, whose flags a late move meets)."""
 
     def _cmd_new(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
@@ -43,7 +42,8 @@ class Playing(LobbyBase):
         if self.shutting_down:
             raise stopping()
         try:
-            game = kind.create(options)
+            rules, game_options = time_rules(kind, options)
+            game = kind.create(game_options)
         except BadOption as error:
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
@@ -53,7 +53,7 @@ class Playing(LobbyBase):
         self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
         game_id = self._new_game_id()
-        table = Table.new(game_id, kind, game, options, self.clock())
+        table = Table.new(game_id, kind, game, options, self.clock(), rules)
         result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
         result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
         result.games = (game_id,)
@@ -67,13 +67,17 @@ class Playing(LobbyBase):
         return result
 
     def _summary(self, table: Table) -> JSONObject:
-        return {
+        summary: JSONObject = {
             "game": table.id,
             "kind": table.kind.name,
             "status": table.status,
             "players": list(table.names),
             "fixed_deal": table.game.fixed_deal,
         }
+        control = table.rules.control
+        if control is not None:
+            summary["clock"] = str(control)
+        return summary
 
     def game_summaries(self) -> list[JSONObject]:
         """What ``games`` says of each loaded game not finished, in the order they came."""
@@ -125,15 +129,6 @@ class Playing(LobbyBase):
             texts = fmt.join_lines([" ".join(words)])
         return Result(Response(request.id, data, texts), games=(table.id,))
 
-    def _playable(self, s: Session, table: Table) -> int:
-        seat = self._seat(s, table)
-        if not table.started:
-            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
-        if table.finished or table.game.outcome is not None:
-            why = " (abandoned)" if table.abandoned else ""
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why}")
-        return seat
-
     def _cmd_play(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
@@ -144,6 +139,11 @@ class Playing(LobbyBase):
         game = table.game
         if seat not in game.seats_to_move():
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, game.turn_refusal(seat))
+        if table.clocks is not None:
+            # Past the seat's deadline, which the server has not acted on yet: it acts now.
+            overdue = self._overdue(table, seat, request)
+            if overdue is not None:
+                return overdue
         try:
             after = game.fork()
             text, events = after.play_word(seat, args[1])
@@ -153,12 +153,13 @@ class Playing(LobbyBase):
         # snapshots spares every move the scan of its events.
         new_deal = self.snapshots and table.kind.new_deal(events)
         snapshot = self._snapshot(after) if new_deal else None
+        clocks, entry = self._decide(table, seat, after)
         result = Result(
             Response(request.id, {"game": table.id, "move": text}, [text]),
-            [AddMove(table.id, seat, text, snapshot)],
+            [AddMove(table.id, seat, text, snapshot, self._stored_timing(clocks, entry))],
             games=(table.id,),
         )
-        self._moved(table, after, events, result)
+        self._moved(table, after, events, result, clocks=clocks, entry=entry, mover=seat)
         return result
 
     def _cmd_resign(
@@ -173,39 +174,8 @@ class Playing(LobbyBase):
             raise game_refusal(error) from None
         result = self._ok(request, {})
         result.games = (table.id,)
-        self._moved(table, after, events, result)
+        self._moved(table, after, events, result, clocks=table.clocks, ply=False)
         return result
-
-    def _moved(
-        self, table: Table, after: ServedGame, events: Sequence[Event], result: Result
-    ) -> None:
-        """Complete ``result`` of a move or resignation made on ``after``, a fork of the
-        table's game that caused ``events``: the finished game's record to store, and the
-        pending change that puts ``after`` in the game's place and publishes ``events``, then
-        the generic ``to-move`` or ``game-over``."""
-        outcome = after.outcome
-        if outcome is not None:
-            result.store_calls.append(Finish(table.id, self._snapshot(after)))
-
-        def move() -> None:
-            table.game = after
-            result.deliveries += self._publish(table, [*events, progress(after)])
-            if outcome is not None:
-                self._ended(table, outcome)
-                result.engine.append(StopSearches(table.id))
-            else:
-                result.engine += self._bot_turns(table)
-
-        result.pending = move
-
-    def _ended(self, table: Table, outcome: Outcome) -> None:
-        table.enter(Lifecycle.OVER)
-        winners = ",".join(map(str, outcome.winners))
-        resigned = "" if outcome.resigned is None else f", seat {outcome.resigned} resigned"
-        log.info("game %s ended: won by seat %s%s", table.id, winners, resigned)
-        self._finished.append(table.id)
-        while len(self._finished) > self.finished_kept:
-            self._forget(self._finished.popleft())
 
     def _cmd_record(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
@@ -229,6 +199,10 @@ class Playing(LobbyBase):
         }
         if table.abandoned:
             data["abandoned"] = True
+        timing = self._timing_record(table, table.decisions, table.ended)
+        if timing is not None:
+            data["timing"] = timing
+            data.update(ending_data(table.ended))
         return self._ok(request, data, fmt.lines(data))
 
     def stored_record(self, request: Request, stored: StoredGame) -> Result:
@@ -248,4 +222,9 @@ class Playing(LobbyBase):
         }
         if stored.abandoned:
             data["abandoned"] = True
+        if isinstance(stored.timing, dict):
+            data["timing"] = stored.timing
+            for key in ("aborted", "timeout", "claimed"):
+                if key in stored.timing:
+                    data[key] = stored.timing[key]
         return self._ok(request, data, fmt.lines(data))

@@ -44,16 +44,17 @@ class NeedsSearch:
     """The answer needs an engine search (``genmove``): the shell runs it off the lobby's
     thread (:class:`hipparchusd.server.engines.Engines`) for ``seat`` of ``game_id``, whose
     view ``view`` (of game kind ``kind``) is all the engine sees, at ``level`` (a level word,
-    :meth:`hipparchusd.engine.types.Level.parse`), then answers with ``answer(analysis)``,
-    prepared in the game's order, instead of the result that carries this. The shell answers
-    ``limit`` when too many searches run."""
+    :meth:`hipparchusd.engine.types.Level.parse`), then answers with ``answer(analysis,
+    now)`` (``now`` the server's monotonic seconds then), prepared in the game's order,
+    instead of the result that carries this. The shell answers ``limit`` when too many
+    searches run."""
 
     game_id: str
     seat: int
     kind: str
     view: JSON
     level: str
-    answer: Callable[[Analysis], Result]
+    answer: Callable[[Analysis, float], Result]
 
 
 #: What a result may ask the shell to fetch from the store (or the engine) before it is
@@ -69,13 +70,21 @@ StoreNeed: TypeAlias = NeedsStoredGame | NeedsStoredToken | NeedsSearch
 class BotTurn:
     """The engine's seat ``seat`` of ``game_id`` must move: search its ``view`` (all it sees,
     of game kind ``kind``) at ``level`` (a level word), then play the move found through
-    :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order."""
+    :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order, naming ``turn``, the seat's
+    decision it is for (:attr:`hipparchusd.lobby.tables.Seat.turn`).
+
+    In a timed game (RULINGS T1), ``level``'s budget is already within the seat's share of its
+    clock for the decision (:func:`hipparchusd.clocks.decision_budget`), and ``until`` is when
+    that share ends (the server's monotonic seconds): a search that waited for a worker must
+    end before it, or not be made; ``None`` untimed."""
 
     game_id: str
     seat: int
     kind: str
     view: JSON
     level: str
+    turn: int = 0
+    until: float | None = None
 
 
 @attrs.frozen

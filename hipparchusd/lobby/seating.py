@@ -8,20 +8,20 @@ import hmac
 import logging
 import secrets
 
-from ..games.base import Event, progress
+from ..games.base import Event
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..records import AddSeat, RemoveSeat, StoredSeat
-from .base import LobbyBase
 from .messages import Disconnected, Joined, Left, Response, Resumed
 from .results import Delivery, NeedsStoredToken, Result
 from .tables import Lifecycle, Seat, Session, Table, token_digest
+from .timing import Timing
 
 log = logging.getLogger("hipparchusd.lobby")
 
 
-class Seating(LobbyBase):
+class Seating(Timing):
     """Seats and spectators: a part of :class:`~.core.Lobby`."""
 
     def _cmd_join(
@@ -94,7 +94,13 @@ class Seating(LobbyBase):
         free = [number for number, taken in enumerate(table.seats) if not taken.taken]
         # The last seat starts the game: on a fork, kept once the seat and the deal are stored.
         started = table.game.fork() if len(free) == 1 else None
-        start_events = [*started.start(), progress(started)] if started is not None else []
+        start_events: list[Event] = []
+        clocks = None
+        if started is not None:
+            start_events = started.start()
+            # Every clock is full, and those of the seats to move run from now (T1).
+            clocks = self._start_clocks(table, started, self.now)
+            start_events.append(self._progress(started, clocks))
         snapshot = self._snapshot(started)
         stored_seat = StoredSeat(seat, name, digest, bot)
         result.store_calls.append(AddSeat(table.id, stored_seat, snapshot))
@@ -109,6 +115,7 @@ class Seating(LobbyBase):
             result.deliveries += self._publish(table, [Event(None, Joined(seat, name))])
             if started is not None:
                 table.game = started
+                table.clocks = clocks
                 table.enter(Lifecycle.PLAYING)
                 log.info("game %s started (%s)", table.id, ", ".join(map(str, table.names)))
                 result.deliveries += self._publish(table, start_events)
@@ -126,7 +133,7 @@ class Seating(LobbyBase):
             # Refused unless an adjourned game in the store has the token: the shell loads
             # it, then prepares this request again.
             error = ProtocolError(ErrorCode.BAD_TOKEN, "no seat has this token", request.id)
-            retry = functools.partial(self.prepare, session, request)
+            retry = functools.partial(self.prepare, session, request, self.now)
             return Result(Response.failed(error), needs=NeedsStoredToken(digest, retry))
         table, seat = entry
         stored = table.seats[seat].token_digest
@@ -136,6 +143,9 @@ class Seating(LobbyBase):
         if held is not None and held != seat:
             raise ProtocolError(ErrorCode.ALREADY_SEATED, f"you hold seat {held} in {table.id}")
         previous = table.seats[seat].holder
+        # Back, however long it was away (T4): the engine no longer plays for it.
+        table.seats[seat].away_since = None
+        table.seats[seat].absent = False
         if previous is not session:
             table.seats[seat].holder = session
             session.seats[table.id] = seat
@@ -174,6 +184,9 @@ class Seating(LobbyBase):
             result.store_calls.append(RemoveSeat(table.id, seat))
             result.deliveries += self._publish(table, [Event(None, Left(seat))])
         elif not table.finished:
+            # From now on it is away: its absence grace counts from here (T4).
+            table.seats[seat].away_since = self.now
+            table.seats[seat].absent = False
             result.deliveries += self._publish(table, [Event(None, Disconnected(seat))])
 
     def _cmd_leave(

@@ -11,7 +11,9 @@ from collections.abc import Mapping
 import attrs
 
 from ..addresses import host_of
+from ..clocks import Clocks, TimeRules
 from ..games.base import GameKind, Outcome, ServedGame
+from ..jsondata import JSON, JSONObject
 from ..protocol import Mode
 
 
@@ -74,11 +76,33 @@ class Seat:
     bot: str | None = None
     #: True while the engine searches this seat's move (not stored: a restart searches again).
     thinking: bool = False
+    #: When (the server's monotonic seconds) the seat's connection went away from the started
+    #: game (a drop, ``leave``, or a restart: nobody holds it); ``None`` while it is held, and
+    #: for the engine's seats (RULINGS T4).
+    away_since: float | None = None
+    #: True once the seat has been away for the whole absence grace and everyone was told
+    #: (the ``absent`` event), until its holder resumes it.
+    absent: bool = False
+    #: The seat's decisions made since the game was loaded (not stored): an engine's search
+    #: for the seat names the one it is for, so that a move found for a decision the server
+    #: made meanwhile (T2, T4) is not played for the next one.
+    turn: int = 0
 
     @property
     def taken(self) -> bool:
         """True once a name sits here (held or reserved for its token)."""
         return self.name is not None
+
+    @property
+    def presence(self) -> str:
+        """What ``state`` says of the seat (RULINGS T4): ``here`` (a connection holds it),
+        ``engine`` (the daemon's engine plays it), ``away`` (its connection went away) or
+        ``absent`` (away for the whole absence grace)."""
+        if self.bot is not None:
+            return "engine"
+        if self.holder is not None:
+            return "here"
+        return "absent" if self.absent else "away"
 
 
 @attrs.define(eq=False)
@@ -102,6 +126,19 @@ class Table:
     lifecycle: Lifecycle = Lifecycle.WAITING
     unattended_since: float | None = None
     abandoned: bool = False
+    #: The game's time options (RULINGS T1-T5): untimed, with the default absence grace,
+    #: unless ``new`` gave ``clock=`` or another time option.
+    rules: TimeRules = attrs.field(factory=TimeRules)
+    #: The clocks of a timed game once it has started (``None`` untimed, or before the start).
+    clocks: Clocks | None = None
+    #: The moves made so far (the plies of the timing record).
+    plies: int = 0
+    #: The timing record's decisions so far: one JSON object for each decision the clocks
+    #: timed or the server made (:meth:`~hipparchusd.lobby.timing.Timing._timing_record`).
+    decisions: list[JSONObject] = attrs.field(factory=list)
+    #: How the server ended the game by its clocks or an absence, when it did (an abort, a
+    #: flag, a claim): the outcome to report, in place of the game's own.
+    ended: Outcome | None = None
     #: True once every seat was taken and the game began (playing or over). Kept with
     #: ``lifecycle`` by :meth:`enter` (the only way it changes) rather than derived on each
     #: read: every request on a game asks, several times.
@@ -124,10 +161,15 @@ class Table:
         game: ServedGame,
         options: Mapping[str, str],
         created_at: float,
+        rules: TimeRules | None = None,
     ) -> Table:
-        """A table for ``game``, waiting for players, every seat free."""
+        """A table for ``game``, waiting for players, every seat free, with the time options
+        ``rules`` (untimed by default)."""
         seats = [Seat() for _ in range(game.seat_count)]
-        return cls(game_id, kind, game, dict(options), created_at, seats)
+        table = cls(game_id, kind, game, dict(options), created_at, seats)
+        if rules is not None:
+            table.rules = rules
+        return table
 
     def enter(self, state: Lifecycle) -> None:
         """Move to ``state``.
@@ -158,12 +200,18 @@ class Table:
         :meth:`Outcome.abandonment` for a game ended as abandoned."""
         if self.abandoned:
             return Outcome.abandonment()
+        if self.ended is not None:
+            return self.ended
         return self.game.outcome
 
     @property
     def status(self) -> str:
         """``waiting``, ``playing`` or ``over``, as ``games`` and ``state`` say."""
         return self.lifecycle.value
+
+    def presence(self) -> list[JSON]:
+        """Each seat's :attr:`Seat.presence`, ``None`` for a free seat."""
+        return [seat.presence if seat.taken else None for seat in self.seats]
 
     @property
     def names(self) -> list[str | None]:

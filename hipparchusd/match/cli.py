@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..games.registry import KINDS
-from .config import Config, MatchError, Player, seats_of
+from .config import Config, MatchError, Player, parse_tc, seats_of
 from .daemon import local_daemon
 from .runner import Runner, run_match
 from .scoring import report
@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("--games", type=int, default=100, help="games to play, rounded up to whole deals")
     add("--concurrency", type=int, default=4, help="games played at once (default 4)")
     add("--seed", type=int, default=1, help="deal d is dealt from seed=SEED+d (default 1)")
+    add(
+        "--tc",
+        metavar="TC",
+        help="a time control for every game, cutechess-style: 60+1 (60 s and 1 s a move), or "
+        "the daemon's notation (1m+1s, 30s/move); reports each player's time losses",
+    )
     add("--output", default="match.json", help="the results file; resumes it (default match.json)")
     add("--connect", metavar="HOST:PORT", help="play on this daemon instead of starting one")
     add(
@@ -76,10 +82,13 @@ def main(argv: Sequence[str]) -> int:
         if args.games < 1 or args.concurrency < 1:
             raise MatchError("--games and --concurrency are at least 1")
         sprt = Sprt.parse(args.sprt) if args.sprt else None
+        if any(o.startswith("clock=") for o in args.option):
+            raise MatchError("the time control comes from --tc, not -o clock=")
+        tc = parse_tc(args.tc) if args.tc else ""
         seats = seats_of(args.kind, args.option)
     except (MatchError, ValueError) as error:
         parser.error(str(error))
-    config = Config(args.kind, tuple(args.players), tuple(args.option), args.seed, seats)
+    config = Config(args.kind, tuple(args.players), tuple(args.option), args.seed, seats, tc)
     deals = math.ceil(args.games / len(players))
     output = Path(args.output)
     log_dir = Path(args.bot_logs) if args.bot_logs else None
@@ -105,6 +114,6 @@ def main(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; {output} keeps the games played: run again to resume", file=sys.stderr)
         return 130
-    print(report(results, players, sprt))
+    print(report(results, players, sprt, tc))
     print(f"results: {output}")
     return 0

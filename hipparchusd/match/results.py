@@ -35,6 +35,7 @@ def load_results(path: Path, config: Config) -> list[GameResult]:
             tuple(data["config"]["options"]),
             int(data["config"]["seed"]),
             int(data["config"]["seats"]),
+            str(data["config"].get("tc", "")),
         )
         games = [
             GameResult(
@@ -45,6 +46,8 @@ def load_results(path: Path, config: Config) -> list[GameResult]:
                 tuple(g["scores"]),
                 g.get("hands"),
                 g["game"],
+                g.get("flagged"),
+                tuple(g.get("timeouts", ())),
             )
             for g in data["games"]
         ]

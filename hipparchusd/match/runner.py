@@ -47,6 +47,8 @@ class Runner:
         try:
             with Client.connect(self.host, self.port, timeout=self.timeout) as client:
                 options = [*config.options, f"seed={config.seed + deal}"]
+                if config.tc:
+                    options.append(f"clock={config.tc}")
                 game = client.new_game(config.kind, **dict(o.split("=", 1) for o in options))
                 client.request("watch", game)
                 for seat, index in enumerate(holders):
@@ -58,7 +60,7 @@ class Runner:
                     else:
                         processes.append(self._start(player, game, name, seat))
                         self._wait_joined(client, seat)
-                winners, scores = self._wait_over(client)
+                winners, scores, flagged = self._wait_over(client)
                 client.set_format("json")
                 record = client.request("record", game).json or {}
         except (ClientError, OSError) as error:
@@ -79,6 +81,8 @@ class Runner:
             scores,
             len(hands) if isinstance(hands, list) else None,
             game,
+            flagged,
+            _timeouts(record, config.seats) if config.tc else (),
         )
 
     def _start(self, player: Player, game: str, name: str, seat: int) -> subprocess.Popen[bytes]:
@@ -110,13 +114,30 @@ class Runner:
                 return
 
     @staticmethod
-    def _wait_over(client: Client) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _wait_over(client: Client) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+        """The ``game-over``'s winners, scores, and the seat whose time ran out, if that ended
+        the game (its ``timeout``)."""
         while True:
             event = client.next_event()
             if event.kind == "game-over":
                 winners = tuple(int_list(event.data["winners"]))
                 scores = tuple(int_list(event.data["scores"]))
-                return winners, scores
+                timeout = event.data.get("timeout")
+                flagged = None if timeout in (None, "-") else int(str(timeout))
+                return winners, scores, flagged
+
+
+def _timeouts(record: Any, seats: int) -> tuple[int, ...]:
+    """For each seat, the decisions the server made for it out of time (``by: timeout`` in the
+    record's timing), a flag that ended the game included."""
+    counts = [0] * seats
+    timing = record.get("timing") if isinstance(record, dict) else None
+    decisions = timing.get("decisions") if isinstance(timing, dict) else None
+    for decision in decisions if isinstance(decisions, list) else ():
+        seat = decision.get("seat") if isinstance(decision, dict) else None
+        if decision.get("by") == "timeout" and isinstance(seat, int) and 0 <= seat < seats:
+            counts[seat] += 1
+    return tuple(counts)
 
 
 def schedule(deals: int, rotations: int, done: set[tuple[int, int]]) -> Iterator[tuple[int, int]]:

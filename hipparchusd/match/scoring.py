@@ -56,11 +56,13 @@ def estimate(results: Sequence[GameResult]) -> tuple[Estimate | None, Trinomial,
 
 def per_player(results: Sequence[GameResult], players: int) -> list[dict[str, float | None]]:
     """Each player's win rate (a shared win counts as a share), points per game (the mean
-    score of its seats) and points per hand (``None`` without hands)."""
+    score of its seats), points per hand (``None`` without hands), and in a timed match its
+    time losses (games it lost because its time ran out) and timeouts (decisions the server
+    made for it, out of time, in games that went on)."""
     table: list[dict[str, float | None]] = []
     for player in range(players):
         won = points = hands = 0.0
-        games = 0
+        games = time_losses = timeouts = 0
         for result in results:
             seats = [s for s, p in enumerate(result.players) if p == player]
             if not seats:
@@ -73,12 +75,16 @@ def per_player(results: Sequence[GameResult], players: int) -> list[dict[str, fl
             points += mine
             if result.hands:
                 hands += result.hands
+            time_losses += result.flagged in seats
+            timeouts += sum(result.timeouts[s] for s in seats if s < len(result.timeouts))
         table.append(
             {
                 "games": games,
                 "win_rate": won / games if games else None,
                 "points_per_game": points / games if games else None,
                 "points_per_hand": (points / hands) if hands else None,
+                "time_losses": time_losses,
+                "timeouts": timeouts - time_losses,
             }
         )
     return table
@@ -157,10 +163,16 @@ def _elo_text(elo: float, low: float | None, high: float | None) -> str:
     return f"{text}, too few games for a 95% interval"
 
 
-def report(results: Sequence[GameResult], players: Sequence[Player], sprt: Sprt | None) -> str:
-    """The closing report, a few lines."""
+def report(
+    results: Sequence[GameResult],
+    players: Sequence[Player],
+    sprt: Sprt | None,
+    tc: str = "",
+) -> str:
+    """The closing report, a few lines; with a time control ``tc``, each player's time
+    losses and timeouts."""
     figures = summary(results, len(players), sprt)
-    lines = [f"{figures['games']} games"]
+    lines = [f"{figures['games']} games" + (f" at clock={tc}" if tc else "")]
     for index, (player, row) in enumerate(zip(players, figures["players"], strict=True)):
         rate = row["win_rate"]
         text = f"p{index} {player.spec}: win rate {rate:.1%}" if rate is not None else ""
@@ -168,6 +180,9 @@ def report(results: Sequence[GameResult], players: Sequence[Player], sprt: Sprt 
             text += f", {row['points_per_hand']:.2f} points per hand"
         elif row["points_per_game"] is not None:
             text += f", {row['points_per_game']:.2f} points per game"
+        if tc:
+            losses, timeouts = int(row["time_losses"] or 0), int(row["timeouts"] or 0)
+            text += f", {losses} lost on time, {timeouts} other timeouts"
         lines.append(text)
     if "elo" in figures:
         low, high = figures["elo_95"]

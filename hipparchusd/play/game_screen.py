@@ -33,6 +33,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from ..client import ConnectionClosed, Event, ServerError
+from .clocks import Clocks
 from .connection import Connection
 from .phrases import sentence
 from .seat_actions import SeatActions, Seating
@@ -79,6 +80,7 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
         Binding("backspace", "erase", "erase", show=False),
         Binding("question_mark", "rules", "rules"),
         Binding("ctrl+r", "resign", "resign"),
+        Binding("ctrl+k", "claim", "claim the game"),
         Binding("b", "add_opponent", "computer opponent"),
     ]
 
@@ -117,6 +119,14 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
         self.refusal = ""
         self.over: dict[str, Any] | None = None
         self.disconnected: set[int] = set()
+        #: Seats away for the whole absence grace (the ``absent`` event), until they are back.
+        self.absent: set[int] = set()
+        #: The clocks of a timed game, as the server told them (:mod:`.clocks`).
+        self.clocks = Clocks()
+        self.clocks.from_state((snapshot or {}).get("clock"))
+        for seat, presence in enumerate((snapshot or {}).get("presence") or []):
+            if presence == "absent":
+                self.absent.add(seat)
         self.notes: list[Text] = []  # the center's explanation of the last trick
         self.events_seen = 0
         self.moves_made = 0  # moves the daemon accepted from us
@@ -155,12 +165,20 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
     def on_mount(self) -> None:
         """Start following the game's events, seat the opponents asked for, draw the table."""
         self.run_worker(self.consume(), name="events", exclusive=True)
+        # A timed game's clocks tick down between events (nothing is drawn untimed).
+        self.set_interval(0.2, self.tick)
         if self.opponents:
             self.run_worker(self.add_opponents(self.opponents), group="opponents")
         if self.seating.seat is None or not self.SHOWS_HAND:
             self.query_one("#hand-label", Static).display = False
             self.query_one("#hand", ChoiceBar).display = False
         self.redraw()
+
+    def tick(self) -> None:
+        """Draw the table again while a clock runs, so that it counts down."""
+        if self.clocks.timed and self.clocks.running and self.over is None:
+            with contextlib.suppress(NoMatches):
+                self.draw_table()
 
     @property
     def log_widget(self) -> RichLog:
@@ -240,9 +258,18 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
             self.note(f"{self.label(int(data['seat']))} disconnected (the seat is kept)")
         elif kind == "resumed":
             self.disconnected.discard(int(data["seat"]))
+            self.absent.discard(int(data["seat"]))
+            self.refresh_bindings()
             self.note(f"{self.label(int(data['seat']))} is back")
+        elif kind == "absent":
+            seat = int(data["seat"])
+            self.absent.add(seat)
+            self.refresh_bindings()
+            claim = " You may claim the game (Ctrl+K)." if self.can_claim() else ""
+            self.note(f"{self.label(seat)} has been away for the whole absence grace.{claim}")
         elif kind == "to-move":
             self.status = "playing"
+            self.clocks.to_move(data)
             seats = [int(s) for s in data.get("seats") or []]
             if self.seating.seat in seats and self.seating.seat is not None:
                 await self.load_turn()
@@ -253,18 +280,29 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
             self.explain(kind, data, before)
 
     def game_over(self, data: dict[str, Any]) -> None:
-        """The game has ended: say who won, forget the seat's token."""
+        """The game has ended: say who won (and how the clocks or an absence ended it, if they
+        did), forget the seat's token."""
         self.over = data
         self.my_turn = False
+        self.clocks.stop()
+        self.refresh_bindings()
         winners = [int(s) for s in data.get("winners") or []]
         scores = data.get("scores") or []
         names = " and ".join(self.label(s) for s in winners)
         verb = "win" if winners == [self.seating.seat] or len(winners) > 1 else "wins"
         line = Text(f"Game over: {names} {verb}", "bold")
+        if data.get("aborted"):
+            line = Text("Game over: aborted, no result (a first decision did not come in time)")
         resigned = data.get("resigned")
-        if resigned is not None:
+        if data.get("timeout") is not None:
+            line.append(f" ({self.label(int(data['timeout']))} ran out of time)")
+        elif data.get("claimed") and resigned is not None:
+            line.append(f" (claimed: {self.label(int(resigned))} was away)")
+        elif resigned is not None:
             line.append(f" ({self.label(int(resigned))} resigned)")
-        line.append(". Scores: " + ", ".join(f"{self.label(s)} {v}" for s, v in enumerate(scores)))
+        if not data.get("aborted"):  # an aborted game has no scores to give
+            each = (f"{self.label(seat)} {score}" for seat, score in enumerate(scores))
+            line.append(". Scores: " + ", ".join(each))
         self.note(line)
         self.forget_token()
         body = Group(line, Text(self.score_explanation()))
@@ -294,6 +332,7 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
         state, order = await self.connection.ask("state", self.seating.game)
         self.view = state.get("view")
         self.snapshot_order = order
+        self.clocks.from_state(state.get("clock"))
         if state.get("players"):
             self.seating.players = list(state["players"])
 
@@ -548,10 +587,13 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
 
 def seat_header(screen: GameScreen, seat: int) -> Text:
     """A seat panel's first line: the name, ``(seat n)``, and markers (:func:`.table.seat_line`)."""
-    return seat_line(
+    line = seat_line(
         screen.label(seat),
         seat,
         disconnected=seat in screen.disconnected,
         to_move=screen.is_to_move(seat),
         symbols=screen.look.symbols,
     )
+    if seat in screen.absent:
+        line.append(" absent", "bold red")
+    return line.append_text(screen.clocks.text(seat))

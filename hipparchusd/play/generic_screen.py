@@ -84,7 +84,8 @@ class GenericScreen(GameScreen):
     KEYS = (
         "Arrows choose, Enter plays; or type the move (or its number in the list). When the "
         "game asks you to pick several items, Space or a click marks one, and Enter plays "
-        "those marked. Ctrl+R resigns, Ctrl+Q leaves."
+        "those marked. Ctrl+R resigns, Ctrl+K claims the game over an absent opponent, Ctrl+Q "
+        "leaves."
     )
     SHOWS_HAND = False
     DEFAULT_CSS = """

@@ -1,7 +1,8 @@
 """What a person at a table does besides choosing moves, the same in every game screen: read
 the keys and the rules (``?``), seat a computer opponent while the table waits for players
-(``b``, :mod:`.opponents`), resign (Ctrl+R, once confirmed) and leave (Ctrl+Q), told truly what
-becomes of the seat."""
+(``b``, :mod:`.opponents`), resign (Ctrl+R, once confirmed), claim the game over an absent
+opponent (Ctrl+K, offered once the server said it is absent: RULINGS T4) and leave (Ctrl+Q),
+told truly what becomes of the seat."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ class SeatActions(Screen[None]):
     levels: tuple[str, ...]
     level: str
     over: dict[str, Any] | None
+    absent: set[int]
     status: str
     refusal: str
     on_finished: Callable[[str, int], None]
@@ -75,7 +77,35 @@ class SeatActions(Screen[None]):
         the server has an opponent for the game."""
         if action == "add_opponent":
             return self.waiting and bool(self.levels)
+        if action == "claim":
+            return self.can_claim()
         return True
+
+    def can_claim(self) -> bool:
+        """Whether ``claim`` is offered: we hold a seat in a game going on and another seat is
+        absent (the server still decides: in planets the engine plays for an absent seat)."""
+        seat = self.seating.seat
+        return (
+            seat is not None
+            and self.over is None
+            and self.status == "playing"
+            and any(other != seat for other in self.absent)
+        )
+
+    def action_claim(self) -> None:
+        """Claim the game over an absent opponent (RULINGS T4); the server says if it may not."""
+        if not self.can_claim():
+            return
+
+        async def claim() -> None:
+            try:
+                await self.connection.request("claim", self.seating.game)
+            except ConnectionClosed:
+                return
+            except ServerError as error:
+                self.note(Text(f"Claim refused: {error.message}", "red"))
+
+        self.run_worker(claim(), group="moves")
 
     def action_add_opponent(self) -> None:
         """Choose a level, then seat the engine at it in the next free seat."""

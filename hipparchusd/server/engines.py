@@ -11,23 +11,23 @@ as :meth:`~hipparchusd.lobby.Lobby.bot_play` results, carried out in the game's 
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, KeysView, Sequence
 
 import attrs
 import trio
 
-from ..engine.types import Analysis
+from ..engine.types import Analysis, view_seed
 from ..jsondata import JSON
 from ..lobby import EventMessage, Lobby, Response, Session
 from ..lobby.results import AnalysisStream, BotTurn, EngineJob, Result, StopSearches
 from ..protocol import ErrorCode, ProtocolError
-from .workers import EngineError, EnginePool
+from .workers import EngineError, EnginePool, NoTime
 
 log = logging.getLogger("hipparchusd.engine")
+
+#: What :meth:`Engines._bot_move` answers for a timed decision left no time to search.
+_NO_TIME = "\0no time"
 
 #: Carries out the result ``prepare()`` gives in the order of the games named, as a request on
 #: them would be, and gives it back (the pipeline's :meth:`~.pipeline.Pipeline.sequenced`): how
@@ -101,14 +101,9 @@ class Engines:
             self._nursery = None
             await self.pool.aclose()
 
-    @staticmethod
-    def _seed(view: JSON) -> int:
-        """The search's seed: a digest of the view searched, so that a search with a playouts
-        budget is reproducible (the same position, the same answer: transcripts and bug reports
-        can rely on it). The view is the seat's own, so the seed tells nothing of anyone
-        else's cards."""
-        text = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 2
+    #: The search's seed: a digest of the view searched (:func:`~hipparchusd.engine.types.
+    #: view_seed`), as the lobby seeds the server's own moves.
+    _seed = staticmethod(view_seed)
 
     # -- what results ask for ---------------------------------------------------------------
 
@@ -171,7 +166,12 @@ class Engines:
         if move is None:
             self.lobby.bot_failed(job.game_id, job.seat)
             return
-        play = functools.partial(self.lobby.bot_play, job.game_id, job.seat, move)
+        word = None if move is _NO_TIME else move
+
+        def play() -> Result:
+            # The move's time runs to when it is carried out (issue 27).
+            return self.lobby.bot_play(job.game_id, job.seat, word, job.turn, trio.current_time())
+
         try:
             await self._sequenced((job.game_id,), play)
         except Exception:
@@ -181,15 +181,23 @@ class Engines:
 
     async def _bot_move(self, job: BotTurn) -> str | None:
         """The move the engine chooses for ``job``; a search that fails is logged and the
-        ``random`` level chooses instead, so that the game goes on."""
+        ``random`` level chooses instead, so that the game goes on. In a timed game, a search
+        that would have no time left once a worker takes it is not made: :data:`_NO_TIME`,
+        for which the lobby plays the heuristic's move at once (issue 27)."""
         seed = self._seed(job.view)
         try:
-            analysis = await self.pool.search(job.kind, job.view, job.level, seed=seed)
+            analysis = await self.pool.search(
+                job.kind, job.view, job.level, seed=seed, until=job.until
+            )
             return analysis.best
+        except NoTime:
+            return _NO_TIME
         except EngineError as error:
             log.error("game %s: the engine failed for seat %d at %s: %s", job.game_id, job.seat,
                       job.level, error)  # fmt: skip
             log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
+        if job.until is not None:
+            return _NO_TIME  # the lobby's random or heuristic move, with no second wait
         try:
             analysis = await self.pool.search(job.kind, job.view, "random", seed=seed)
             return analysis.best

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 import trio
 
 from ..addresses import host_of
-from ..lobby import Lobby, Session
+from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..settings import Settings
@@ -33,6 +33,7 @@ from .engines import Engines
 from .pipeline import Pipeline
 from .storage import execute
 from .sweeps import Sweeps
+from .timers import Timers
 from .websocket import WebFront
 from .workers import EnginePool
 
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hipparchusd.server")
 
+#: Seconds before a deadline whose result the store refused is tried again.
+RETRY_DEADLINE: Final = 1.0
 #: Seconds a closing connection may take to flush what it was sent (e.g. the ``quit`` answer).
 _FLUSH_TIMEOUT = 5.0
 
@@ -87,6 +90,9 @@ class Server:
             send=self.pipeline.send,
         )
         self.pipeline.engines = self.engines
+        #: Every game's next deadline (its clocks, an absent seat: issue 27), one structure.
+        self.timers = Timers(self._deadline)
+        self.pipeline.timers = self.timers
         self.sweeps = Sweeps(
             settings, self.lobby, store, self.pipeline, self.engines, self.connections
         )
@@ -160,6 +166,7 @@ class Server:
                 await engines.start(self.engines.run)
                 if self.cluster is not None:
                     await engines.start(self.cluster.run)
+                await engines.start(self.timers.run)
                 async with trio.open_nursery() as connections:
                     async with trio.open_nursery() as acceptors:
                         for listener in listeners:
@@ -227,7 +234,8 @@ class Server:
             )
         for stored in startup.loaded:
             try:
-                table = lobby.restore(stored)
+                # A timed game's clocks run again from now (RULINGS T6).
+                table = lobby.restore(stored, trio.current_time())
             except ValueError as error:
                 log.error("cannot restore game %s: %s", stored.game_id, error)
                 continue
@@ -235,6 +243,28 @@ class Server:
                 await execute(self.store, command)
             # The engine's seats that must move search again (they start with the server).
             self.engines.submit(list(lobby.bot_turns(table.id)))
+            self.timers.set(table.id, lobby.deadline(table.id))
+
+    async def _deadline(self, game_id: str) -> None:
+        """Carry out what has come due in ``game_id`` (:meth:`Lobby.clock_due`: a flag, an
+        abort, an absent seat) in the game's order, as a request on it would be: stored, then
+        announced. When the store refuses it, nothing changed, and it is tried again
+        :data:`RETRY_DEADLINE` seconds later; else the pipeline has set the game's next
+        deadline."""
+        lobby = self.lobby
+
+        def due() -> Result:
+            return lobby.clock_due(game_id, trio.current_time())
+
+        try:
+            result = await self.pipeline.sequenced((game_id,), due, None)
+        except Exception:
+            log.exception("game %s: carrying out its deadline failed", game_id)
+            result = None
+        if result is None or result.pending is not None:
+            again = lobby.deadline(game_id)
+            if again is not None:
+                self.timers.set(game_id, max(again, trio.current_time() + RETRY_DEADLINE))
 
     async def _accept(
         self,

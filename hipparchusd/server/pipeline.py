@@ -15,6 +15,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import trio
+
 from ..lobby import (
     EventMessage,
     Lobby,
@@ -33,6 +35,7 @@ from .connection import Connection
 from .engines import Engines
 from .sequencer import Sequencer
 from .storage import describe, execute
+from .timers import Timers
 from .workers import EngineError
 
 log = logging.getLogger("hipparchusd.server")
@@ -101,6 +104,10 @@ class Pipeline:
         self.engines: Engines | None = None
         #: Where requests for games other daemons hold go (issue 28); none for a server alone.
         self.router: Router | None = None
+        #: Where each game's next deadline is kept (its clocks, an absent seat: issue 27),
+        #: set again from the lobby whenever a result on the game is carried out; none until
+        #: whoever built both sets it.
+        self.timers: Timers | None = None
         self.sequencer = Sequencer()
         #: The connections with something queued since the last :meth:`flush`.
         self.dirty: list[Connection] = []
@@ -141,10 +148,13 @@ class Pipeline:
                 return routed
         try:
             lobby = self.lobby
+            # The moment the request came, which the games' clocks read: a request that waits
+            # behind others on its game is not charged for the wait (issue 27).
+            now = trio.current_time()
             games = lobby.games_of(session, request)
             if self.sequencer.idle(games):
                 # No earlier request on these games is still in progress: nothing to wait for.
-                result = lobby.prepare(session, request)
+                result = lobby.prepare(session, request, now)
                 if result.engine and engines is not None:
                     result = engines.admit(result)
                 needs = result.needs
@@ -158,7 +168,7 @@ class Pipeline:
                 else:
                     result = await self._complete_holding(result, games, conn, request)
             else:
-                prepare = functools.partial(lobby.prepare, session, request)
+                prepare = functools.partial(lobby.prepare, session, request, now)
                 result = await self.sequenced(games, prepare, conn, request)
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
@@ -262,7 +272,12 @@ class Pipeline:
             assert failure is not None
             await self.carry_out(failure, conn)
             return failure
-        answer = functools.partial(need.answer, analysis)
+        found = analysis
+
+        def answer() -> Result:
+            # The move's time runs to when it is carried out, its search included.
+            return need.answer(found, trio.current_time())
+
         return await self.sequenced((need.game_id,), answer, conn, request)
 
     # -- what results need from the store ---------------------------------------------------
@@ -362,7 +377,7 @@ class Pipeline:
             ValueError: the game cannot be restored (nothing changed).
             OSError: the store failed; the game is loaded.
         """
-        table = self.lobby.bring_back(stored)
+        table = self.lobby.bring_back(stored, trio.current_time())
         for command in self.lobby.restored_commands(table, stored):
             await execute(self.store, command)
         if self.engines is not None:
@@ -437,6 +452,11 @@ class Pipeline:
             conn.enqueue(result.response.encode(conn.session.mode))
         if result.engine and self.engines is not None:
             self.engines.submit(result.engine)
+        timers = self.timers
+        if timers is not None and result.games:
+            deadline = self.lobby.deadline
+            for game_id in result.games:
+                timers.set(game_id, deadline(game_id))
         if result.deliveries:
             try:
                 self.dispatch(result)
@@ -503,4 +523,7 @@ class Pipeline:
             await self.engines.end_stream(session.id, "left")
         if session.id in self.lobby.sessions:
             games = self.lobby.session_games(session)
-            await self.sequenced(games, functools.partial(self.lobby.disconnect, session), None)
+            now = trio.current_time()
+            await self.sequenced(
+                games, functools.partial(self.lobby.disconnect, session, now), None
+            )

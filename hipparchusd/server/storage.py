@@ -28,14 +28,18 @@ async def execute(store: GameStore, command: StoreCommand) -> None:
     """
     # Moves first: they are nearly every command.
     match command:
-        case AddMove(game_id, seat, move, snapshot):
+        case AddMove(game_id, seat, move, snapshot, None):
             await store.add_move(game_id, seat, move, snapshot)
+        case AddMove(game_id, seat, move, snapshot, timing):
+            await store.add_move(game_id, seat, move, snapshot, timing)
         case AddSeat(game_id, seat, snapshot):
             await store.add_seat(game_id, seat, snapshot)
         case CreateGame(game_id, kind, options, created_at):
             await store.create_game(game_id, kind, options, created_at)
-        case Finish(game_id, record):
+        case Finish(game_id, record, None):
             await store.finish(game_id, record)
+        case Finish(game_id, record, timing):
+            await store.finish(game_id, record, timing)
         case Snapshot(game_id, snapshot):
             await store.snapshot(game_id, snapshot)
         case RemoveSeat(game_id, seat):

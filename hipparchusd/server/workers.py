@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from ..engine import WORKER_MODULE
-from ..engine.types import Analysis
+from ..engine.types import Analysis, Level, within
 from ..games.registry import find_kind
 from ..jsondata import JSON
 
@@ -38,6 +38,19 @@ class EngineError(Exception):
     def __init__(self, message: str, detail: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+
+
+class NoTime(EngineError):
+    """The search's decision would have no time left for it once a worker took it (a timed
+    game's bot seat, RULINGS T1): nothing was searched; the caller plays a cheap move."""
+
+
+#: Milliseconds a clocked search keeps back from its decision's time: sending it, and the
+#: answer's way back (the budget's reserve, :func:`hipparchusd.clocks.decision_budget`, is
+#: for a search that starts at once).
+CLOCK_MARGIN_MS = 50
+#: The shortest clocked search worth a worker (milliseconds); with less, :class:`NoTime`.
+MIN_CLOCKED_MS = 20
 
 
 def engine_module(kind: str) -> str:
@@ -168,14 +181,18 @@ class EnginePool:
         interval_ms: int | None = None,
         on_progress: Callable[[Analysis], None] | None = None,
         stop: trio.Event | None = None,
+        until: float | None = None,
     ) -> Analysis:
         """Search ``view`` (one seat's view of a game of ``kind``) at ``level`` (a level word)
         in a worker process: the :class:`Analysis` found. With ``interval_ms``,
         ``on_progress`` gets the analysis so far about that often. Setting ``stop`` ends the
         search early with what it found; cancelling the calling task stops it too (and kills
-        the worker if it does not stop within :data:`STOP_TIMEOUT`).
+        the worker if it does not stop within :data:`STOP_TIMEOUT`). With ``until`` (a timed
+        decision's end, :func:`trio.current_time` seconds), the search's time is held to what
+        is left of it once a worker takes it, less :data:`CLOCK_MARGIN_MS`.
 
         Raises:
+            NoTime: with ``until``, less than :data:`MIN_CLOCKED_MS` would be left for it.
             EngineError: the kind has no engine, the engine refused the view or the level, or
                 its worker died.
         """
@@ -184,8 +201,23 @@ class EnginePool:
         engine = engine_module(kind)
         self.searches += 1
         try:
-            async with self._slots:
+            if until is None:
+                await self._slots.acquire()
+            else:
+                # Waiting for a worker past the point of any use would only make the seat late.
+                with trio.move_on_at(until - (CLOCK_MARGIN_MS + MIN_CLOCKED_MS) / 1000) as wait:
+                    await self._slots.acquire()
+                if wait.cancelled_caught:
+                    raise NoTime("no worker was free in time for the decision")
+            try:
                 process = await self._take()
+                if until is not None:
+                    # After the take: a worker just started has taken some of the time.
+                    try:
+                        level = self._in_time(level, until)
+                    except EngineError:
+                        self._idle.append(process)
+                        raise
                 job = next(self._jobs)
                 finished = False
                 failure: EngineError | None = None
@@ -212,8 +244,25 @@ class EnginePool:
                     raise EngineError(f"the engine refused the search ({kind})", detail)
                 analysis: Analysis = payload
                 return analysis
+            finally:
+                self._slots.release()
         finally:
             self.searches -= 1
+
+    @staticmethod
+    def _in_time(level: str, until: float) -> str:
+        """``level`` held to the time left until ``until`` less :data:`CLOCK_MARGIN_MS`.
+
+        Raises:
+            NoTime: less than :data:`MIN_CLOCKED_MS` would be left.
+        """
+        left = round((until - trio.current_time()) * 1000) - CLOCK_MARGIN_MS
+        if left < MIN_CLOCKED_MS:
+            raise NoTime("no time left for a search")
+        try:
+            return str(within(Level.parse(level), left))
+        except ValueError as error:
+            raise EngineError(f"bad level {level!r}") from error
 
     @staticmethod
     async def _answer(

@@ -113,13 +113,18 @@ class GameStore(Protocol):
         """Replace the game's snapshot (e.g. at each new deal); earlier moves may be dropped."""
         ...
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
+    async def add_move(
+        self, game_id: str, seat: int, move: str, snapshot: JSON = None, timing: JSON = None
+    ) -> None:
         """Record a move; return only once it is durable. With ``snapshot`` (a move that
-        deals a new round), the snapshot after the move is stored with it or not at all."""
+        deals a new round), the snapshot after the move is stored with it or not at all; with
+        ``timing`` (a timed game's move, or one the server made for the seat: RULINGS T6), its
+        timing with it, given back in ``StoredGame.move_timing``."""
         ...
 
-    async def finish(self, game_id: str, record: JSON) -> None:
-        """Record the finished game's full record (kept per the retention setting)."""
+    async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
+        """Record the finished game's full record, and its timing record if it has one (given
+        back in ``StoredGame.timing``), kept per the retention setting."""
         ...
 
     async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
@@ -241,10 +246,12 @@ class MemoryStore:
     async def snapshot(self, game_id: str, snapshot: JSON) -> None:
         """Nothing to do."""
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
+    async def add_move(
+        self, game_id: str, seat: int, move: str, snapshot: JSON = None, timing: JSON = None
+    ) -> None:
         """Nothing to do."""
 
-    async def finish(self, game_id: str, record: JSON) -> None:
+    async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
         """Nothing to do."""
 
     async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:

@@ -17,7 +17,7 @@ def stored_game(rows: GameRows, *, finished: bool, where: str) -> StoredGame:
     Raises:
         StoreError: a stored value cannot be read (:func:`~.codec.load`).
     """
-    (game_id, kind, options, created_at, stored, abandoned), seats, moves = rows
+    (game_id, kind, options, created_at, stored, abandoned, timing), seats, moves, timings = rows
     place = f"{where}, game {game_id}"
     return StoredGame(
         game_id=game_id,
@@ -31,4 +31,6 @@ def stored_game(rows: GameRows, *, finished: bool, where: str) -> StoredGame:
         moves=tuple(moves),
         finished=finished,
         abandoned=bool(abandoned),
+        move_timing=tuple(None if t is None else load(t, "timing", place) for t in timings),
+        timing=None if timing is None else load(timing, "timing", place),
     )

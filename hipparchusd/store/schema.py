@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 4):
+What the layout holds (version 5):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -29,14 +29,18 @@ What the layout holds (version 4):
   :func:`hipparchusd.store.sql.insert_moves`), resumed or adjourned: a started game inactive
   for the adjourn expiry is ended as abandoned (issue 16 item 3, RULINGS H14 in
   docs/rules.md), which sets ``abandoned`` (version 4; 0 or 1) with its ``finished_at`` and
-  ``record``.
+  ``record``. ``timing`` (version 5, enveloped JSON) is a finished game's timing record (its
+  time control, each decision's time, the moves the server made for a seat, an abort, a flag
+  or a claim: issue 27), ``NULL`` for a game that has none.
 - ``seats(game_id, seat, name, token_hash, bot)``: the SHA-256 digest of each seat's resume
   token, indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game;
   ``bot`` (version 3) is the engine's level word for a seat the daemon's engine plays, else
   ``NULL``.
-- ``moves(id, game_id, seat, move)``: every move of an unfinished game, ``id`` increasing in
-  the order moves were recorded (across games), ``move`` the game's canonical move text. A
-  finished game keeps its record instead.
+- ``moves(id, game_id, seat, move, timing)``: every move of an unfinished game, ``id``
+  increasing in the order moves were recorded (across games), ``move`` the game's canonical
+  move text, ``timing`` (version 5, enveloped JSON) what the decision cost and every seat's
+  clock after it in a timed game, or that the server made it for the seat (RULINGS T2, T4),
+  else ``NULL``. A finished game keeps its record instead.
 """
 
 from __future__ import annotations
@@ -122,12 +126,22 @@ def _track_activity_v4(conn: sqlite3.Connection) -> None:
     )
 
 
+def _timing_v5(conn: sqlite3.Connection) -> None:
+    """Version 4 to 5: ``moves.timing`` and ``games.timing`` (issue 27, RULINGS T1-T6), so that
+    a timed game's clocks survive a restart where its last acknowledged move left them, and
+    the time each decision took, and the moves the server made for a seat, stay in its
+    record. ``NULL`` for everything stored before, as for an untimed game's own moves."""
+    conn.execute("ALTER TABLE moves ADD COLUMN timing TEXT")
+    conn.execute("ALTER TABLE games ADD COLUMN timing TEXT")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: Sequence[Migration] = (
     _create_v1,
     _index_tokens_v2,
     _bot_seats_v3,
     _track_activity_v4,
+    _timing_v5,
 )
 
 

@@ -122,14 +122,20 @@ def snapshot(conn: sqlite3.Connection, game_id: str, text: str, now: float) -> N
 
 
 def add_move(
-    conn: sqlite3.Connection, game_id: str, seat: int, move: str, snapshot: str | None, now: float
+    conn: sqlite3.Connection,
+    game_id: str,
+    seat: int,
+    move: str,
+    snapshot: str | None,
+    now: float,
+    timing: str | None = None,
 ) -> None:
-    """Insert one move of an unfinished game, active at ``now``; with ``snapshot``, store it
-    after the move."""
+    """Insert one move of an unfinished game, with its ``timing`` if any, active at ``now``;
+    with ``snapshot``, store it after the move."""
     cursor = conn.execute(
-        "INSERT INTO moves (game_id, seat, move) "
-        "SELECT game_id, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
-        (seat, move, game_id),
+        "INSERT INTO moves (game_id, seat, move, timing) "
+        "SELECT game_id, ?, ?, ? FROM games WHERE game_id = ? AND finished_at IS NULL",
+        (seat, move, timing, game_id),
     )
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} is stored")
@@ -140,28 +146,28 @@ def add_move(
 
 
 def insert_moves(
-    conn: sqlite3.Connection, moves: list[tuple[str, int, str]], now: float
+    conn: sqlite3.Connection, moves: list[tuple[str, int, str, str | None]], now: float
 ) -> list[str | None]:
-    """Insert the ``(game id, seat, move)`` rows with one statement, in order, their games
-    active at ``now``; the error of each (``None``, or why it was left out: its game is not
-    stored unfinished).
+    """Insert the ``(game id, seat, move, timing)`` rows with one statement, in order, their
+    games active at ``now``; the error of each (``None``, or why it was left out: its game is
+    not stored unfinished).
 
     Statements, not rows, set a batch's cost: this is the usual batch under load (one more
     statement marks the games active, rewriting a game's row at most once an hour).
     """
-    values = ", ".join(["(?, ?, ?, ?)"] * len(moves))
+    values = ", ".join(["(?, ?, ?, ?, ?)"] * len(moves))
     parameters = [item for index, move in enumerate(moves) for item in (*move, index)]
     cursor = conn.execute(
-        "INSERT INTO moves (game_id, seat, move) "
-        f"SELECT v.column1, v.column2, v.column3 FROM (VALUES {values}) AS v "
+        "INSERT INTO moves (game_id, seat, move, timing) "
+        f"SELECT v.column1, v.column2, v.column3, v.column4 FROM (VALUES {values}) AS v "
         "JOIN games AS g ON g.game_id = v.column1 AND g.finished_at IS NULL "
-        "ORDER BY v.column4",
+        "ORDER BY v.column5",
         parameters,
     )
-    _mark_active(conn, sorted({game_id for game_id, _, _ in moves}), now, MOVE_ACTIVITY_STEP)
+    _mark_active(conn, sorted({move[0] for move in moves}), now, MOVE_ACTIVITY_STEP)
     if cursor.rowcount == len(moves):
         return [None] * len(moves)
-    games = sorted({game_id for game_id, _, _ in moves})
+    games = sorted({move[0] for move in moves})
     live = {
         row[0]
         for row in conn.execute(
@@ -171,8 +177,7 @@ def insert_moves(
         )
     }
     return [
-        None if game_id in live else f"no unfinished game {game_id} is stored"
-        for game_id, _, _ in moves
+        None if move[0] in live else f"no unfinished game {move[0]} is stored" for move in moves
     ]
 
 
@@ -182,13 +187,15 @@ def finish(
     record: str,
     finished_at: float,
     prune_before: float | None,
+    timing: str | None = None,
 ) -> None:
-    """Mark the game finished with its record, drop its moves and snapshot; with
-    ``prune_before``, also delete finished games older than that (seconds since the epoch)."""
+    """Mark the game finished with its record and its timing record (if any), drop its moves
+    and snapshot; with ``prune_before``, also delete finished games older than that (seconds
+    since the epoch)."""
     cursor = conn.execute(
-        "UPDATE games SET finished_at = ?, record = ?, snapshot = NULL "
+        "UPDATE games SET finished_at = ?, record = ?, timing = ?, snapshot = NULL "
         "WHERE game_id = ? AND finished_at IS NULL",
-        (finished_at, record, game_id),
+        (finished_at, record, timing, game_id),
     )
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} is stored")
@@ -262,13 +269,15 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
 
 
 #: One game's rows: (game id, kind, options text, created_at, snapshot text or None (for a
-#: finished game, its record text), abandoned (0 or 1)), its seats as (seat, name, token
-#: digest, bot level or None) and its moves after the snapshot as (seat, move) in order (none
-#: for a finished game).
+#: finished game, its record text), abandoned (0 or 1), timing text or None (a finished
+#: game's timing record)), its seats as (seat, name, token digest, bot level or None), its
+#: moves after the snapshot as (seat, move) in order, and the timing text (or None) of every
+#: one of its moves, those the snapshot covers too, in order (no moves for a finished game).
 GameRows = tuple[
-    tuple[str, str, str, float, str | None, int],
+    tuple[str, str, str, float, str | None, int, str | None],
     list[tuple[int, str, bytes, str | None]],
     list[tuple[int, str]],
+    list[str | None],
 ]
 
 
@@ -290,17 +299,21 @@ def load_unfinished(
     ):
         seats.setdefault(game_id, []).append((seat, name, bytes(token_hash), bot))
     moves: dict[str, list[tuple[int, str]]] = {}
-    for game_id, seat, move in conn.execute(
-        "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
-        f"WHERE {where} AND m.id > g.snapshot_move_id ORDER BY m.id",
+    timings: dict[str, list[str | None]] = {}
+    # Every move's timing, and the moves after the snapshot: one read of the game's moves.
+    for game_id, seat, move, timing, after in conn.execute(
+        "SELECT m.game_id, m.seat, m.move, m.timing, m.id > g.snapshot_move_id "
+        f"FROM moves AS m JOIN games AS g USING (game_id) WHERE {where} ORDER BY m.id",
         parameters,
     ):
-        moves.setdefault(game_id, []).append((seat, move))
+        timings.setdefault(game_id, []).append(timing)
+        if after:
+            moves.setdefault(game_id, []).append((seat, move))
     return [
-        (row, seats.get(row[0], []), moves.get(row[0], []))
+        (row, seats.get(row[0], []), moves.get(row[0], []), timings.get(row[0], []))
         for row in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot, abandoned FROM games AS g "
-            f"WHERE {where} ORDER BY created_at, rowid",
+            "SELECT game_id, kind, options, created_at, snapshot, abandoned, NULL "
+            f"FROM games AS g WHERE {where} ORDER BY created_at, rowid",
             parameters,
         )
     ]
@@ -364,7 +377,7 @@ def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameR
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record, abandoned FROM games "
+        "SELECT game_id, kind, options, created_at, record, abandoned, timing FROM games "
         "WHERE game_id = ? AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -374,7 +387,8 @@ def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
         "SELECT seat, name, token_hash, bot FROM seats WHERE game_id = ? ORDER BY seat",
         (game_id,),
     ).fetchall()
-    return tuple(row), [(seat, name, bytes(digest), bot) for seat, name, digest, bot in seats], []
+    taken = [(seat, name, bytes(digest), bot) for seat, name, digest, bot in seats]
+    return tuple(row), taken, [], []
 
 
 def latest_game_id(conn: sqlite3.Connection) -> str | None:
@@ -421,10 +435,9 @@ def _is_plain_move(request: Request) -> bool:
 
 def _insert_plain_moves(conn: sqlite3.Connection, batch: list[Request]) -> list[str | None]:
     """:func:`insert_moves` of the plain ``add_move`` requests ``batch`` (game, seat, move,
-    no snapshot, time), their games active at the latest of their times."""
-    return insert_moves(
-        conn, [request[2][:3] for request in batch], max(request[2][4] for request in batch)
-    )
+    no snapshot, time, timing), their games active at the latest of their times."""
+    rows = [(*request[2][:3], request[2][5] if len(request[2]) > 5 else None) for request in batch]
+    return insert_moves(conn, rows, max(request[2][4] for request in batch))
 
 
 def run_batch(

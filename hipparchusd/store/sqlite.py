@@ -268,29 +268,33 @@ class SqliteStore:
         """
         await self._link.call("snapshot", (game_id, dump("snapshot", snapshot), self._clock()))
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
-        """Record ``seat``'s move (canonical text); return once it is committed to disk. With
-        ``snapshot`` (a move that deals a new round), the snapshot after the move is stored in
-        the same transaction.
+    async def add_move(
+        self, game_id: str, seat: int, move: str, snapshot: JSON = None, timing: JSON = None
+    ) -> None:
+        """Record ``seat``'s move (canonical text), with its ``timing`` if any (RULINGS T6);
+        return once it is committed to disk. With ``snapshot`` (a move that deals a new
+        round), the snapshot after the move is stored in the same transaction.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed (the move is then
                 not recorded and must not be acknowledged).
         """
         text = None if snapshot is None else dump("snapshot", snapshot)
-        await self._link.call("add_move", (game_id, seat, move, text, self._clock()))
+        timed = None if timing is None else dump("timing", timing)
+        await self._link.call("add_move", (game_id, seat, move, text, self._clock(), timed))
 
-    async def finish(self, game_id: str, record: JSON) -> None:
-        """Mark the game finished now, keeping ``record`` (its snapshot and move list are
-        dropped: the record holds them). Finished games past retention are pruned at most
-        every :data:`~.retention.PRUNE_INTERVAL` seconds, here.
+    async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
+        """Mark the game finished now, keeping ``record`` and its ``timing`` record if any (its
+        snapshot and move list are dropped: the records hold them). Finished games past
+        retention are pruned at most every :data:`~.retention.PRUNE_INTERVAL` seconds, here.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
         """
         text = dump("record", record)
+        timed = None if timing is None else dump("timing", timing)
         now = self._clock()
-        await self._link.call("finish", (game_id, text, now, self._retention.due(now)))
+        await self._link.call("finish", (game_id, text, now, self._retention.due(now), timed))
 
     async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:

@@ -8,7 +8,7 @@ a> 1 name
 a> version
 = {"version": "0.1.0"}
 a> list_commands
-= {"commands": ["protocol_version", "name", "version", "list_commands", "known_command", "help", "quit", "format", "kinds", "new", "games", "join", "resume", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "record", "bot", "genmove", "analyze", "stop"]}
+= {"commands": ["protocol_version", "name", "version", "list_commands", "known_command", "help", "quit", "format", "kinds", "new", "games", "join", "resume", "leave", "watch", "unwatch", "state", "legal", "play", "resign", "claim", "time_left", "record", "bot", "genmove", "analyze", "stop"]}
 a> known_command resign
 = {"known": true}
 a> help state

@@ -61,6 +61,7 @@ view.revealed=-
 view.winner=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here
 w> state g1
 = game=g1
 kind=hipparchus
@@ -83,6 +84,7 @@ view.revealed=-
 view.winner=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here
 a> legal g1
 = 1S@1 1M@2 1S@3 1M@4 1S@5 1M@6 1S@7 1M@8 1S@9 1M@10 1E@11 2E@11 3E@11
 b> legal g1
@@ -177,6 +179,7 @@ view.revealed=-
 view.winner=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here
 b> resign g1
 =
 b< * g1 20 match-over winner=0 round_wins=0,0 resigned=1

@@ -62,7 +62,7 @@ a> play g1 1E@11
 d> format json
 = {"format": "json"}
 d> resume {token3}
-= {"game": "g1", "kind": "hipparchus", "status": "playing", "seq": 12, "players": ["alice", "carol"], "view": {"seat": 1, "hand": "EEESSSSMMMMEES", "hand_sizes": [13, 14], "won": [[0, 0, 0], [0, 0, 0]], "set_aside": [0, 0, 0], "leader": 0, "lead": "1S", "tricks": [], "to_move": 1, "round_number": 1, "round_wins": [0, 0], "result": null, "revealed": null, "winner": null, "resigned": null, "fixed_deal": true}}
+= {"game": "g1", "kind": "hipparchus", "status": "playing", "seq": 12, "players": ["alice", "carol"], "view": {"seat": 1, "hand": "EEESSSSMMMMEES", "hand_sizes": [13, 14], "won": [[0, 0, 0], [0, 0, 0]], "set_aside": [0, 0, 0], "leader": 0, "lead": "1S", "tricks": [], "to_move": 1, "round_number": 1, "round_wins": [0, 0], "result": null, "revealed": null, "winner": null, "resigned": null, "fixed_deal": true}, "presence": ["here", "here"]}
 a< * g1 12 resumed seat=1
 w< * g1 12 resumed seat=1
 d> legal g1
@@ -106,3 +106,4 @@ view.revealed=-
 view.winner=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here

@@ -85,6 +85,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here,here
 w> state g1
 = game=g1
 kind=planets
@@ -112,6 +113,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here,here
 b> state g1
 = game=g1
 kind=planets
@@ -139,6 +141,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here,here
 # Refusals say why and change nothing.
 a> play g1 E1,E2,E3
 ? illegal-move pass exactly 4 cards
@@ -288,6 +291,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+presence=here,here,here
 # cat resigns (RULINGS P16): ranked last; of the others the lowest totals (0 and 0) share the win.
 c> resign g1
 =

@@ -117,7 +117,8 @@ async def test_a_game_from_new_to_record(connect: Connect) -> None:
     assert state["players"] == "alice,player1" and state["view.hand"] == HAND0
     assert state["view.fixed_deal"] == "true" and state["view.to_move"] == "0"
     state_b = (await b.ok(f"state {game}")).json()
-    assert set(state_b) == {"game", "kind", "status", "seq", "players", "view"}
+    assert set(state_b) == {"game", "kind", "status", "seq", "players", "view", "presence"}
+    assert state_b["presence"] == ["here", "here"]  # both seats' connections hold them (T4)
     assert state_b["view"]["seat"] == 1 and state_b["view"]["hand"] == "EEESSSSMMMMEES"
     assert "hand=" not in (await w.ok(f"state {game}")).text.replace("view.hand=-", "")
 

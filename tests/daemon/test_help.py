@@ -70,35 +70,66 @@ def lobby_of(*kinds: GameKind) -> tuple[Lobby, Session]:
     return lobby, lobby.connect("test")
 
 
+def time_lines(kind: str, timeout: str, absence: str) -> list[str]:
+    """The time options every kind takes after its own (PROTOCOL.md, "Clocks"; RULINGS T1-T5),
+    with the kind's defaults for a flag (T2) and what an absence allows (T4)."""
+    return [
+        f"{kind}: clock=<bank>[+<increment>][,<cap>/move]|<cap>/move  a time control, e.g. "
+        "5m+3s, 30s/move or 3d/move (units s, m, h, d) (default untimed)",
+        f"{kind}: timeout=resign|autoplay  a seat out of time resigns, or the server plays for it "
+        f"and the game goes on (default {timeout})",
+        f"{kind}: absence=<duration>|off  how long a seat may stay away before {absence} "
+        "(default 1m timed, 5m untimed, off by days/move)",
+        f"{kind}: first_move=<duration>|off  a timed game whose seat does not make its first "
+        "decision this soon is aborted (default 30s, or the first decision's time if less)",
+    ]
+
+
 def test_help_new_lists_every_option_of_every_kind() -> None:
-    lobby, session = lobby_of(KINDS["hipparchus"], DICE)
-    assert text_lines(lobby, session, "help new") == [
+    lobby, session = lobby_of(KINDS["hipparchus"], KINDS["planets"], DICE)
+    lines = text_lines(lobby, session, "help new")
+    assert lines[:4] == [
         "new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's options",
         # Hipparchus's options (protocol/games/hipparchus.md; RULINGS H12 for the leader).
         "hipparchus: leader=0|1|random  who leads the first round (default random)",
         "hipparchus: seed=<integer>  deal every round reproducibly from this seed",
         "hipparchus: deal=<hand0>/<hand1>/<face-down>  the first round's deal in hand notation,"
         " e.g. SSSSSMMMMMEEEE/SSSSSMMMMEEEEE/ME",
+    ]
+    # A Hipparchus flag is a resignation, an absent opponent may be claimed (T2, T4).
+    assert lines[4:8] == time_lines("hipparchus", "resign", "its opponent may claim the game")
+    # A planets seat out of time or absent is played for (T2, T4).
+    planets = [line for line in lines if line.startswith("planets: ")]
+    assert planets[-4:] == time_lines("planets", "autoplay", "the engine plays for it")
+    assert lines[-6:] == [
         "dice: rolls=1|2|3  rolls per player (default 1)",
         "dice: seed=<integer>  roll reproducibly",
+        *time_lines("dice", "resign", "its opponent may claim the game"),
     ]
 
 
 def test_help_new_in_json_gives_each_option_as_fields() -> None:
     lobby, session = lobby_of(DICE)
-    assert json_payload(lobby, session, "help new") == {
+    payload = json_payload(lobby, session, "help new")
+    options = payload["options"]["dice"]  # type: ignore[index]
+    assert payload == {
         "help": {
             "new": "new <kind> [key=value ...]  -- create a game; 'help new' lists each kind's"
             " options"
         },
-        "options": {
-            "dice": [
-                {"key": "rolls", "values": "1|2|3", "summary": "rolls per player", "default": "1"},
-                {"key": "seed", "values": "<integer>", "summary": "roll reproducibly",
-                 "default": None},
-            ]
-        },
-    }  # fmt: skip
+        "options": {"dice": options},
+    }
+    assert options[:2] == [
+        {"key": "rolls", "values": "1|2|3", "summary": "rolls per player", "default": "1"},
+        {"key": "seed", "values": "<integer>", "summary": "roll reproducibly", "default": None},
+    ]
+    # Then the time options every kind takes, each with its default in words.
+    assert [(o["key"], o["default"]) for o in options[2:]] == [
+        ("clock", "untimed"),
+        ("timeout", "resign"),
+        ("absence", "1m timed, 5m untimed, off by days/move"),
+        ("first_move", "30s, or the first decision's time if less"),
+    ]
 
 
 def test_help_of_every_command_names_no_game() -> None:

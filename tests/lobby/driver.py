@@ -64,6 +64,9 @@ class Driver:
     def __init__(self, lobby: Lobby | None = None) -> None:
         self.lobby = lobby if lobby is not None else Lobby(clock=lambda: 1000.0)
         self.sessions: dict[str, Session] = {}
+        #: The server's monotonic time given with each request (seconds): what the games'
+        #: clocks read (issue 27). Tests of clocks set it; it stays 0 otherwise.
+        self.now = 0.0
 
     def __getitem__(self, name: str) -> Session:
         session = self.sessions.get(name)
@@ -75,7 +78,7 @@ class Driver:
         """``who``'s request ``line`` checked and worked out, its change still pending."""
         request = parse_request(line)
         assert request is not None, line
-        return self.lobby.prepare(self[who], request)
+        return self.lobby.prepare(self[who], request, self.now)
 
     def send(self, who: str, line: str) -> Result:
         """``who``'s request ``line`` carried out."""

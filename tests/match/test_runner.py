@@ -83,3 +83,57 @@ def test_an_external_protocol_bot_plays_its_seats(tmp_path: Path) -> None:
     assert len(games) == 2
     logs = sorted((tmp_path / "logs").iterdir())
     assert len(logs) == 2 and all("seat=" in log.read_text() for log in logs)
+
+
+#: A protocol bot that makes its first move and then no other: its clock runs out.
+STALLER = """
+import argparse, socket
+parser = argparse.ArgumentParser()
+for option in ("--host", "--port", "--game", "--name"):
+    parser.add_argument(option)
+args = parser.parse_args()
+stream = socket.create_connection((args.host, int(args.port))).makefile("rwb")
+stream.readline()
+def ask(line):
+    stream.write(line.encode() + b"\\n")
+    stream.flush()
+    while True:
+        answer = stream.readline()
+        if answer[:1] in (b"=", b"?"):
+            while stream.readline().strip():
+                pass
+            return answer.decode()[1:].split()
+seat = dict(word.split("=") for word in ask(f"join {args.game} name={args.name}"))["seat"]
+moved = False
+for line in stream:
+    words = line.decode().split()
+    if words[3:4] == ["to-move"] and seat in words[4].split("=")[1].split(",") and not moved:
+        moved = True
+        ask(f"play {args.game} {ask(f'legal {args.game}')[0]}")
+    if words[3:4] == ["game-over"]:
+        break
+"""
+
+
+def test_a_timed_match_reports_each_players_time_losses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--tc: every game gets the clock; the staller moves once, then loses on time (T2). No
+    first-move limit: a loaded machine may start the staller late, which must not abort."""
+    staller = tmp_path / "staller.py"
+    staller.write_text(STALLER)
+    output = tmp_path / "timed.json"
+    args = ["match", "heuristic", f"cmd:{sys.executable} {staller}", "--games", "2", "--tc"]
+    args += ["1+0", "-o", "first_move=off", "--engine-workers", "1", "--quiet"]
+    assert cli_main([*args, "--output", str(output)]) == 0
+    data = json.loads(output.read_text())
+    assert data["config"]["tc"] == "1s"
+    for game in data["games"]:
+        staller_seat = game["players"].index(1)
+        assert game["flagged"] == staller_seat
+        assert game["winners"] == [1 - staller_seat]
+    rows = data["summary"]["players"]
+    assert (rows[0]["time_losses"], rows[1]["time_losses"]) == (0, 2)
+    report = capsys.readouterr().out
+    assert "2 games at clock=1s" in report
+    assert "0 lost on time" in report and "2 lost on time" in report

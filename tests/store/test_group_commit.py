@@ -101,7 +101,10 @@ async def test_moves_inserted_together_keep_their_order(
     try:
         await store.create_game("g", "hipparchus", {}, 1.0)
         await store.create_game("h", "hipparchus", {}, 1.0)
-        moves = [("h", 1, "x"), ("g", 0, "a"), ("g", 1, "b"), ("nope", 0, "?"), ("g", 0, "c")]
+        moves: list[tuple[str, int, str, str | None]] = [
+            ("h", 1, "x", None), ("g", 0, "a", "{}"), ("g", 1, "b", None), ("nope", 0, "?", None),
+            ("g", 0, "c", None),
+        ]  # fmt: skip
         with open_db(state_dir / DB_NAME) as conn:  # as the writer would
             errors = insert_moves(conn, moves, 5.0)
         assert errors == [
@@ -112,7 +115,9 @@ async def test_moves_inserted_together_keep_their_order(
             None,
         ]
         with open_db(state_dir / DB_NAME) as conn:
-            rows = conn.execute("SELECT game_id, seat, move FROM moves ORDER BY id").fetchall()
-        assert rows == [m for m in moves if m[0] != "nope"]
+            rows = conn.execute(
+                "SELECT game_id, seat, move, timing FROM moves ORDER BY id"
+            ).fetchall()
+        assert rows == [m for m in moves if m[0] != "nope"]  # each with its timing (issue 27)
     finally:
         await store.aclose()

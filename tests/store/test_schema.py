@@ -52,7 +52,7 @@ async def test_a_new_database_is_at_the_latest_version(
     assert meta["application"] == "hipparchusd"
     assert meta["schema_version"] == str(schema.latest_version())
     assert meta["last_opened"].endswith(f" pid {os.getpid()}")
-    assert schema.latest_version() == len(schema.MIGRATIONS) == 4
+    assert schema.latest_version() == len(schema.MIGRATIONS) == 5
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(
@@ -64,7 +64,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 4\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 5\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
@@ -282,3 +282,33 @@ async def test_versions_2_to_4_keep_every_game_and_time_expiry_from_the_upgrade(
         assert upgrade_started - 1 <= activity[game_id] <= time.time() + 1
     [backup] = state_dir.glob(f"{DB_NAME}.v2-*.bak")
     assert _meta(backup)["schema_version"] == "2"
+
+
+async def test_version_5_keeps_every_game_untimed_and_stores_timing(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    """A version 4 database gains ``moves.timing`` and ``games.timing`` (issue 27), ``NULL``
+    for what it holds: its games read back as before, with no timing; a move and a finished
+    game stored after the upgrade keep theirs (RULINGS T6)."""
+    with contextlib.closing(_make_old_database(state_dir, 4)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at, snapshot, last_active) "
+            "VALUES ('g', 'hipparchus', ?, 10.0, ?, 10.0)",
+            (dump("options", {}), dump("snapshot", {"deals": [1]})),
+        )
+        conn.execute("INSERT INTO moves (game_id, seat, move) VALUES ('g', 0, '1S@1')")
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        (game,) = await store.load_unfinished()
+        assert game.moves == ((0, "1S@1"),) and game.move_timing == (None,)
+        await store.add_move("g", 1, "2S@4", timing={"ply": 2, "seat": 1, "spent_ms": 1500})
+        (game,) = await store.load_unfinished()
+        assert game.move_timing == (None, {"ply": 2, "seat": 1, "spent_ms": 1500})
+        await store.finish("g", {"deals": [1]}, {"control": "5m", "decisions": []})
+        finished = await store.load_finished("g")
+        assert finished is not None and finished.timing == {"control": "5m", "decisions": []}
+    finally:
+        await store.aclose()
+    assert _meta(state_dir / DB_NAME)["schema_version"] == "5"
+    [backup] = state_dir.glob(f"{DB_NAME}.v4-*.bak")
+    assert _meta(backup)["schema_version"] == "4"

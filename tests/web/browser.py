@@ -435,6 +435,9 @@ class Tcp:
                 return data
 
     def close(self) -> None:
+        """Close the connection (the server sees the client leave): the line file too, since
+        a socket stays open while a file made from it is."""
+        self.file.close()
         self.sock.close()
 
 

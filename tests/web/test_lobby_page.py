@@ -7,6 +7,7 @@ of the phone's lobby goes to docs/ (shown in README.md)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -113,9 +114,10 @@ def test_the_new_game_form_offers_each_option_once(daemon: Daemon, phone: Page) 
             key, values, default = option["key"], option["values"], option["default"]
             field = phone.one(f"#opt-{key}")
             choices = values.split("|")
-            if len(choices) > 1:
-                # A choice of its values, each once; the default (when it is one of them) is
-                # the one chosen at first, and leaves the option to the daemon.
+            if len(choices) > 1 and all(re.fullmatch(r"[\w.-]+", c) for c in choices):
+                # A choice of its values (words), each once; the default (when it is one of
+                # them) is the one chosen at first, and leaves the option to the daemon. Values
+                # with a shape among them (``<duration>|off``) are typed, as free text is.
                 assert field.tag_name == "select"
                 listed = phone.js(
                     "return [...arguments[0].options].map((o) => [o.dataset.value ?? '', o.text]);",
@@ -150,6 +152,11 @@ def test_the_new_game_form_offers_each_option_once(daemon: Daemon, phone: Page) 
             else:
                 assert field.tag_name == "input" and field.get_attribute("type") == "text"
                 assert field.get_attribute("placeholder") == values
+                if key == "clock":
+                    # A time control typed in, since the other time options chosen here need
+                    # one (PROTOCOL.md section 10: timeout= is for timed games).
+                    field.send_keys("5m+3s")
+                    expected.append("clock=5m+3s")
         if phone.one("#sit").is_selected():
             phone.click("#sit")
         phone.click("#create button[type=submit]")

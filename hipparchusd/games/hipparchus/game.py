@@ -199,6 +199,11 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             return ()
         return self._state.round.legal_plays()
 
+    def decisions_left(self, seat: int) -> int:
+        """At most the cards ``seat`` holds: each of its plays this round takes one or more."""
+        _check_seat(seat)
+        return self._state.round.hands[seat].size
+
     def parse_move(self, seat: int, text: str) -> Play:
         """Parse ``text`` as a play from ``seat``'s hand, canonical position.
 

@@ -262,6 +262,14 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             return hand.legal_cards()
         return _CHOICES
 
+    def decisions_left(self, seat: int) -> int:
+        """The cards ``seat`` holds (one play each this hand), and its pass while it is due,
+        and a shooting choice at most."""
+        _check_seat(seat, self._players)
+        hand = self._state.hand
+        cards = hand.hands[seat].bit_count()
+        return cards + (hand.phase is Phase.PASS) + 1
+
     def parse_move(self, seat: int, word: str) -> Move:
         """``word`` as ``seat``'s move: ``self`` or ``others``; during the pass, the cards
         chosen joined by ``,`` (put in canonical order); else one card.

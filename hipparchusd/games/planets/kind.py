@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from importlib.resources import files
 
+from ...clocks.control import Absence, Timeout
 from ...codec import InvalidState
 from ...engine.position import AdapterRef
 from ...jsondata import JSON
@@ -114,4 +115,7 @@ PLANETS = GameKind(
     page=PageParts("hipparchusd.games.planets"),
     tui="hipparchusd.games.planets.tui.screen:PlanetsScreen",
     rules=files(__package__) / "rules.md",
+    # RULINGS T2 and T4: a seat out of time, or absent, is played for, and the game goes on.
+    timeout=Timeout.AUTOPLAY,
+    on_absence=Absence.ENGINE,
 )

@@ -177,7 +177,8 @@ class Forwarding:
         game_id, digest = lobby.named_game(request)
         if game_id is None and digest is None:
             return None
-        if game_id in lobby.tables or (digest is not None and lobby.holds_token(digest)):
+        here = game_id if digest is None else lobby.game_of_token(digest)
+        if here is not None and here in lobby.tables and self._serves(here):
             return None
         for _ in range(MAX_HOPS):
             owner = None if game_id is None else self._owners.get(game_id)
@@ -229,6 +230,13 @@ class Forwarding:
             self._owners.pop(game_id or "", None)
         _fail(conn, request, ErrorCode.INTERNAL, MOVING.format(game=game_id))
         return False
+
+    def _serves(self, game_id: str) -> bool:
+        """Whether the loaded game ``game_id`` is served here: it is this daemon's (or
+        finished). One given up (the lease lapsed, another daemon may have moved it) but not
+        unloaded yet, its request still in progress, is looked for in the store instead."""
+        table = self.lobby.tables[game_id]
+        return table.finished or self.store.owns(game_id)
 
     async def _bring_here(
         self, conn: Connection, request: Request, location: Location

@@ -159,8 +159,10 @@ class Cluster:
             elif kind == wire.REQUEST:
                 sid, number, mode, peer, line = rest
                 key: ProxyKey = (sender, epoch, int(str(sid)))
-                if self.store.live_nodes.get(sender, epoch) != epoch:
+                if self.store.live_nodes.get(sender, epoch) > epoch:
                     continue  # an origin registered anew since: its sessions are gone
+                # (A newer epoch than known is the origin registered anew since the last
+                # renewal here: its earlier registration is over, and this request is its.)
                 nursery.start_soon(
                     self._proxies.serve_request, key, int(str(number)), str(mode), str(peer),
                     str(line),

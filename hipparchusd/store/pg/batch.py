@@ -78,7 +78,7 @@ def _insert_plain_moves(
 ) -> list[str | tuple[str, str] | None]:
     """:func:`insert_moves` of the plain ``add_move`` requests ``batch`` (game, seat, move, no
     snapshot, time, node, epoch, fence) of one node, their games active at the latest time."""
-    rows = [(args[0], args[1], args[2], args[7]) for _, _, args in batch]
+    rows = [(args[0], args[1], args[2], args[7], args[8]) for _, _, args in batch]
     owner = (batch[0][2][5], batch[0][2][6])
     return insert_moves(conn, rows, max(args[4] for _, _, args in batch), owner)
 

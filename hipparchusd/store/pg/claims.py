@@ -30,12 +30,17 @@ def _rows(conn: psycopg.Connection[Any], game_ids: Sequence[str]) -> dict[str, G
     ):
         seats.setdefault(game_id, []).append((seat, name, bytes(token_hash), bot))
     moves: dict[str, list[tuple[int, str]]] = {}
-    for game_id, seat, move in conn.execute(
-        "SELECT m.game_id, m.seat, m.move FROM moves AS m JOIN games AS g USING (game_id) "
-        "WHERE g.game_id = ANY(%s) AND m.id > g.snapshot_move_id ORDER BY m.id",
+    timings: dict[str, list[str | None]] = {}
+    # Every move's timing (issue 27), and the moves after the snapshot: one read.
+    for game_id, seat, move, timing, after in conn.execute(
+        "SELECT m.game_id, m.seat, m.move, m.timing, m.id > g.snapshot_move_id "
+        "FROM moves AS m JOIN games AS g USING (game_id) WHERE g.game_id = ANY(%s) "
+        "ORDER BY m.id",
         (ids,),
     ):
-        moves.setdefault(game_id, []).append((seat, move))
+        timings.setdefault(game_id, []).append(timing)
+        if after:
+            moves.setdefault(game_id, []).append((seat, move))
     found: dict[str, GameRows] = {}
     for row in conn.execute(
         f"SELECT {GAME_COLUMNS} FROM games AS g WHERE g.game_id = ANY(%s) "
@@ -43,7 +48,12 @@ def _rows(conn: psycopg.Connection[Any], game_ids: Sequence[str]) -> dict[str, G
         (ids,),
     ):
         game_id = row[0]
-        found[game_id] = (tuple(row), seats.get(game_id, []), moves.get(game_id, []))
+        found[game_id] = (
+            (*row, None),
+            seats.get(game_id, []),
+            moves.get(game_id, []),
+            timings.get(game_id, []),
+        )
     return found
 
 
@@ -177,7 +187,7 @@ def owned_games(conn: psycopg.Connection[Any], game_ids: list[str]) -> list[Game
 def load_finished(conn: psycopg.Connection[Any], game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record, abandoned::int FROM games "
+        "SELECT game_id, kind, options, created_at, record, abandoned::int, timing FROM games "
         "WHERE game_id = %s AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -188,4 +198,4 @@ def load_finished(conn: psycopg.Connection[Any], game_id: str) -> GameRows | Non
         (game_id,),
     ).fetchall()
     taken = [(seat, name, bytes(digest), bot) for seat, name, digest, bot in seats]
-    return tuple(row), taken, []
+    return tuple(row), taken, [], []

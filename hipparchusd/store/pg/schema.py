@@ -7,7 +7,8 @@ the update of the version. Several daemons may start at once on one database: th
 holds a transaction-level advisory lock (:data:`MIGRATION_LOCK`), so one migrates and the
 others then find it done. Runs in the writer process (psycopg); the daemon never imports it.
 
-What the layout holds (version 1), beside what the SQLite layout keeps (the same columns,
+What the layout holds (version 2: version 1 and each move's and each finished game's
+timing, as SQLite's version 5), beside what the SQLite layout keeps (the same columns,
 with PostgreSQL's types):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``),
@@ -102,8 +103,16 @@ def _create_v1(cur: Any) -> None:
     )
 
 
+def _v1_to_v2(cur: Any) -> None:
+    """Version 2, as SQLite's version 5 (issue 27): each move's timing (``moves.timing``) and
+    a finished game's timing record (``games.timing``), enveloped JSON or NULL (an untimed
+    game's), so that a timed game's clocks survive its owner's failure."""
+    cur.execute("ALTER TABLE moves ADD COLUMN timing text")
+    cur.execute("ALTER TABLE games ADD COLUMN timing text")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: Sequence[Migration] = (_create_v1,)
+MIGRATIONS: Sequence[Migration] = (_create_v1, _v1_to_v2)
 
 
 class SchemaError(Exception):

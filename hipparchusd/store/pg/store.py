@@ -172,6 +172,11 @@ class PostgresStore:
         """The games this node owns now."""
         return frozenset(self._fences)
 
+    def owns(self, game_id: str) -> bool:
+        """Whether this node owns ``game_id`` now (as far as it knows: the database has the
+        last word at each write)."""
+        return game_id in self._fences
+
     @classmethod
     @contextlib.asynccontextmanager
     async def open(
@@ -484,20 +489,26 @@ class PostgresStore:
         owner = (self.node, self.epoch, self._fence(game_id))
         await self._write("snapshot", (game_id, text, self._clock(), *owner))
 
-    async def add_move(self, game_id: str, seat: int, move: str, snapshot: JSON = None) -> None:
-        """Record ``seat``'s move; return once the database has committed it (never with
-        ``synchronous_commit`` off). Fenced: refused (``GameNotOwned``) unless this node owns
-        the game and its lease is live when the move is written."""
+    async def add_move(
+        self, game_id: str, seat: int, move: str, snapshot: JSON = None, timing: JSON = None
+    ) -> None:
+        """Record ``seat``'s move, with its ``timing`` if any (issue 27); return once the
+        database has committed it (never with ``synchronous_commit`` off). Fenced: refused
+        (``GameNotOwned``) unless this node owns the game and its lease is live when the move
+        is written."""
         text = None if snapshot is None else dump("snapshot", snapshot)
+        timed = None if timing is None else dump("timing", timing)
         owner = (self.node, self.epoch, self._fence(game_id))
-        await self._write("add_move", (game_id, seat, move, text, self._clock(), *owner))
+        await self._write("add_move", (game_id, seat, move, text, self._clock(), *owner, timed))
 
-    async def finish(self, game_id: str, record: JSON) -> None:
+    async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
         """As ``SqliteStore.finish``, fenced; the game has no owner from then on."""
         text = dump("record", record)
+        timed = None if timing is None else dump("timing", timing)
         now = self._clock()
         owner = (self.node, self.epoch, self._fence(game_id))
-        await self._write("finish", (game_id, text, now, self._retention.due(now), *owner))
+        due = self._retention.due(now)
+        await self._write("finish", (game_id, text, now, due, *owner, timed))
         self._fences.pop(game_id, None)
 
     async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:

@@ -134,15 +134,17 @@ def add_move(
     node: str,
     epoch: int,
     fence: int,
+    timing: str | None = None,
 ) -> None:
-    """Insert one move of an unfinished game this node owns; with ``snapshot``, store it after
-    the move."""
+    """Insert one move of an unfinished game this node owns, with its ``timing`` if any; with
+    ``snapshot``, store it after the move."""
     owner = (node, epoch)
     cursor = conn.execute(
-        "INSERT INTO moves (game_id, seat, move) SELECT g.game_id, %(seat)s, %(move)s "
+        "INSERT INTO moves (game_id, seat, move, timing) "
+        "SELECT g.game_id, %(seat)s, %(move)s, %(timing)s "
         "FROM games AS g WHERE g.game_id = %(game)s AND g.finished_at IS NULL "
         f"AND g.fence = %(fence)s AND EXISTS ({LIVE_NODE}) FOR SHARE OF g",
-        params(owner, fence, seat=seat, move=move, game=game_id),
+        params(owner, fence, seat=seat, move=move, game=game_id, timing=timing),
     )
     if cursor.rowcount != 1:
         raise why_refused(conn, game_id, owner, fence, "unfinished game")
@@ -154,18 +156,20 @@ def add_move(
 
 def insert_moves(
     conn: psycopg.Connection[Any],
-    moves: Sequence[tuple[str, int, str, int]],
+    moves: Sequence[tuple[str, int, str, int, str | None]],
     now: float,
     owner: Owner,
 ) -> list[str | tuple[str, str] | None]:
-    """Insert the ``(game id, seat, move, fence)`` rows of games this node owns with one
+    """Insert the ``(game id, seat, move, fence, timing)`` rows of games this node owns with one
     statement, in order, their games active at ``now``; the error of each (``None``; a
     message; or ``("fenced", message)``)."""
     game_ids = [move[0] for move in moves]
     inserted = conn.execute(
-        "INSERT INTO moves (game_id, seat, move) SELECT v.game_id, v.seat, v.move "
+        "INSERT INTO moves (game_id, seat, move, timing) "
+        "SELECT v.game_id, v.seat, v.move, v.timing "
         "FROM unnest(%(games)s::text[], %(seats)s::int[], %(moves)s::text[], "
-        "%(fences)s::bigint[]) WITH ORDINALITY AS v (game_id, seat, move, fence, ord) "
+        "%(fences)s::bigint[], %(timings)s::text[]) "
+        "WITH ORDINALITY AS v (game_id, seat, move, fence, timing, ord) "
         "JOIN games AS g ON g.game_id = v.game_id AND g.finished_at IS NULL "
         f"AND g.fence = v.fence WHERE EXISTS ({LIVE_NODE}) ORDER BY v.ord FOR SHARE OF g",
         params(
@@ -174,6 +178,7 @@ def insert_moves(
             seats=[move[1] for move in moves],
             moves=[move[2] for move in moves],
             fences=[move[3] for move in moves],
+            timings=[move[4] for move in moves],
         ),
     ).rowcount
     games = sorted(set(game_ids))
@@ -181,7 +186,7 @@ def insert_moves(
     if inserted == len(moves):
         return [None] * len(moves)
     errors: dict[str, str | tuple[str, str] | None] = {}
-    for game_id, _, _, fence in moves:
+    for game_id, _, _, fence, _ in moves:
         if game_id not in errors:
             written = conn.execute(
                 "SELECT 1 FROM games AS g WHERE g.game_id = %(game)s AND g.finished_at IS NULL "
@@ -205,16 +210,18 @@ def finish(
     node: str,
     epoch: int,
     fence: int,
+    timing: str | None = None,
 ) -> None:
-    """Mark the game finished with its record (no owner from now on: a finished game needs
-    none), drop its moves and snapshot; with ``prune_before``, also delete finished games
-    older than that."""
+    """Mark the game finished with its record and its timing record if any (no owner from
+    now on: a finished game needs none), drop its moves and snapshot; with ``prune_before``,
+    also delete finished games older than that."""
     owner = (node, epoch)
     cursor = conn.execute(
-        "UPDATE games AS g SET finished_at = %(at)s, record = %(record)s, snapshot = NULL, "
+        "UPDATE games AS g SET finished_at = %(at)s, record = %(record)s, "
+        "timing = %(timing)s, snapshot = NULL, "
         "owner = NULL, owner_epoch = NULL WHERE g.game_id = %(game)s "
         f"AND g.finished_at IS NULL AND g.fence = %(fence)s AND EXISTS ({LIVE_NODE})",
-        params(owner, fence, at=finished_at, record=record, game=game_id),
+        params(owner, fence, at=finished_at, record=record, game=game_id, timing=timing),
     )
     if cursor.rowcount != 1:
         raise why_refused(conn, game_id, owner, fence, "unfinished game")

@@ -243,7 +243,7 @@ async function listGames(box) {
       "tr",
       { "data-game": g.game },
       el("td", {}, el("a", { href: `#${g.game}`, text: g.game })),
-      el("td", { text: g.kind }),
+      el("td", {}, g.kind, g.clock ? el("span", { class: "tag clock-tag", title: "time control", text: g.clock }) : null),
       el("td", { class: `st-${g.status}`, text: g.status }),
       el("td", { class: "players" }, players),
       el(

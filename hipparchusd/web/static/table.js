@@ -1,8 +1,8 @@
-// What every table shares: the frame (title, players, whose move, the refusal banner, the
-// event log), refreshing the view and the legal moves after events, and the end-of-round
-// summary. A game kind's table draws the rest: the kind's own page module (its folder's
-// page/table.js, whose default export extends Table) or, for a kind without one, the generic
-// table (generic.js).
+// What every table shares: the frame (title, players, whose move, each seat's clock in a timed
+// game, the refusal banner, the event log), refreshing the view and the legal moves after
+// events, claiming a game over an absent opponent, and the end-of-round summary. A game kind's
+// table draws the rest: the kind's own page module (its folder's page/table.js, whose default
+// export extends Table) or, for a kind without one, the generic table (generic.js).
 //
 // The log says each event in words: the lobby's events here (words.js), a game's own through
 // its table's ``gameEventLines``; an event no one words is shown by its fields. A table opened
@@ -11,12 +11,13 @@
 // not sent again.
 
 import { addBot, levelSelect } from "./bots.js";
+import { clockText, LOW_MS } from "./clocks.js";
 import { el, fill } from "./dom.js";
 import { lobbyEventLines, sentence } from "./words.js";
 
 /** Events that say who is at the table, not what happened in the game: a refusal shown in
  * the banner still holds after them. */
-const PRESENCE = new Set(["joined", "left", "disconnected", "resumed"]);
+const PRESENCE = new Set(["joined", "left", "disconnected", "resumed", "absent"]);
 
 export class Table {
   /** ``kind``: the game's kind (from its snapshot); ``seatHint``: the seat this browser holds,
@@ -44,6 +45,10 @@ export class Table {
     this.head = el("header", { class: "table-head" });
     this.dialog = el("div", { class: "summary-box", id: "summary" });
     this.botBox = null; // the control adding a computer opponent, made once (keeps its choice)
+    this.clockBox = el("div", { class: "clocks", id: "clocks", "aria-live": "off" });
+    this.clockAt = 0; // when (performance.now(), ms) the clocks shown were told
+    this.noClaim = false; // the server said this game has nothing to claim (the engine plays)
+    this.ticker = window.setInterval(() => this.tick(), 200);
     root.replaceChildren(
       el(
         "section",
@@ -58,6 +63,7 @@ export class Table {
 
   leave() {
     this.left = true;
+    window.clearInterval(this.ticker);
   }
 
   get view() {
@@ -70,6 +76,7 @@ export class Table {
 
   show(snapshot) {
     this.snapshot = snapshot;
+    this.clockAt = performance.now();
     this.mine = !!(snapshot.view && snapshot.view.seat !== null);
     this.replay();
     this.render();
@@ -107,6 +114,7 @@ export class Table {
           if (this.wantsLegal(state)) legal = await this.client.request(`legal ${this.game}`);
           if (this.left) return;
           this.snapshot = state;
+          this.clockAt = performance.now();
           this.mine = !!(view && view.seat !== null);
           this.legal = legal;
           this.render();
@@ -271,6 +279,69 @@ export class Table {
     this.banner.classList.add("shown");
   }
 
+  /** Claim the game over an absent opponent (PROTOCOL.md section 10); a refusal shows its
+   * reason, and a game the engine plays an absent seat in offers no claim again. */
+  async claim() {
+    try {
+      await this.client.request(`claim ${this.game}`);
+    } catch (error) {
+      if (/nothing to claim: in this game/.test(error.message)) this.noClaim = true;
+      this.refuse(error);
+      this.renderHead();
+    }
+  }
+
+  /** Whether to offer `claim`: this browser's seat plays a game going on, and another seat is
+   * absent (away for the whole absence grace, the server said). */
+  get claimable() {
+    const s = this.snapshot;
+    if (!s || !this.mine || s.status !== "playing" || this.noClaim) return false;
+    return (s.presence || []).some((p, seat) => p === "absent" && seat !== this.view.seat);
+  }
+
+  /** What each seat's clock reads now: what `state` said, run down since for the seats whose
+   * clocks run. */
+  clockLeft(seat) {
+    const clock = this.snapshot && this.snapshot.clock;
+    if (!clock) return null;
+    let left = clock.left_ms[seat];
+    if (clock.running.includes(seat) && this.snapshot.status === "playing") {
+      left -= performance.now() - this.clockAt;
+    }
+    return Math.max(0, Math.round(left));
+  }
+
+  /** Draw the clocks of a timed game: each seat's name and time, the running ones marked, a
+   * low one warned. */
+  renderClocks() {
+    const clock = this.snapshot && this.snapshot.clock;
+    if (!clock) {
+      this.clockBox.replaceChildren();
+      return;
+    }
+    const running = this.snapshot.status === "playing" ? clock.running : [];
+    const seats = clock.left_ms.map((_, seat) => {
+      const left = this.clockLeft(seat);
+      const classes = ["clock"];
+      if (running.includes(seat)) classes.push("running");
+      if (left < LOW_MS) classes.push("low");
+      const presence = (this.snapshot.presence || [])[seat];
+      return el(
+        "span",
+        { class: classes.join(" "), "data-seat": seat, "data-left": left, title: `${clock.control}; lag allowance ${clock.lag_ms[seat]} ms` },
+        el("span", { class: "who", text: this.name(seat) }),
+        " ",
+        el("b", { class: "time", text: clockText(left) }),
+        presence === "absent" ? el("span", { class: "absent", text: " absent" }) : null,
+      );
+    });
+    this.clockBox.replaceChildren(el("span", { class: "control", text: clock.control }), ...seats);
+  }
+
+  tick() {
+    if (this.snapshot && this.snapshot.clock && this.snapshot.status === "playing") this.renderClocks();
+  }
+
   clearBanner() {
     this.banner.classList.remove("shown");
     this.banner.replaceChildren();
@@ -332,6 +403,9 @@ export class Table {
     const moving = view ? this.toMove(view) : [];
     let turn;
     if (s.status === "waiting") turn = "waiting for players";
+    else if (s.status === "over" && s.aborted) turn = "game over: aborted, no result";
+    else if (s.status === "over" && s.timeout !== undefined) turn = `game over: ${this.name(s.timeout)} ran out of time`;
+    else if (s.status === "over" && s.claimed) turn = "game over: claimed over an absent seat";
     else if (s.status === "over") turn = "game over";
     else if (this.mine && moving.includes(view.seat)) turn = "your move";
     else turn = `to move: ${moving.map((seat) => this.name(seat)).join(", ") || "—"}`;
@@ -342,7 +416,10 @@ export class Table {
       view && view.fixed_deal ? el("span", { class: "tag", title: "the deal was fixed at creation (seed or deal)", text: "fixed deal" }) : null,
       el("span", { class: `turn${this.mine && moving.includes(view.seat) ? " mine" : ""}`, id: "turn", text: turn }),
       this.mine && s.status === "playing" ? el("button", { type: "button", class: "secondary small resign", onclick: () => this.resign(), text: "resign" }) : null,
+      this.claimable ? el("button", { type: "button", class: "primary small claim", id: "claim", onclick: () => this.claim(), text: "claim the game" }) : null,
+      this.clockBox,
     );
+    this.renderClocks();
   }
 
   roleText() {

@@ -49,6 +49,8 @@ export function lobbyEventLines(kind, data, label, mine) {
       return [`${label(data.seat)} disconnected (the seat is kept)`];
     case "resumed":
       return [`${label(data.seat)} is back`];
+    case "absent":
+      return [`${label(data.seat)} has been away for the whole absence grace`];
     case "to-move":
       return [];
     case "game-over":
@@ -59,12 +61,17 @@ export function lobbyEventLines(kind, data, label, mine) {
 }
 
 /** The ``game-over`` event in a line: "Game over: bob wins (alice resigned). Scores: alice 0,
- * bob 1"; an abandoned game's has no winners. */
+ * bob 1"; an abandoned game's and an aborted one's have no winners; a flag or a claim says so
+ * instead of the resignation it is (PROTOCOL.md section 10). */
 export function gameOverLine(data, label, mine) {
   if (data.abandoned) return "Game over: abandoned, nobody won";
+  if (data.aborted) return "Game over: aborted, no result (a first decision did not come in time)";
   const winners = data.winners || [];
   const verb = (winners.length === 1 && winners[0] === mine) || winners.length > 1 ? "win" : "wins";
   let line = `Game over: ${andNames(winners.map(label))} ${verb}`;
-  if (data.resigned !== null && data.resigned !== undefined) line += ` (${label(data.resigned)} resigned)`;
+  const resigned = data.resigned !== null && data.resigned !== undefined;
+  if (data.timeout !== null && data.timeout !== undefined) line += ` (${label(data.timeout)} ran out of time)`;
+  else if (data.claimed && resigned) line += ` (claimed: ${label(data.resigned)} was away)`;
+  else if (resigned) line += ` (${label(data.resigned)} resigned)`;
   return `${line}. Scores: ${(data.scores || []).map((score, seat) => `${label(seat)} ${score}`).join(", ")}`;
 }

@@ -78,7 +78,12 @@ async def test_a_paused_daemon_past_its_lease_acknowledges_nothing(
     # resumed through a, the game plays on, and its next move is stored once, after b's.
     other = 1 - mover
     late = await Client.connect(a.port)
-    await late.ok(f"resume {tokens[other]}")
+    with trio.fail_after(PATIENCE):
+        # Until a has registered again it answers that nothing was changed (its old lease
+        # cannot locate the game): a client tries again.
+        while not (resumed := await late.request(f"resume {tokens[other]}")).ok:
+            assert "nothing was changed" in resumed.text, resumed
+            await trio.sleep(0.2)
     for client, seat in ((late, other), (again, mover)):  # noqa: B007 (seat: used after)
         legal = (await client.ok(f"legal {game}")).lines
         if legal:  # (the seat to move)

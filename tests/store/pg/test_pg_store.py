@@ -154,3 +154,25 @@ async def test_a_database_that_is_not_ours_or_is_newer_is_refused(pg_url: str) -
     with pytest.raises(StoreError, match="has schema version 99, newer than this hipparchusd"):
         async with opener(pg_url)("a"):
             pass
+
+
+async def test_a_timed_games_move_timing_and_timing_record_come_back(pg_url: str) -> None:
+    # Issue 27 through the PostgreSQL store: each move's timing, and a finished game's timing
+    # record, come back as stored (the clocks survive the owner's failure).
+    game = HipparchusGame(seed=5)
+    open_store = opener(pg_url)
+    timings = [{"spent_ms": 1200, "left_ms": [58800, 60000]}, None, {"spent_ms": 7}]
+    async with open_store("a") as store:
+        await store.create_game("g1", "hipparchus", {"seed": "5"}, 1000.0)
+        game.start()
+        await store.snapshot("g1", converter.unstructure(game.record()))
+        moves = play_random(game, random.Random(5), 3)
+        for ply, (move, timing) in enumerate(zip(moves, timings, strict=True)):
+            await store.add_move("g1", (ply + 1) % 2, move, timing=timing)
+        await store.create_game("g2", "hipparchus", {}, 1001.0)
+        await store.finish("g2", {"done": True}, timing={"moves": [1, 2]})
+    async with open_store("b") as store:
+        location = await store.locate("g1")
+        assert location.game is not None and location.game.move_timing == tuple(timings)
+        finished = await store.load_finished("g2")
+    assert finished is not None and finished.timing == {"moves": [1, 2]}

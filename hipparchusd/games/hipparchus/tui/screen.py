@@ -25,7 +25,8 @@ class HipparchusScreen(GameScreen):
         "Your clumps are lettered a, b, c... from the left, and each legal play is labelled by "
         "its clump and count (`b2` = two cards of clump b). Arrows choose (Up and Down: more or "
         "fewer cards from the clump), Enter plays; or type a label or the notation (`2E@5`: "
-        "two Earths from the clump holding your 5th card). Ctrl+R resigns, Ctrl+Q leaves."
+        "two Earths from the clump holding your 5th card). Ctrl+R resigns, Ctrl+K claims the game "
+        "over an opponent the server says is absent, Ctrl+Q leaves."
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
