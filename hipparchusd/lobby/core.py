@@ -92,17 +92,27 @@ class Command:
     summary: str
     handler: Handler
     target: Target = Target.NOTHING
+    #: The game the command names (:meth:`Lobby.named_game`), where a server shared with
+    #: other daemons looks for it (issue 28): its ``target``, unless it names a game it does
+    #: not wait for (``genmove``, ``analyze``).
+    names: Target = Target.NOTHING
 
     @classmethod
     def of(
-        cls, usage: str, summary: str, handler: Handler, target: Target = Target.NOTHING
+        cls,
+        usage: str,
+        summary: str,
+        handler: Handler,
+        target: Target = Target.NOTHING,
+        names: Target | None = None,
     ) -> Command:
-        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`).
+        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`), acting on
+        ``target`` and naming ``names`` (by default ``target``).
 
         Raises:
             ValueError: ``usage`` does not follow the grammar.
         """
-        return cls(Syntax.of(usage), summary, handler, target)
+        return cls(Syntax.of(usage), summary, handler, target, target if names is None else names)
 
     @property
     def name(self) -> str:
@@ -188,6 +198,7 @@ class Lobby(Connections, Housekeeping, Engine):
         self._finished = collections.deque()
         # Insertion-ordered, so the oldest is forgotten first; ids only (a few dozen bytes).
         self._adjourned = {}
+        self._numbers = None
         self.adjourned_kept = adjourned_kept
         self.commands = COMMANDS if commands is None else commands
         self.now = 0.0
@@ -231,6 +242,24 @@ class Lobby(Connections, Housekeeping, Engine):
                 if entry is not None:
                     return (entry[0].id,)
         return ()
+
+    def named_game(self, request: Request) -> tuple[str | None, bytes | None]:
+        """The game ``request`` names, loaded here or not: its id, or the digest of the token
+        that names it (``resume``), or neither (a command about no game). A server that shares
+        its store with other daemons asks, to find the daemon that holds it (issue 28)."""
+        command = self.commands.get(request.command)
+        if command is not None and request.args:
+            names = command.names
+            if names is _GAME:
+                return request.args[0], None
+            if names is _TOKEN and len(request.args) == 1:
+                return None, token_digest(request.args[0])
+        return None, None
+
+    def game_of_token(self, digest: bytes) -> str | None:
+        """The id of the loaded game with a seat whose token digest is ``digest``, if any."""
+        found = self._tokens.get(digest)
+        return None if found is None else found[0].id
 
     def handle(self, session: Session, request: Request, now: float = 0.0) -> Result:
         """Carry out ``request`` from ``session`` at once: :meth:`prepare`, then
@@ -434,11 +463,13 @@ COMMANDS: Mapping[str, Command] = _table(
         "genmove <game> [<budget>] [play=false]",
         "the engine's move for your seat, played unless play=false (budget 200ms or 5000)",
         Lobby._cmd_genmove,
+        names=_GAME,
     ),
     Command.of(
         "analyze <game> [<budget>] [interval=<ms>] [seat=<n>]",
         "stream the engine's search for your seat as info events, until stop",
         Lobby._cmd_analyze,
+        names=_GAME,
     ),
     Command.of("stop", "end your analysis (any request does)", Lobby._cmd_stop),
     Command.of(

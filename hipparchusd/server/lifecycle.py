@@ -17,7 +17,7 @@ import errno
 import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
@@ -37,6 +37,10 @@ from .sweeps import Sweeps
 from .timers import Timers
 from .webfront import WebFront
 from .workers import EnginePool
+
+if TYPE_CHECKING:
+    # Imported where it is made (run.py), with the cluster's libraries (the cluster extra).
+    from .cluster.node import Cluster
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -74,7 +78,13 @@ class Server:
     count what is open now (e.g. for systemd's ``STATUS=``).
     """
 
-    def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: GameStore,
+        lobby: Lobby | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
@@ -103,6 +113,10 @@ class Server:
         self.sweeps = Sweeps(
             settings, self.lobby, store, self.pipeline, self.engines, self.connections
         )
+        #: This daemon's part among those sharing its store (issue 28), if it shares it.
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.attach(self)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -166,9 +180,13 @@ class Server:
         with this server once it accepts connections."""
         web = WebFront(self)
         try:
+            if self.cluster is not None:
+                await self.cluster.prepare()
             await self.restore()
             async with trio.open_nursery() as engines:
                 await engines.start(self.engines.run)
+                if self.cluster is not None:
+                    await engines.start(self.cluster.run)
                 await engines.start(self.timers.run)
                 async with trio.open_nursery() as connections:
                     async with trio.open_nursery() as acceptors:
@@ -182,6 +200,10 @@ class Server:
                         acceptors.start_soon(self.sweeps.expire_periodically)
                         task_status.started(self)
                         await self._shutdown.wait()
+                        if self.cluster is not None:
+                            # Hand the games over first, so that the clients told of the
+                            # shutdown find them claimable through another daemon at once.
+                            await self.cluster.drain()
                         # Still accepting during the grace period, to answer each newcomer
                         # '? shutting-down' rather than leave it hanging with no greeting.
                         grace = self.settings.grace_period
@@ -319,7 +341,9 @@ class Server:
         limit = settings.max_connections
         if self.file_capacity is not None:
             limit = min(limit, self.file_capacity)
-        if len(self.connections) >= limit:
+        # Other daemons' sessions served here hold no socket (issue 28): they do not count.
+        remote = self.cluster.proxy_count if self.cluster is not None else 0
+        if len(self.connections) - remote >= limit:
             return ErrorCode.LIMIT, "too many connections"
         return self.address_refusal(address, 0)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import trio
 
@@ -53,6 +54,29 @@ STORE_UNREACHABLE = (
 )
 
 
+class Router(Protocol):
+    """Where a server that shares its store with other daemons sends the requests for games
+    another daemon holds (issue 28: :mod:`.cluster.forwarding`); a server alone has none."""
+
+    async def route(self, conn: Connection, request: Request, line: str) -> bool | None:
+        """Answer ``request`` (read as ``line``) through the daemon that holds its game:
+        whether the connection must then close; or ``None`` when it is to be carried out
+        here (its game is here, or was brought here just now, or it names none)."""
+        ...
+
+    def after_local(self, session: Session) -> None:
+        """``session``'s request was carried out here (its output mode may have changed)."""
+        ...
+
+    def left(self, session: Session) -> None:
+        """``session`` closed: the daemons holding games for it let it go."""
+        ...
+
+    def follows_elsewhere(self, session: Session) -> bool:
+        """Whether ``session`` follows a game another daemon holds."""
+        ...
+
+
 class Pipeline:
     """Carries out the requests and the lobby's other results (a connection gone, games
     dropped) of one server, in each game's order.
@@ -81,6 +105,8 @@ class Pipeline:
         self.durable = store.durable
         self.connections = connections
         self.engines: Engines | None = None
+        #: Where requests for games other daemons hold go (issue 28); none for a server alone.
+        self.router: Router | None = None
         #: Where each game's next deadline is kept (its clocks, an absent seat: issue 27),
         #: set again from the lobby whenever a result on the game is carried out; none until
         #: whoever built both sets it.
@@ -112,6 +138,17 @@ class Pipeline:
             # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
             # events come before this request's answer.
             await engines.end_stream(session.id)
+        router = self.router
+        if router is not None:
+            try:
+                routed = await router.route(conn, request, item)
+            except Exception:
+                log.exception("connection %d: routing %s failed", session.id, request.command)
+                message = f"{request.command} failed; see the server log"
+                conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
+                return False
+            if routed is not None:
+                return routed
         try:
             lobby = self.lobby
             # The moment the request came, which the games' clocks read: a request that waits
@@ -141,6 +178,8 @@ class Pipeline:
             message = f"{request.command} failed; see the server log"
             conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
             return False
+        if router is not None:
+            router.after_local(session)
         return result.close
 
     async def sequenced(
@@ -308,6 +347,30 @@ class Pipeline:
         finally:
             self.sequencer.release((game_id,), done)
 
+    def follows_elsewhere(self, session: Session) -> bool:
+        """Whether ``session`` follows a game another daemon holds (issue 28): it is not idle,
+        though this lobby sees it follow nothing."""
+        return self.router is not None and self.router.follows_elsewhere(session)
+
+    async def load_held(self, stored: StoredGame) -> None:
+        """Load the game ``stored`` (one the store just gave this daemon: it claimed it, issue
+        28) in the game's order, unless a request loaded it meanwhile; as :meth:`load`.
+
+        Raises:
+            ProtocolError: ``limit`` (nothing changed).
+            ValueError: the game cannot be restored (nothing changed).
+            OSError: the store failed; the game is loaded.
+        """
+        game_id = stored.game_id
+        waits, done = self.sequencer.ticket((game_id,))
+        try:
+            for ticket in waits:
+                await ticket.wait()
+            if game_id not in self.lobby.tables:
+                await self.load(stored)
+        finally:
+            self.sequencer.release((game_id,), done)
+
     async def load(self, stored: StoredGame) -> None:
         """Load the adjourned game ``stored`` into the lobby again and store what its restore
         decided (:meth:`Lobby.restored_commands`).
@@ -456,7 +519,9 @@ class Pipeline:
 
     async def leave(self, session: Session) -> None:
         """Take ``session`` out of the lobby (``left`` or ``disconnected`` events), in the
-        order of the games it follows."""
+        order of the games it follows, and out of the games other daemons hold for it."""
+        if self.router is not None:
+            self.router.left(session)
         if self.engines is not None:
             await self.engines.end_stream(session.id, "left")
         if session.id in self.lobby.sessions:

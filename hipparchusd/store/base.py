@@ -43,6 +43,14 @@ class StoreUnreachable(StoreError):
     fails with a plain :class:`StoreError`."""
 
 
+class GameNotOwned(StoreError):
+    """A store shared by several daemons (PostgreSQL, issue 28) refused a write because this
+    daemon no longer owns the game: another daemon claimed it, or this daemon's lease lapsed
+    (it was paused, or cut off from the database). Nothing was stored; the daemon must give the
+    game up, since its truth is now the other daemon's (:meth:`GameStore.take_uncertain`
+    names it)."""
+
+
 @attrs.frozen
 class StartupGames:
     """What a daemon starting on a store begins with (:meth:`GameStore.startup_games`).

@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, Final
 
+from .batching import Request
+
 
 class Refused(Exception):
     """An operation cannot be done as asked (e.g. no such game); it wrote nothing. The parent
@@ -406,8 +408,6 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
     )
 }
 
-#: A request: (request id, operation name, arguments).
-Request = tuple[int, str, tuple[Any, ...]]
 #: An answer: (request id, error message or None, result).
 Answer = tuple[int, str | None, Any]
 

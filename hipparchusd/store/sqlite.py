@@ -39,13 +39,15 @@ from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
 from .base import StartupGames
-from .codec import dump, dump_options, load, load_options
+from .codec import dump, dump_options
+from .retention import PRUNE_INTERVAL as PRUNE_INTERVAL  # (where callers found it before)
+from .retention import Retention
+from .rows import stored_game
+from .spawn import Writer
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
-from .writer_link import Writer, WriterLink
+from .writer_link import WriterLink
 
-#: Seconds between prunings of finished games past retention (also done at start-up).
-PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
 
 log = logging.getLogger("hipparchusd.store")
@@ -88,9 +90,9 @@ class SqliteStore:
         """Use :meth:`open`."""
         self.path = path
         self.retention_days = retention_days
+        self._retention = Retention(retention_days, clock)
         self._lock_fd = lock_fd
         self._clock = clock
-        self._last_prune = clock()
         # A new writer gets a copy of the state directory's lock, as the first one did; the
         # name start_writer is looked up at each start (tests replace it).
         self._link = WriterLink(
@@ -220,7 +222,7 @@ class SqliteStore:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
         rows: list[GameRows] = await self._link.call("load_unfinished", (None, started))
-        return [self._stored_game(game, finished=False) for game in rows]
+        return [stored_game(game, finished=False, where=str(self.path)) for game in rows]
 
     async def create_game(
         self, game_id: str, kind: str, options: dict[str, str], created_at: float
@@ -284,7 +286,7 @@ class SqliteStore:
     async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
         """Mark the game finished now, keeping ``record`` and its ``timing`` record if any (its
         snapshot and move list are dropped: the records hold them). Finished games past
-        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds, here.
+        retention are pruned at most every :data:`~.retention.PRUNE_INTERVAL` seconds, here.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
@@ -292,7 +294,7 @@ class SqliteStore:
         text = dump("record", record)
         timed = None if timing is None else dump("timing", timing)
         now = self._clock()
-        await self._link.call("finish", (game_id, text, now, self._due_prune(now), timed))
+        await self._link.call("finish", (game_id, text, now, self._retention.due(now), timed))
 
     async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
@@ -307,7 +309,9 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        await self._link.call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
+        await self._link.call(
+            "abandon", (game_id, text, now, last_active, self._retention.due(now))
+        )
 
     async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
@@ -332,7 +336,10 @@ class SqliteStore:
             raise ValueError(f"an expiry must be more than 0 days, not {days}")
         before = self._clock() - days * _DAY
         found: list[tuple[GameRows, float]] = await self._link.call("expired", (before, limit))
-        return [(self._stored_game(rows, finished=False), active) for rows, active in found]
+        return [
+            (stored_game(rows, finished=False, where=str(self.path)), active)
+            for rows, active in found
+        ]
 
     async def drop_game(self, game_id: str) -> None:
         """Delete the unfinished game ``game_id`` that never started (no snapshot), with its
@@ -352,7 +359,7 @@ class SqliteStore:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._link.call("load_finished", (game_id,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
@@ -367,9 +374,9 @@ class SqliteStore:
         """
         rows: GameRows | None = await self._link.call("find_by_token", (token_hash, self._clock()))
         if rows is not None:
-            return self._stored_game(rows, finished=False)
+            return stored_game(rows, finished=False, where=str(self.path))
         rows = await self._link.call("find_finished_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def adjourned_ids(self) -> list[str]:
         """The ids of the started, unfinished games, oldest first, without loading them: at
@@ -439,46 +446,10 @@ class SqliteStore:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _due_prune(self, now: float) -> float | None:
-        """The ``prune_before`` of a finishing call made at ``now``: finished games past
-        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds."""
-        if now - self._last_prune < PRUNE_INTERVAL:
-            return None
-        self._last_prune = now
-        return self._prune_before(now)
-
-    def _prune_before(self, now: float) -> float | None:
-        """The finish time before which finished games are past retention (None: keep all)."""
-        return now - self.retention_days * _DAY if self.retention_days else None
-
     async def _prune(self) -> int:
         """Delete finished games past retention now; how many."""
-        self._last_prune = now = self._clock()
-        before = self._prune_before(now)
+        before = self._retention.now()
         if before is None:
             return 0
         pruned: int = await self._link.call("prune", (before,))
         return pruned
-
-    def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
-        """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
-        is its record)."""
-        (game_id, kind, options, created_at, stored, abandoned, timing), seats, moves, timings = (
-            rows
-        )
-        where = f"{self.path}, game {game_id}"
-        return StoredGame(
-            game_id=game_id,
-            kind=kind,
-            options=load_options(options, where),
-            created_at=created_at,
-            seats=tuple(StoredSeat(*seat) for seat in seats),
-            snapshot=None
-            if stored is None
-            else load(stored, "record" if finished else "snapshot", where),
-            moves=tuple(moves),
-            finished=finished,
-            abandoned=bool(abandoned),
-            move_timing=tuple(None if t is None else load(t, "timing", where) for t in timings),
-            timing=None if timing is None else load(timing, "timing", where),
-        )
