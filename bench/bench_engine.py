@@ -1,7 +1,7 @@
 """Benchmark of the built-in engine (issue 18): playout speed, per-move time and strength.
 
-1. Random Hipparchus rounds per second in the engine's compact playout rules
-   (:func:`hipparchusd.games.hipparchus.compact.random_round`), from a fresh shuffled deal
+1. Random Hipparchus rounds per second in the engine's playouts, on the rules core
+   (:func:`hipparchusd.games.hipparchus.core.random_finish`), from a fresh shuffled deal
    each. Target: >= 40,000 rounds/s (``rules.py`` plays about 8,700).
 2. Search iterations per second and per-move time of ``ismcts`` at its default level.
 3. Strength: in-process matches played through the rules (:class:`HipparchusGame`, each seat
@@ -16,8 +16,13 @@
    engine in each seat. Targets: the engine takes at most half the points per hand of a
    random seat, and fewer than a heuristic seat, over >= 400 hands; means with 95% intervals.
 
-Run: ``.venv/bin/python bench/bench_engine.py [--matches N] [--opponents random,heuristic]
-[--level ismcts] [--games hipparchus,planets] [--hands N] [--jobs J] [--json FILE]``;
+With ``--old REV`` it prints instead the cost of one playout (a determinization's, played
+out by the game's engine state) in the old version ``REV`` and in this tree, under callgrind
+and in CPU time, for Hipparchus and planets at 3 to 6 seats (bench/engine_playouts.py).
+
+Run: ``.venv/bin/python bench/bench_engine.py [--old REV [--count N]] [--matches N]
+[--opponents random,heuristic] [--level ismcts] [--games hipparchus,planets]
+[--hands N] [--jobs J] [--json FILE]``;
 ``--matches`` counts matches (two per deal), ``--hands`` planets hands (four per deal). A
 full run takes long: run it in the background (``nohup ... &``). Not a test: it prints figures.
 """
@@ -37,7 +42,7 @@ from typing import Any
 
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Level
-from hipparchusd.games.hipparchus.compact import hand_from_cards, random_round
+from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import ADAPTER as HIPPARCHUS
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.planets.engine import ADAPTER as PLANETS
@@ -48,15 +53,14 @@ DECK = [suit for suit in range(3) for _ in range(10)]
 
 def playouts_per_second(rounds: int, seed: int) -> tuple[float, float]:
     """(rounds/s by wall clock, rounds/s by this process's CPU time) dealing and playing
-    ``rounds`` random rounds in the compact rules."""
+    ``rounds`` random rounds in the engine's playouts (:func:`core.random_finish`)."""
     rng = random.Random(seed)
     rand = rng.random
     deck = DECK[:]
     wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(rounds):
         rng.shuffle(deck)
-        hands = [hand_from_cards(deck[:14]), hand_from_cards(deck[14:28])]
-        random_round(hands, [0] * 6, 0, 0, 0, -1, rand)
+        core.random_finish(core.start(core.deal(deck)[0], 0), rand)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return rounds / wall, rounds / max(cpu, 1e-9)
 
@@ -261,7 +265,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="matches played at once")
     parser.add_argument("--seed", type=int, default=180_000)
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--old", help="compare playouts with this old git revision, then stop")
+    parser.add_argument("--count", type=int, default=400, help="playouts under callgrind")
+    parser.add_argument("--cpu-count", type=int, default=4000, help="playouts per CPU run")
     args = parser.parse_args(argv)
+    if args.old:
+        from engine_playouts import compare
+
+        compare(args.old, args.count, args.cpu_count, args.repeat)
+        return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()}")
 
     speeds = [playouts_per_second(args.rounds, args.seed + i) for i in range(args.repeat)]

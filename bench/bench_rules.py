@@ -1,178 +1,234 @@
-"""Benchmark of the rules engines, one process, through the public API the daemon uses.
+"""Benchmark of the rules as the daemon plays them, old and new in the same run (issue 23).
 
-Hipparchus (issue 2; ``shuffled_deal``, ``RoundState.start``, ``legal_plays``, ``play``):
+Workloads, each a number of repetitions from one seeded generator (``random.Random``), the
+choices drawn the same way in both versions (``legal[int(random() * len(legal))]``, so that
+what is measured is the rules, not the generator):
 
-1. Random complete rounds per second: deal with ``random.Random(seed)``, then play uniformly
-   random legal plays until the round ends. Target: >= 10,000 rounds/s.
-2. Legal-move generations per second: ``legal_plays()`` on positions taken from random rounds,
-   each on a freshly built state whose hands have never been asked before (so no per-hand
-   cache is reused: this measures generation, not lookup).
+- ``hipparchus``: random complete rounds: deal (``dealing.shuffled_deal``), then uniformly
+  random legal plays to the round's end, through the rules the daemon's game plays by: the
+  core (``core.start``, the round's legal moves, ``core.play``) in a tree that has one, else
+  the object model (``RoundState.start``, ``legal_plays``, ``play``).
+- ``planets-3`` to ``planets-6``: random complete hands at 3 to 6 seats: deal, every seat's
+  pass (uniformly random cards, :func:`pick`), uniformly random legal cards to the hand's
+  end, a shooter's choice at random, the hand's score; hands 1, 2, 3... of the pass cycle in
+  turn (every kind of pass, and the no-pass hand). Through the core (``core.start``,
+  ``pass_cards``, ``legal``, ``play``, ``choose``, ``added``) or the object model
+  (``HandState``).
+- ``hipparchus-objects``, ``planets-4-objects``: the same through the object model in both
+  versions (``RoundState``, ``HandState``): what tests, replay and tools pay, now a view over
+  the core.
 
-Planets (issue 14; ``shuffled_deal``, ``HandState.start``, ``pass_cards``, ``legal_cards``,
-``play``, ``choose``, ``added``):
+Both versions must print the same checksum of what their repetitions gave (round winners,
+points added): the same rules, the same random draws.
 
-3. Random complete hands per second at four seats: deal with ``random.Random(seed)``, each seat
-   passes uniformly random cards (hands 1-4 of the cycle in turn: left, right, across,
-   split), then uniformly random legal cards until the hand ends, a shooter's choice at
-   random, and the hand's score. Target: >= 6,000 hands/s (a plain implementation: ~2,100).
+Figures: instructions per repetition under callgrind (a run of ``--count`` repetitions less a
+run of none; the machine's load does not move them), and CPU time per repetition (``--repeat``
+runs of each version, interleaved, best and median). The old version is ``--old REV``, taken
+out of git (bench/old_tree.py).
 
-Run: ``.venv/bin/python bench/bench_rules.py [--seconds N] [--repeat R] [--seed S]``. Each
-figure is the best of ``--repeat`` runs (the machine is shared; the best run is the one least
-disturbed). Not a test: it prints figures.
+    .venv/bin/python bench/bench_rules.py --old <commit> [--count 300] [--cpu-count 3000]
+        [--repeat 5] [--workloads hipparchus,planets-4] [--no-callgrind]
+
+Not a test: it prints figures.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import os
+import importlib.util
 import random
 import statistics
+import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from hipparchusd.games.hipparchus.dealing import shuffled_deal
-from hipparchusd.games.hipparchus.model import Hand
-from hipparchusd.games.hipparchus.rules import RoundState
-from hipparchusd.games.planets.model import Shoot, cards_of
-from hipparchusd.games.planets.rules import HandState, Phase
-from hipparchusd.games.planets.rules import shuffled_deal as planets_deal
-
-
-def random_round(rng: random.Random) -> RoundState:
-    """Deal with ``rng`` and play one round to its end by uniformly random legal plays."""
-    state = RoundState.start(shuffled_deal(rng), rng.randrange(2))
-    while state.result is None:
-        state = state.play(rng.choice(state.legal_plays()))
-    return state
-
-
-def time_rounds(rounds: int, seed: int) -> tuple[float, float]:
-    """(wall-clock seconds, CPU seconds of this process) to deal and play ``rounds`` random
-    rounds. CPU time is less disturbed by other processes on a shared machine."""
-    rng = random.Random(seed)
-    wall, cpu = time.perf_counter(), time.process_time()
-    for _ in range(rounds):
-        random_round(rng)
-    return time.perf_counter() - wall, time.process_time() - cpu
+HERE = Path(__file__).resolve()
+WORKLOADS = (
+    "hipparchus",
+    "planets-3",
+    "planets-4",
+    "planets-5",
+    "planets-6",
+    "hipparchus-objects",
+    "planets-4-objects",
+)
 
 
-def sample_positions(count: int, seed: int) -> list[RoundState]:
-    """``count`` positions (some to lead, some to follow) from random rounds."""
-    rng = random.Random(seed)
-    positions: list[RoundState] = []
-    while len(positions) < count:
-        state = RoundState.start(shuffled_deal(rng), rng.randrange(2))
+def _has_core(kind: str) -> bool:
+    return importlib.util.find_spec(f"hipparchusd.games.{kind}.core") is not None
+
+
+def hipparchus_rounds(objects: bool) -> Callable[[random.Random], int]:
+    """One random round per call (see the module's doc); gives its winner."""
+    from hipparchusd.games.hipparchus.dealing import shuffled_deal
+
+    if _has_core("hipparchus") and not objects:
+        from hipparchusd.games.hipparchus import core
+
+        start, play, round_winner = core.start, core.play, core.round_winner
+
+        def by_core(rng: random.Random) -> int:
+            random_ = rng.random
+            deal = shuffled_deal(rng)
+            hands = deal.hands
+            state = start((hands[0].core, hands[1].core), 0)
+            legal = state[6]
+            while legal:
+                state = play(state, legal[int(random_() * len(legal))])
+                legal = state[6]
+            return round_winner(state[1], state[4])[0]
+
+        return by_core
+
+    from hipparchusd.games.hipparchus.rules import RoundState
+
+    def by_objects(rng: random.Random) -> int:
+        random_ = rng.random
+        state = RoundState.start(shuffled_deal(rng), 0)
         while state.result is None:
-            positions.append(state)
-            state = state.play(rng.choice(state.legal_plays()))
-    return positions[:count]
+            legal = state.legal_plays()
+            state = state.play(legal[int(random_() * len(legal))])
+        return state.result.winner
+
+    return by_objects
 
 
-def fresh(state: RoundState) -> RoundState:
-    """An equal state with new hand objects, whose play lists are not computed yet."""
-    return RoundState(
-        hands=(Hand(state.hands[0].clumps), Hand(state.hands[1].clumps)),
-        face_down=state.face_down,
-        leader=state.leader,
-        won=state.won,
-        lead=state.lead,
-        set_aside=state.set_aside,
-        last_follower=state.last_follower,
-    )
+def pick(cards: tuple[Any, ...], count: int, random_: Callable[[], float]) -> list[Any]:
+    """``count`` different items of ``cards``, every choice equally likely, drawn with
+    ``random_()`` (a seat's random pass: ``random.sample`` costs more than the pass itself)."""
+    pool = list(cards)
+    return [pool.pop(int(random_() * len(pool))) for _ in range(count)]
 
 
-def time_generations(positions: list[RoundState]) -> float:
-    """Seconds to generate the legal plays of every position once (on fresh copies)."""
-    batch = [fresh(p) for p in positions]
-    gc.collect()
-    start = time.perf_counter()
-    for state in batch:
-        state.legal_plays()
-    return time.perf_counter() - start
+def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]:
+    """One random hand per call (see the module's doc), the next hand number each time; gives
+    a checksum of what it adds to the totals."""
+    from hipparchusd.games.planets.model import cards_of
+    from hipparchusd.games.planets.rules import shuffled_deal
+
+    numbers = iter(range(1, 1 << 62))
+
+    if _has_core("planets") and not objects:
+        from hipparchusd.games.planets import core
+
+        start, pass_cards, play = core.start, core.pass_cards, core.play
+        choices = (core.SELF, core.OTHERS)
+
+        def by_core(rng: random.Random) -> int:
+            random_ = rng.random
+            number = next(numbers)
+            offsets = core.pass_of(players, number)[1]
+            hand = start(shuffled_deal(rng, players), offsets)
+            if offsets:
+                for seat in range(players):
+                    chosen = pick(cards_of(hand[0][seat]), len(offsets), random_)
+                    hand = pass_cards(hand, seat, chosen, offsets)
+            legal = hand[8]
+            while legal:
+                hand = play(hand, legal[int(random_() * len(legal))])
+                legal = hand[8]
+            if core.phase(hand) == core.CHOICE:
+                hand = core.choose(hand, core.shooter(hand[3]), rng.choice(choices))
+            return sum((seat + 1) * points for seat, points in enumerate(core.added(hand)))
+
+        return by_core
+
+    from hipparchusd.games.planets.model import Shoot
+    from hipparchusd.games.planets.rules import HandState, Phase
+
+    play_, choice_ = Phase.PLAY, Phase.CHOICE
+    shoots = (Shoot.SELF, Shoot.OTHERS)
+
+    def by_objects(rng: random.Random) -> int:
+        random_ = rng.random
+        number = next(numbers)
+        state = HandState.start(number, number % players, shuffled_deal(rng, players))
+        if state.phase is Phase.PASS:
+            count = state.kind.count
+            for seat in range(players):
+                state = state.pass_cards(seat, pick(cards_of(state.dealt[seat]), count, random_))
+        while state.tally.phase is play_:
+            legal = state.legal_cards()
+            state = state.play(legal[int(random_() * len(legal))])
+        if state.phase is choice_:
+            assert state.shooter is not None
+            state = state.choose(state.shooter, rng.choice(shoots))
+        return sum((seat + 1) * points for seat, points in enumerate(state.added()))
+
+    return by_objects
 
 
-_PASS, _PLAY, _CHOICE = Phase.PASS, Phase.PLAY, Phase.CHOICE
-_CHOICES = (Shoot.SELF, Shoot.OTHERS)
+def workload(name: str) -> Callable[[random.Random], int]:
+    """The repetition of workload ``name`` (see the module's doc)."""
+    objects = name.endswith("-objects")
+    if name.startswith("hipparchus"):
+        return hipparchus_rounds(objects)
+    return planets_hands(int(name.split("-")[1]), objects)
 
 
-def random_planets_hand(rng: random.Random, number: int, players: int = 4) -> tuple[int, ...]:
-    """Deal hand ``number`` with ``rng``, pass and play it to its end by uniformly random
-    legal moves; return what it adds to each total."""
-    state = HandState.start(number, number % players, planets_deal(rng, players))
-    if state.phase is _PASS:
-        count = state.kind.count
-        for seat in range(players):
-            state = state.pass_cards(seat, rng.sample(cards_of(state.dealt[seat]), count))
-    random_ = rng.random
-    while state.tally.phase is _PLAY:
-        legal = state.legal_cards()
-        state = state.play(legal[int(random_() * len(legal))])
-    if state.phase is _CHOICE:
-        assert state.shooter is not None
-        state = state.choose(state.shooter, rng.choice(_CHOICES))
-    return state.added()
-
-
-def time_planets_hands(hands: int, seed: int) -> tuple[float, float]:
-    """(wall-clock seconds, CPU seconds) to deal, pass, play and score ``hands`` random hands
-    of four seats."""
-    rng = random.Random(seed)
-    wall, cpu = time.perf_counter(), time.process_time()
-    for number in range(1, hands + 1):
-        random_planets_hand(rng, number)
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def bench_planets(hands: int, repeat: int, seed: int) -> None:
-    """Run and print benchmark 3."""
-    times = [time_planets_hands(hands, seed + run) for run in range(repeat)]
-    wall = [hands / w for w, _ in times]
-    cpu = [hands / c for _, c in times]
-    print(
-        f"planets: random complete hands at 4 seats (deal, pass, 56 plays, score; "
-        f"{repeat} runs of {hands}):\n"
-        f"  wall clock: best {max(wall):,.0f} hands/s, median {statistics.median(wall):,.0f}\n"
-        f"  CPU time:   best {max(cpu):,.0f} hands/s, median {statistics.median(cpu):,.0f}"
-    )
+def worker(name: str, count: int) -> None:
+    """Run ``count`` repetitions of workload ``name``; print the CPU seconds they took and a
+    checksum of what they gave."""
+    repeat = workload(name)
+    rng = random.Random(2026)
+    checksum = 0
+    started = time.process_time()
+    for index in range(count):
+        checksum = (checksum * 31 + (index + 1) * repeat(rng)) % (1 << 61)
+    print(time.process_time() - started, checksum)
 
 
 def main() -> None:
-    """Parse the arguments, run the benchmarks asked for, print the figures."""
-    parser = argparse.ArgumentParser(description="rules engines benchmark (Hipparchus, planets)")
-    parser.add_argument("--rounds", type=int, default=5000, help="rounds per run")
-    parser.add_argument("--repeat", type=int, default=5, help="runs; the best is reported")
-    parser.add_argument("--hands", type=int, default=5000, help="planets hands per run")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument(
-        "--game", choices=("all", "hipparchus", "planets"), default="all", help="which engine"
-    )
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old", required="--worker" not in sys.argv, help="old git revision")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS))
+    parser.add_argument("--count", type=int, default=300, help="repetitions under callgrind")
+    parser.add_argument("--cpu-count", type=int, default=3000, help="repetitions per CPU run")
+    parser.add_argument("--repeat", type=int, default=5, help="CPU runs of each version")
+    parser.add_argument("--no-callgrind", action="store_true", help="CPU time only")
+    parser.add_argument("--worker", nargs=2, metavar=("WORKLOAD", "COUNT"))
     args = parser.parse_args()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if args.game in ("all", "planets"):
-        bench_planets(args.hands, args.repeat, args.seed)
-    if args.game == "planets":
+    if args.worker:
+        worker(args.worker[0], int(args.worker[1]))
         return
+    from old_tree import ROOT, extract, instructions, run_in
 
-    plays = sum(
-        sum(1 if t.follow is None else 2 for t in random_round(random.Random(s)).tricks)
-        for s in range(1000)
-    )
-    times = [time_rounds(args.rounds, args.seed + run) for run in range(args.repeat)]
-    wall = [args.rounds / w for w, _ in times]
-    cpu = [args.rounds / c for _, c in times]
-    print(
-        f"random rounds (deal + uniformly random legal plays, {plays / 1000:.1f} plays/round, "
-        f"{args.repeat} runs of {args.rounds}):\n"
-        f"  wall clock: best {max(wall):,.0f} rounds/s, median {statistics.median(wall):,.0f}\n"
-        f"  CPU time:   best {max(cpu):,.0f} rounds/s, median {statistics.median(cpu):,.0f}"
-    )
-    positions = sample_positions(20000, args.seed)
-    gen_rates = [len(positions) / time_generations(positions) for _ in range(args.repeat)]
-    print(
-        f"legal-move generations (fresh hands, lead and follow positions): "
-        f"best {max(gen_rates):,.0f}/s, median {statistics.median(gen_rates):,.0f}/s"
-    )
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    with tempfile.TemporaryDirectory() as folder:
+        old = extract(args.old, Path(folder))
+        trees = {"old": old, "new": ROOT}
+        print(f"old: {args.old}; new: {ROOT}")
+        print(
+            f"{'workload':<20} {'old instr':>11} {'new instr':>11} {'ratio':>6}   "
+            f"{'old CPU':>9} {'new CPU':>9} {'ratio':>6}  (per repetition; CPU: best, median)"
+        )
+        for name in args.workloads.split(","):
+            sums = {
+                version: run_in(tree, HERE, ["--worker", name, "50"]).split()[1]
+                for version, tree in trees.items()
+            }
+            if sums["old"] != sums["new"]:
+                raise SystemExit(f"{name}: the versions disagree (checksums {sums})")
+            counts = {"old": 0.0, "new": 0.0}
+            if not args.no_callgrind:
+                for version, tree in trees.items():
+                    counts[version] = instructions(tree, HERE, ["--worker", name], args.count)
+            cpu: dict[str, list[float]] = {"old": [], "new": []}
+            for _ in range(args.repeat):
+                for version, tree in trees.items():
+                    out = run_in(tree, HERE, ["--worker", name, str(args.cpu_count)])
+                    cpu[version].append(float(out.split()[0]) / args.cpu_count * 1e6)
+            best = {version: min(times) for version, times in cpu.items()}
+            median = {version: statistics.median(times) for version, times in cpu.items()}
+            ratio = counts["old"] / counts["new"] if counts["new"] else 0.0
+            print(
+                f"{name:<20} {counts['old']:>11,.0f} {counts['new']:>11,.0f} {ratio:>5.2f}x   "
+                f"{best['old']:>7.1f}us {best['new']:>7.1f}us {best['old'] / best['new']:>5.2f}x"
+                f"  (median {median['old']:.1f} / {median['new']:.1f} us)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -149,13 +149,15 @@ class Finish:
 class Abandon:
     """``GameStore.abandon``: ``game_id``, adjourned and inactive since ``last_active``
     (seconds since the epoch, as the store gave it), is over as abandoned; keep ``record``,
-    the game as it stood (RULINGS H14)."""
+    the game as it stood (RULINGS H14). ``last_active`` is ``None`` for a game the server
+    holds and ends itself (its creator's ``end`` of a game only the engine plays): no
+    activity to check."""
 
     call: ClassVar[str] = "abandon"
 
     game_id: str
     record: JSON
-    last_active: float
+    last_active: float | None
 
 
 @attrs.frozen

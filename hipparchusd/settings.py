@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,11 @@ def _trusted(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
         raise SettingsError(f"{attribute.name}: {error}") from None
 
 
+def _at_least_a_second(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
+        raise SettingsError(f"{attribute.name} must be at least 1 (seconds), not {value!r}")
+
+
 def _origins(_: object, attribute: attrs.Attribute[Any], value: tuple[str, ...]) -> None:
     for origin in value:
         scheme, sep, rest = origin.partition("://")
@@ -68,6 +74,55 @@ def _origins(_: object, attribute: attrs.Attribute[Any], value: tuple[str, ...])
                 f"{attribute.name} must be origins like https://example.org or "
                 f"http://localhost:8080 (scheme, host, optional port; no path), not {origin!r}"
             )
+
+
+def _store_url(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is None:
+        return
+    if not isinstance(value, str) or not value.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            f"{attribute.name} must be a PostgreSQL URL (postgresql://user@host:port/database), "
+            f"not {value!r}"
+        )
+    if _has_password(value):
+        raise SettingsError(
+            f"{attribute.name} must not hold a password (logs and ps would show it): put it in "
+            "~/.pgpass or $PGPASSWORD"
+        )
+
+
+def _bus_url(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is None:
+        return
+    if not isinstance(value, str) or not value.startswith("redis://"):
+        raise SettingsError(
+            f"{attribute.name} must be a Redis URL (redis://host:port/database), not {value!r}"
+        )
+    if _has_password(value):
+        raise SettingsError(
+            f"{attribute.name} must not hold a password (logs and ps would show it): put it in "
+            "$HIPPARCHUSD_BUS_PASSWORD"
+        )
+
+
+def _has_password(url: str) -> bool:
+    """Whether ``url`` has a password in its authority (``scheme://user:password@host``)."""
+    authority = url.partition("://")[2].partition("/")[0]
+    return ":" in authority.rpartition("@")[0]
+
+
+def _node_name(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (
+        not isinstance(value, str) or re.fullmatch(r"[A-Za-z0-9_.\-]{1,63}", value) is None
+    ):
+        raise SettingsError(
+            f"{attribute.name} must be 1-63 characters of A-Z a-z 0-9 _ . -, not {value!r}"
+        )
+
+
+def _at_least_one(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 1:
+        raise SettingsError(f"{attribute.name} must be a number of seconds >= 1, not {value!r}")
 
 
 # Text values (the command line's, and the configuration file's strings) -----------------------
@@ -343,12 +398,52 @@ class Settings:
         "per core less one, at least one",
         unit="processes",
     )
+    engine_start: str = option(
+        "with-daemon",
+        one_of,
+        help="when the engine's worker processes start: with the daemon, before it greets "
+        "anyone, so that the first search is as quick as any; or on demand, by the first "
+        "search that needs one (a daemon that seldom searches)",
+        choices=("with-daemon", "on-demand"),
+    )
+    engine_timeout: float = option(
+        10.0,
+        _at_least_a_second,
+        help="the longest a worker may go without a word during a search (it reports every "
+        "quarter second) or take over any other exchange; one that misses it is killed and "
+        "replaced, its searches answered '? internal' and its bot seats searched again",
+        unit="seconds",
+        reloadable=True,
+    )
     max_searches: int = option(
         16,
         whole(1),
         help="genmove and analyze searches that clients may run at once; one more answers "
         "'? limit' (the engine's own seats wait for a worker instead)",
         unit="searches",
+        reloadable=True,
+    )
+    max_searches_per_address: int = option(
+        4,
+        whole(1),
+        help="the same from the connections of one peer address (a connection runs one at "
+        "a time); --trusted-addresses are exempt",
+        unit="searches",
+        reloadable=True,
+    )
+    max_engine_games_per_connection: int = option(
+        4,
+        whole(1),
+        help="games whose every seat is the engine's that one connection may have created and "
+        "started, not finished; the 'bot' that would start one more answers '? limit'",
+        unit="games",
+        reloadable=True,
+    )
+    max_engine_games_per_address: int = option(
+        8,
+        whole(1),
+        help="the same over the connections of one peer address; --trusted-addresses are exempt",
+        unit="games",
         reloadable=True,
     )
     max_search_ms: int = option(
@@ -391,6 +486,56 @@ class Settings:
         parse=parse_origins,
         default_text="the page's own only",
         reloadable=True,
+    )
+
+    store: str | None = option(
+        None,
+        _store_url,
+        help="keep the games in this PostgreSQL database (postgresql://user@host:port/db), "
+        "which several daemons may share (each game owned by one at a time), instead of "
+        "SQLite in --state-dir; its password, if any, in ~/.pgpass or $PGPASSWORD",
+        metavar="URL",
+        default_text="SQLite in --state-dir",
+    )
+    node: str | None = option(
+        None,
+        _node_name,
+        help="this daemon's name among those sharing --store (each its own; a restart under "
+        "the same name takes back the games it left)",
+        metavar="NAME",
+        default_text="the host's name and the process id",
+    )
+    node_lease: float = option(
+        10.0,
+        _at_least_one,
+        help="how long this daemon owns its games in --store without renewing its lease (on "
+        "the database's clock, renewed every third of it); once it lapses, other daemons may "
+        "claim them and its writes are refused",
+        unit="seconds",
+    )
+    bus: str | None = option(
+        None,
+        _bus_url,
+        help="the Redis server (redis://host:port/db) through which daemons sharing --store "
+        "forward requests for the games another owns, and their answers and events; its "
+        "password, if any, in $HIPPARCHUSD_BUS_PASSWORD",
+        metavar="URL",
+        default_text="none: a request for a game another daemon owns answers '? internal'",
+    )
+    forward_timeout: float = option(
+        10.0,
+        _at_least_one,
+        help="how long a request forwarded to the daemon that owns its game may take before "
+        "it is answered '? internal' (the outcome then unknown) and the connection closed",
+        unit="seconds",
+        reloadable=True,
+    )
+    reuse_port: str = option(
+        "off",
+        one_of,
+        help="'on' binds --port with SO_REUSEPORT, so that several daemons on one machine "
+        "share it and the kernel spreads the connections among them",
+        choices=("off", "on"),
     )
 
     @property

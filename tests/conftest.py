@@ -12,6 +12,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from services import Postgres, Redis, postgres_missing, redis_missing, start_postgres, start_redis
 
 
 def free_port() -> int:
@@ -93,11 +94,12 @@ def start_daemon(
 
 @pytest.fixture
 def daemon_factory(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
-    """Start daemons with ``daemon_factory(*args)``; all are stopped at the end of the test."""
+    """Start daemons with ``daemon_factory(*args)`` (``wait``: seconds to wait for each to
+    greet); all are stopped at the end of the test."""
     started: list[DaemonProcess] = []
 
-    def factory(*args: str, env: dict[str, str] | None = None) -> DaemonProcess:
-        daemon = start_daemon(tmp_path, *args, env=env)
+    def factory(*args: str, env: dict[str, str] | None = None, wait: float = 15.0) -> DaemonProcess:
+        daemon = start_daemon(tmp_path, *args, env=env, wait=wait)
         started.append(daemon)
         return daemon
 
@@ -110,3 +112,32 @@ def daemon_factory(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
 def daemon(daemon_factory: Callable[..., DaemonProcess]) -> DaemonProcess:
     """One in-memory daemon (``--state-dir none``) for the test."""
     return daemon_factory()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A throwaway PostgreSQL cluster for the whole run (skips, saying why, where PostgreSQL
+    cannot run here)."""
+    why = postgres_missing()
+    if why is not None:
+        pytest.skip(why)
+    cluster = start_postgres()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> str:
+    """The URL of a new, empty database of :func:`postgres`, for one test."""
+    return postgres.create_database()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Redis]:
+    """A ``redis-server`` for the whole run (skips, saying why, where there is none)."""
+    why = redis_missing()
+    if why is not None:
+        pytest.skip(why)
+    server = start_redis()
+    yield server
+    server.stop()

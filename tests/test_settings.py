@@ -56,11 +56,18 @@ def test_what_needs_a_restart() -> None:
         "state-dir",
         "retention-days",
         "engine-workers",
+        "engine-start",
         "ws-host",
         "ws-port",
         "admin-socket",
         "metrics-host",
         "metrics-port",
+        # The store is opened, the node registered and the bus joined once (issue 28).
+        "store",
+        "node",
+        "node-lease",
+        "bus",
+        "reuse-port",
     }
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from ..jsondata import JSON
 from .ismcts import SearchResult, search
 from .position import Adapter, Position
+from .sampler import sample
 from .types import Analysis, Budget, Level
 
 
@@ -28,6 +29,15 @@ def _search_seconds(millis: int) -> float:
     return (millis - min(20.0, millis / 5.0)) / 1000.0
 
 
+def _cpu_deadline(budget: Budget) -> float | None:
+    """The ``time.thread_time()`` reading at which a CPU-time budget ends, ``None`` without
+    one. Nothing is kept back: the answer's own CPU time is small, and a CPU budget measures
+    the search's work, not the time a move takes."""
+    if budget.cpu_millis is None:
+        return None
+    return time.thread_time() + budget.cpu_millis / 1000.0
+
+
 def _analysis(position: Position, result: SearchResult) -> Analysis:
     """The search's ``result`` as the position's move words and stats, best first."""
     moves = tuple(position.stats(edge.key, edge.visits, edge.mean) for edge in result.edges)
@@ -36,7 +46,7 @@ def _analysis(position: Position, result: SearchResult) -> Analysis:
 
 def _search_position(
     position: Position,
-    budget: Budget,
+    level: Level,
     rng: random.Random,
     *,
     on_progress: Callable[[Analysis], None] | None,
@@ -44,9 +54,13 @@ def _search_position(
     should_stop: Callable[[], bool] | None,
     started: float,
 ) -> Analysis:
-    """Run ISMCTS from ``position`` within ``budget`` (measured from ``started``, a
-    ``time.perf_counter()`` reading) and give its analysis, best move first; where the
-    position is not searched (:meth:`~.position.Position.searched`), the heuristic's move."""
+    """Search ``position`` at ``level`` (``ismcts``, or ``sampler``: flat sampling, no
+    progress reports) within its budget (time measured from ``started``, a
+    ``time.perf_counter()`` reading; CPU time from now, in this thread) and give its analysis,
+    best move first; where the position is not searched
+    (:meth:`~.position.Position.searched`), the heuristic's move."""
+    budget = level.budget
+    deadline = None if budget.millis is None else started + _search_seconds(budget.millis)
     if not position.searched():
         return position.fixed_answer(position.heuristic_move(rng), started)
 
@@ -54,15 +68,28 @@ def _search_position(
         if on_progress is not None:
             on_progress(_analysis(position, result))
 
+    if level.name == "sampler":
+        result = sample(
+            position.information_set(),
+            rng,
+            worlds=budget.playouts,
+            deadline=deadline,
+            cpu_deadline=_cpu_deadline(budget),
+            should_stop=should_stop,
+            started=started,
+        )
+        return _analysis(position, result)
     result = search(
         position.information_set(),
         rng,
         playouts=budget.playouts,
-        deadline=None if budget.millis is None else started + _search_seconds(budget.millis),
+        deadline=deadline,
+        cpu_deadline=_cpu_deadline(budget),
         on_progress=report if on_progress is not None else None,
         interval=interval_ms / 1000.0,
         should_stop=should_stop,
         started=started,
+        tuning=position.tuning(),
     )
     return _analysis(position, result)
 
@@ -104,7 +131,7 @@ def analyze(
         return position.fixed_answer(position.heuristic_move(rng), started)
     return _search_position(
         position,
-        level.budget,
+        level,
         rng,
         on_progress=on_progress,
         interval_ms=interval_ms,

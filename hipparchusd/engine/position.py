@@ -15,7 +15,7 @@ import abc
 import importlib
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, runtime_checkable
 
 import attrs
@@ -37,7 +37,9 @@ class Determinization(Protocol):
         ...
 
     def play(self, key: Hashable, rng: random.Random) -> None:
-        """Make a legal move with that key (one of them at random if several share it)."""
+        """Make a legal move with that key (one of them at random if several share it): a
+        key that :meth:`keys` gave for this state just before, since a game may keep for
+        ``play`` what ``keys`` found."""
         ...
 
     def playout(self, rng: random.Random) -> None:
@@ -46,6 +48,27 @@ class Determinization(Protocol):
 
     def reward(self, seat: int) -> float:
         """``seat``'s reward in [0, 1] once the game is over."""
+        ...
+
+
+@runtime_checkable
+class Copyable(Protocol):
+    """A determinization that can copy itself (optional: the engine deals the world again
+    from the same seed for one that cannot, see :func:`copier`)."""
+
+    def copy(self) -> Determinization:
+        """An independent copy: playing on it leaves this state as it is."""
+        ...
+
+
+@runtime_checkable
+class Solvable(Protocol):
+    """A determinization that can be solved exactly (optional): the rest of the game as a
+    perfect-information game, every seat playing its best in this world."""
+
+    def solve(self, nodes: int) -> Sequence[float] | None:
+        """Each seat's reward (0..1) with perfect play from here, or ``None`` when that takes
+        more than ``nodes`` positions searched (or the game judges it out of reach at once)."""
         ...
 
 
@@ -61,6 +84,47 @@ class InformationSet(Protocol):
         """A new full state agreeing with everything the seat has seen, drawn with ``rng``
         (never from the true hidden cards: the information set does not hold them)."""
         ...
+
+
+#: UCB1's exploration constant for rewards in [0, 1] (the paper uses 0.7).
+EXPLORATION = 0.7
+
+
+@attrs.frozen
+class Tuning:
+    """How the search runs for a game (the defaults are the paper's SO-ISMCTS).
+
+    ``exploration`` is UCB1's constant. With ``shared_worlds`` the root plays each world for
+    every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move leaves the
+    race when, after at least ``race_after`` worlds, its mean paired difference from the best
+    move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
+    ``solve_nodes`` > 0 asks a :class:`Solvable` determinization for its exact value, within
+    that many positions, at every leaf and at every root move's world. Without ``tree`` (and
+    with ``shared_worlds``) a root move's world is played out at once, with no tree below
+    the root: flat Monte Carlo, the sampling player of :mod:`hipparchusd.engine.sampler`.
+    """
+
+    exploration: float = EXPLORATION
+    shared_worlds: bool = False
+    race_z: float = 2.0
+    race_after: int = 8
+    solve_nodes: int = 0
+    tree: bool = True
+
+
+#: The paper's search: a world per iteration, UCB1 at the root, playouts only.
+PAPER = Tuning()
+
+
+def copier(
+    information: InformationSet, world: Determinization, seed: int
+) -> Callable[[], Determinization]:
+    """A maker of fresh copies of ``world``, which ``information`` dealt from
+    ``random.Random(seed)``: its :meth:`Copyable.copy` when it has one, else the same deal
+    again (an information set's ``determinize`` depends only on its random numbers)."""
+    if isinstance(world, Copyable):
+        return world.copy
+    return lambda: information.determinize(random.Random(seed))
 
 
 class Position(abc.ABC):
@@ -90,6 +154,11 @@ class Position(abc.ABC):
     @abc.abstractmethod
     def neutral_stats(self, move: str) -> MoveStats:
         """The stats given for a move chosen without search (0 visits, a neutral estimate)."""
+
+    def tuning(self) -> Tuning:
+        """How the ``ismcts`` level searches this decision (the game's choice; by default
+        the paper's SO-ISMCTS)."""
+        return PAPER
 
     def searched(self) -> bool:
         """Whether the ``ismcts`` level searches this decision; where it does not, it plays

@@ -83,10 +83,44 @@ class LobbyBase(abc.ABC):
     _finished: collections.deque[str]
     #: Ids of adjourned games, oldest first (a dict for its insertion order).
     _adjourned: dict[str, None]
+    #: The blocks of game numbers granted to this lobby, as ``[next, last]`` pairs, first in
+    #: use first; ``None`` while it numbers games itself (one daemon alone on its store).
+    _numbers: collections.deque[list[int]] | None
 
     @abc.abstractmethod
     def prepare(self, session: Session, request: Request, now: float = 0.0) -> Result:
         """Check ``request`` and work out its result (:meth:`.core.Lobby.prepare`)."""
+
+    def _new_game_id(self) -> str:
+        """The id of the next game this lobby creates: the next number of its own count, or of
+        the blocks granted to it (:meth:`~.housekeeping.Housekeeping.grant_game_numbers`).
+
+        Raises:
+            ProtocolError: ``internal``, no granted number is left (the server asks for more
+                before that happens; a burst of games can outrun it).
+        """
+        numbers = self._numbers
+        if numbers is None:
+            number = self._next_game
+            self._next_game += 1
+            return f"g{number}"
+        while numbers and numbers[0][0] > numbers[0][1]:
+            numbers.popleft()
+        if not numbers:
+            raise ProtocolError(
+                ErrorCode.INTERNAL, "no game number is free on this server yet; try again"
+            )
+        number = numbers[0][0]
+        numbers[0][0] += 1
+        return f"g{number}"
+
+    def _note_game_id(self, game_id: str) -> None:
+        """Number later games after ``game_id``, a game this lobby did not create now (one the
+        store kept), unless the numbers come in granted blocks: another daemon's game then says
+        nothing of this one's numbers."""
+        number = game_id[1:]
+        if self._numbers is None and game_id.startswith("g") and number.isdigit():
+            self._next_game = max(self._next_game, int(number) + 1)
 
     @property
     def active_games(self) -> int:

@@ -94,17 +94,27 @@ class Command:
     summary: str
     handler: Handler
     target: Target = Target.NOTHING
+    #: The game the command names (:meth:`Lobby.named_game`), where a server shared with
+    #: other daemons looks for it (issue 28): its ``target``, unless it names a game it does
+    #: not wait for (``genmove``, ``analyze``).
+    names: Target = Target.NOTHING
 
     @classmethod
     def of(
-        cls, usage: str, summary: str, handler: Handler, target: Target = Target.NOTHING
+        cls,
+        usage: str,
+        summary: str,
+        handler: Handler,
+        target: Target = Target.NOTHING,
+        names: Target | None = None,
     ) -> Command:
-        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`).
+        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`), acting on
+        ``target`` and naming ``names`` (by default ``target``).
 
         Raises:
             ValueError: ``usage`` does not follow the grammar.
         """
-        return cls(Syntax.of(usage), summary, handler, target)
+        return cls(Syntax.of(usage), summary, handler, target, target if names is None else names)
 
     @property
     def name(self) -> str:
@@ -135,6 +145,11 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
         max_search_ms: the longest search ``bot``, ``genmove`` and ``analyze`` may ask for
             (milliseconds; beyond it they answer ``limit``).
         max_search_playouts: the most playouts they may ask for.
+        max_engine_games_per_connection: games only the engine plays (every seat a ``bot``)
+            that the connection which created them may have started and not finished; the
+            ``bot`` that would start one more answers ``limit``.
+        max_engine_games_per_address: the same, over the connections of one peer address
+            (``trusted`` ones exempt).
         max_games_per_connection: games still waiting for players that one connection may
             hold at once, counting those it created and those it has joined or watches
             (``new``, ``join`` and ``watch`` beyond answer ``limit``), so that one client
@@ -159,6 +174,8 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
         trusted: AddressSet = NOBODY,
         max_search_ms: int = 10_000,
         max_search_playouts: int = 200_000,
+        max_engine_games_per_connection: int = 4,
+        max_engine_games_per_address: int = 8,
         commands: Mapping[str, Command] | None = None,
     ) -> None:
         self.max_games = max_games
@@ -168,6 +185,8 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
         self.by_address = {}
         self.max_search_ms = max_search_ms
         self.max_search_playouts = max_search_playouts
+        self.max_engine_games_per_connection = max_engine_games_per_connection
+        self.max_engine_games_per_address = max_engine_games_per_address
         self.snapshots = snapshots
         self.kinds = kinds
         self.finished_kept = max_games if finished_kept is None else finished_kept
@@ -182,6 +201,7 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
         self._finished = collections.deque()
         # Insertion-ordered, so the oldest is forgotten first; ids only (a few dozen bytes).
         self._adjourned = {}
+        self._numbers = None
         self.adjourned_kept = adjourned_kept
         self.commands = COMMANDS if commands is None else commands
         self.now = 0.0
@@ -203,6 +223,8 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
         self.trusted = settings.trusted
         self.max_search_ms = settings.max_search_ms
         self.max_search_playouts = settings.max_search_playouts
+        self.max_engine_games_per_connection = settings.max_engine_games_per_connection
+        self.max_engine_games_per_address = settings.max_engine_games_per_address
 
     # Requests.
 
@@ -223,6 +245,24 @@ class Lobby(Connections, Housekeeping, Engine, Operator):
                 if entry is not None:
                     return (entry[0].id,)
         return ()
+
+    def named_game(self, request: Request) -> tuple[str | None, bytes | None]:
+        """The game ``request`` names, loaded here or not: its id, or the digest of the token
+        that names it (``resume``), or neither (a command about no game). A server that shares
+        its store with other daemons asks, to find the daemon that holds it (issue 28)."""
+        command = self.commands.get(request.command)
+        if command is not None and request.args:
+            names = command.names
+            if names is _GAME:
+                return request.args[0], None
+            if names is _TOKEN and len(request.args) == 1:
+                return None, token_digest(request.args[0])
+        return None, None
+
+    def game_of_token(self, digest: bytes) -> str | None:
+        """The id of the loaded game with a seat whose token digest is ``digest``, if any."""
+        found = self._tokens.get(digest)
+        return None if found is None else found[0].id
 
     def handle(self, session: Session, request: Request, now: float = 0.0) -> Result:
         """Carry out ``request`` from ``session`` at once: :meth:`prepare`, then
@@ -415,7 +455,7 @@ COMMANDS: Mapping[str, Command] = _table(
     Command.of("record <game>", "every deal and move of a finished game", Lobby._cmd_record, _GAME),
     Command.of(
         "bot <game> [<seat>] [level=<level>] [name=<name>]",
-        "seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)",
+        "seat the engine in a free seat (a level kinds lists, or ismcts:<budget>)",
         Lobby._cmd_bot,
         _GAME,
     ),
@@ -426,11 +466,19 @@ COMMANDS: Mapping[str, Command] = _table(
         "genmove <game> [<budget>] [play=false]",
         "the engine's move for your seat, played unless play=false (budget 200ms or 5000)",
         Lobby._cmd_genmove,
+        names=_GAME,
     ),
     Command.of(
         "analyze <game> [<budget>] [interval=<ms>] [seat=<n>]",
         "stream the engine's search for your seat as info events, until stop",
         Lobby._cmd_analyze,
+        names=_GAME,
     ),
     Command.of("stop", "end your analysis (any request does)", Lobby._cmd_stop),
+    Command.of(
+        "end <game>",
+        "end a game you created whose seats are all the engine's (no winner)",
+        Lobby._cmd_end,
+        _GAME,
+    ),
 )

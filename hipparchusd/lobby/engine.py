@@ -14,16 +14,16 @@ import functools
 import logging
 import re
 
-from ..engine.types import LEVEL_NAMES, Analysis, Budget, Level
-from ..games.base import GameError, GameKind, MoveList
+from ..engine.types import LADDER, SEARCHING, Analysis, Budget, Level
+from ..games.base import EVERYONE, Event, GameError, GameKind, GameOver, MoveList, Outcome
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError, Request
 from ..protocol import formatting as fmt
-from ..records import AddMove
+from ..records import Abandon, AddMove
 from .base import stopping
 from .messages import EventMessage, Response
 from .playing import Playing
-from .results import AnalysisStream, BotTurn, NeedsSearch, Result
+from .results import AnalysisStream, BotTurn, NeedsSearch, Result, StopSearches
 from .seating import Seating
 from .tables import Session, Table
 
@@ -40,10 +40,15 @@ DEFAULT_INTERVAL_MS = 500
 class Engine(Seating, Playing):
     """The engine's commands: a part of :class:`~.core.Lobby` (over the seating and playing
     parts, whose seats and moves it shares). ``max_search_ms`` and
-    ``max_search_playouts`` (set by ``Lobby.__init__``) bound every budget asked for."""
+    ``max_search_playouts`` (set by ``Lobby.__init__``) bound every budget asked for;
+    ``max_engine_games_per_connection`` and ``max_engine_games_per_address`` the games only the
+    engine plays that one connection, and one address, may have started and not finished
+    (issue 24 item 6)."""
 
     max_search_ms: int
     max_search_playouts: int
+    max_engine_games_per_connection: int
+    max_engine_games_per_address: int
 
     # -- budgets and levels -----------------------------------------------------------------
 
@@ -51,8 +56,8 @@ class Engine(Seating, Playing):
     def levels_for(kind: GameKind) -> tuple[str, ...]:
         """The level words ``bot`` offers for games of ``kind``, weakest first (``kinds``
         lists them, so that a client offers what this server plays, PROTOCOL.md section 5):
-        every level for a kind the engine plays, none for another."""
-        return LEVEL_NAMES if kind.engine is not None else ()
+        the engine's ladder for a kind the engine plays, none for another."""
+        return LADDER if kind.engine is not None else ()
 
     def _budget_level(self, word: str | None, default_ms: int) -> Level:
         """The ``ismcts`` level of a budget word (``200ms``, ``5000`` playouts, or
@@ -65,20 +70,24 @@ class Engine(Seating, Playing):
         except ValueError:
             raise ProtocolError(
                 ErrorCode.SYNTAX,
-                f"{word[:40]!r} is not a budget (e.g. 200ms, 5000 playouts, or 200ms,5000)",
+                f"{word[:40]!r} is not a budget (e.g. 200ms, 100cpu, 5000 playouts, or 200ms,5000)",
             ) from None
         return self._within_limits(level)
 
     def _within_limits(self, level: Level) -> Level:
         """``level``, refused with ``limit`` when its budget exceeds the server's maximum."""
         budget = level.budget
-        if level.name != "ismcts":
+        if level.name not in SEARCHING:
             return level
         if budget.millis is not None and budget.millis > self.max_search_ms:
             raise ProtocolError(
                 ErrorCode.LIMIT,
                 f"a search takes at most {self.max_search_ms}ms here",
                 limit="max-search-ms",
+            )
+        if budget.cpu_millis is not None and budget.cpu_millis > self.max_search_ms:
+            raise ProtocolError(
+                ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}cpu here"
             )
         if budget.playouts is not None and budget.playouts > self.max_search_playouts:
             raise ProtocolError(
@@ -117,7 +126,83 @@ class Engine(Seating, Playing):
         if self.shutting_down:
             raise stopping()
         seat = self._free_seat(table, self._seat_word(table, args))
-        return self._take_seat(request, table, seat, name, None, str(level))
+        others = [seat_state for number, seat_state in enumerate(table.seats) if number != seat]
+        engine_only = all(other.bot is not None for other in others)
+        if engine_only:
+            # The last seat, all the others the engine's: it starts a game only the engine
+            # plays, which counts for its creator (or for this connection, if that is unknown).
+            self._check_engine_games(session, table)
+        result = self._take_seat(request, table, seat, name, None, str(level))
+        if engine_only and table.creator is None:
+            take_seat = result.pending
+            assert take_seat is not None
+
+            def own_and_take_seat() -> None:
+                table.creator, table.creator_address = session.id, session.address
+                take_seat()
+
+            result.pending = own_and_take_seat
+        return result
+
+    def _check_engine_games(self, session: Session, table: Table) -> None:
+        """Refuse with ``limit`` a game only the engine plays (``table``, about to start) when
+        its creator's connection, or its address (unless trusted), has as many started and
+        not finished as it may."""
+        creator = session.id if table.creator is None else table.creator
+        address = session.address if table.creator_address is None else table.creator_address
+        running = [
+            other
+            for other in self.tables.values()
+            if other.started and not other.finished and other.engine_only
+        ]
+        limit = self.max_engine_games_per_connection
+        if sum(other.creator == creator for other in running) >= limit:
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"{table.id}'s creator has {limit} games only the engine plays going on "
+                "(max-engine-games-per-connection); end one ('end <game>') or let one finish",
+            )
+        limit = self.max_engine_games_per_address
+        if address not in self.trusted and (
+            sum(other.creator_address == address for other in running) >= limit
+        ):
+            raise ProtocolError(
+                ErrorCode.LIMIT,
+                f"connections from {table.id}'s creator's address have {limit} games only the "
+                "engine plays going on (max-engine-games-per-address); end one or let one finish",
+            )
+
+    def _cmd_end(
+        self, session: Session, request: Request, args: list[str], options: dict[str, str]
+    ) -> Result:
+        table = self._table(args[0])
+        if table.creator != session.id:
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED, f"only the connection that created {table.id} may end it"
+            )
+        if not table.started:
+            raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
+        if table.finished:
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over")
+        if not table.engine_only:
+            raise ProtocolError(
+                ErrorCode.NOT_SEATED,
+                f"{table.id} has a player's seat: only a game the engine alone plays is ended so",
+            )
+        result = self._ok(request, {})
+        result.games = (table.id,)
+        # No activity check (``None``): the game is loaded here, and this holds its order.
+        result.store_calls.append(Abandon(table.id, table.game.record_data(), None))
+        outcome = Outcome.abandonment()
+
+        def end() -> None:
+            table.abandoned = True
+            result.deliveries += self._publish(table, [Event(EVERYONE, GameOver.of(outcome))])
+            self._ended(table, outcome)
+            result.engine.append(StopSearches(table.id))
+
+        result.pending = end
+        return result
 
     @staticmethod
     def _bot_name(table: Table, level: str) -> str:
@@ -327,18 +412,25 @@ class Engine(Seating, Playing):
         return self._ok(request, {})
 
     def analysis_messages(
-        self, game_id: str, seat: int, analysis: Analysis, *, final: bool, reason: str = ""
+        self,
+        game_id: str,
+        seat: int,
+        analysis: Analysis | None,
+        *,
+        final: bool,
+        reason: str = "",
     ) -> list[EventMessage]:
         """The events of one ``analyze`` report for ``seat`` of ``game_id``: an ``info`` event
         per move searched, best first (``order`` from 1, ``move``, ``visits``, ``value``, and
         ``match`` where the game has a match), then one ``analysis`` event (``best``,
         ``playouts``, ``elapsed`` in ms, ``final``, and for the final one ``reason``: ``budget``,
-        ``stop`` or ``game-over``). They are the seat's own: they carry the game's current
-        ``seq`` and do not count in it."""
+        ``stop`` or ``game-over``). ``analysis`` is ``None`` for a search that found nothing
+        (it never got a worker within its budget): no ``info``, ``best`` null, 0 playouts. They
+        are the seat's own: they carry the game's current ``seq`` and do not count in it."""
         table = self.tables.get(game_id)
         seq = table.seq if table is not None else 0
         messages = []
-        for order, stats in enumerate(analysis.moves, start=1):
+        for order, stats in enumerate(analysis.moves if analysis is not None else (), start=1):
             data: JSONObject = {
                 "seat": seat,
                 "order": order,
@@ -351,9 +443,9 @@ class Engine(Seating, Playing):
             messages.append(EventMessage(game_id, seq, "info", data))
         summary: JSONObject = {
             "seat": seat,
-            "best": analysis.best,
-            "playouts": analysis.playouts,
-            "elapsed": round(analysis.elapsed_ms),
+            "best": analysis.best if analysis is not None else None,
+            "playouts": analysis.playouts if analysis is not None else 0,
+            "elapsed": round(analysis.elapsed_ms) if analysis is not None else 0,
             "final": final,
         }
         if final:

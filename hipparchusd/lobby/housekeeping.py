@@ -4,6 +4,7 @@ ending as abandoned the adjourned ones that nobody resumes (PROTOCOL.md section 
 
 from __future__ import annotations
 
+import collections
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -52,9 +53,7 @@ class Housekeeping(LobbyBase):
                 self._tokens[seat.token_digest] = (table, seat_number)
         if table.finished:
             self._finished.append(table.id)
-        number = stored.game_id[1:]
-        if stored.game_id.startswith("g") and number.isdigit():
-            self._next_game = max(self._next_game, int(number) + 1)
+        self._note_game_id(stored.game_id)
         log.info("game %s restored (%s, %s)", table.id, table.kind.name, table.status)
         return table
 
@@ -218,8 +217,9 @@ class Housekeeping(LobbyBase):
         for table in list(self.tables.values()):
             if not table.started or table.finished:
                 continue
-            if table.followers() or all(seat.bot is not None for seat in table.seats):
-                # Followed, or played by the engine alone: it ends by itself.
+            if table.followers():
+                # (A game the engine alone plays is no exception: nobody would watch it end,
+                # and its searches would keep the workers from everyone else: issue 24.)
                 table.unattended_since = None
             elif table.unattended_since is None:
                 table.unattended_since = now
@@ -295,9 +295,7 @@ class Housekeeping(LobbyBase):
         start-up), as adjourned: commands naming one say so, and a seat's ``resume`` loads it
         (:meth:`bring_back`). Later ids follow theirs."""
         for game_id in game_ids:
-            number = game_id[1:]
-            if game_id.startswith("g") and number.isdigit():
-                self._next_game = max(self._next_game, int(number) + 1)
+            self._note_game_id(game_id)
         # Only the newest are remembered: deleting the oldest one by one from a dict is
         # quadratic (each next(iter()) walks past the deleted slots).
         newest = list(game_ids)[-self.adjourned_kept :] if self.adjourned_kept else []
@@ -333,4 +331,27 @@ class Housekeeping(LobbyBase):
         (``GameStore.latest_game_id``, finished games included), so that no id is used twice
         across restarts."""
         if latest_game_id is not None and re.fullmatch(r"g[0-9]{1,18}", latest_game_id):
-            self._next_game = max(self._next_game, int(latest_game_id[1:]) + 1)
+            self._note_game_id(latest_game_id)
+
+    def grant_game_numbers(self, first: int, last: int) -> None:
+        """Number the games this lobby creates from now on from the block ``first`` to
+        ``last`` (inclusive), after those granted before: a store that several daemons share
+        reserves each daemon its own blocks, so that two never give one id (issue 28). From
+        the first grant on, games are numbered only from granted blocks, and a ``new`` with
+        none left answers ``internal`` (:meth:`game_numbers_left` says when to ask for more).
+
+        Raises:
+            ValueError: an empty block.
+        """
+        if not 1 <= first <= last:
+            raise ValueError(f"no game numbers from {first} to {last}")
+        if self._numbers is None:
+            self._numbers = collections.deque()
+        self._numbers.append([first, last])
+
+    @property
+    def game_numbers_left(self) -> int | None:
+        """How many granted game numbers are left (``None``: the lobby numbers games itself)."""
+        if self._numbers is None:
+            return None
+        return sum(last - start + 1 for start, last in self._numbers if start <= last)

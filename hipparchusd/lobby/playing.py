@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 
 from ..games.base import (
     BadOption,
@@ -55,8 +56,7 @@ class Playing(Deadlines):
             )
         self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
-        game_id = f"g{self._next_game}"
-        self._next_game += 1
+        game_id = self._new_game_id()
         table = Table.new(game_id, kind, game, options, self.clock(), rules)
         result = self._ok(request, {"game": game_id}, [f"game={game_id}"])
         result.store_calls.append(CreateGame(game_id, kind.name, dict(options), table.created_at))
@@ -64,6 +64,7 @@ class Playing(Deadlines):
 
         def create() -> None:
             self.tables[game_id] = table
+            table.creator, table.creator_address = session.id, session.address
             session.created.add(game_id)
             log.info("game %s created (%s, fixed_deal=%s)", game_id, kind.name, game.fixed_deal)
 
@@ -83,11 +84,19 @@ class Playing(Deadlines):
             summary["clock"] = str(control)
         return summary
 
+    def game_summaries(self) -> list[JSONObject]:
+        """What ``games`` says of each loaded game not finished, in the order they came."""
+        return [self._summary(t) for t in self.tables.values() if not t.finished]
+
+    def games_answer(self, request: Request, summaries: Sequence[JSONObject]) -> Result:
+        """The answer to ``games`` listing ``summaries`` (:meth:`game_summaries`: this lobby's,
+        or those of every daemon sharing its store, issue 28)."""
+        return self._ok(request, {"games": [*summaries]}, [fmt.words(x) for x in summaries])
+
     def _cmd_games(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]
     ) -> Result:
-        summaries = [self._summary(t) for t in self.tables.values() if not t.finished]
-        return self._ok(request, {"games": [*summaries]}, [fmt.words(x) for x in summaries])
+        return self.games_answer(request, self.game_summaries())
 
     def _cmd_state(
         self, session: Session, request: Request, args: list[str], options: dict[str, str]

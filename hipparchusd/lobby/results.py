@@ -71,7 +71,9 @@ class BotTurn:
     """The engine's seat ``seat`` of ``game_id`` must move: search its ``view`` (all it sees,
     of game kind ``kind``) at ``level`` (a level word), then play the move found through
     :meth:`hipparchusd.lobby.Lobby.bot_play` in the game's order, naming ``turn``, the seat's
-    decision it is for (:attr:`hipparchusd.lobby.tables.Seat.turn`).
+    decision it is for (:attr:`hipparchusd.lobby.tables.Seat.turn`). ``address`` is the peer
+    address of the game's creator (``""`` if not known), whose turn the search takes among
+    everyone's searches.
 
     In a timed game (RULINGS T1), ``level``'s budget is already within the seat's share of its
     clock for the decision (:func:`hipparchusd.clocks.decision_budget`), and ``until`` is when
@@ -85,6 +87,7 @@ class BotTurn:
     level: str
     turn: int = 0
     until: float | None = None
+    address: str = ""
 
 
 @attrs.frozen

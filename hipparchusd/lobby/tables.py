@@ -140,6 +140,11 @@ class Table:
     #: or an absence: an abort, a flag, a claim; or the server's operator: ``hipparchusd admin
     #: end``): the outcome to report, in place of the game's own.
     ended: Outcome | None = None
+    #: The session id and peer address of the connection that created the game, which its
+    #: engine-only limits count against and whose turn its engine seats' searches take
+    #: (issue 24 item 6); ``None`` for a game restored after a restart (not stored).
+    creator: int | None = None
+    creator_address: str | None = None
     #: True once every seat was taken and the game began (playing or over). Kept with
     #: ``lifecycle`` by :meth:`enter` (the only way it changes) rather than derived on each
     #: read: every request on a game asks, several times.
@@ -194,6 +199,11 @@ class Table:
             if self.started
             else frozenset()
         )
+
+    @property
+    def engine_only(self) -> bool:
+        """Whether the daemon's engine plays every seat (``bot``): nobody holds a token."""
+        return all(seat.bot is not None for seat in self.seats)
 
     @property
     def outcome(self) -> Outcome | None:

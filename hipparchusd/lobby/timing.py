@@ -268,8 +268,9 @@ class Timing(LobbyBase):
                 level, until = seat.bot, None
                 if clocks is not None:
                     level, until = self._clocked(clocks, number, game, seat.bot)
+                kind, address = table.kind.name, table.creator_address or ""
                 turns.append(
-                    BotTurn(table.id, number, table.kind.name, view, level, seat.turn, until)
+                    BotTurn(table.id, number, kind, view, level, seat.turn, until, address)
                 )
         return turns
 
@@ -295,6 +296,12 @@ class Timing(LobbyBase):
                 "game %s aborted: a seat did not make its first decision in time",
                 table.id,
                 extra={"event": "game-aborted", "game": table.id},
+            )
+        elif outcome.abandoned:
+            log.info(
+                "game %s ended as abandoned: no winner",
+                table.id,
+                extra={"event": "game-abandoned", "game": table.id},
             )
         else:
             winners = ",".join(map(str, outcome.winners))

@@ -5,14 +5,15 @@ One job per module: :mod:`.lifecycle` (the :class:`Server`: listeners, connectio
 restore, shutdown), :mod:`.sweeps` (the periodic sweeps: idle connections, abandoned and
 unfollowed games, expired adjourned games), :mod:`.pipeline` (a request from its line to its
 answer and events), :mod:`.sequencer` (each game's order of requests), :mod:`.connection` (a
-connection's outbound queue whatever its transport, and the TCP transport), :mod:`.websocket`
-(the web listener: the page over HTTP and the WebSocket transport, the same sessions over
-another I/O), :mod:`.engines` (the searches results ask for: bot seats, ``genmove``,
-``analyze`` streams), :mod:`.workers` (the engine's worker processes they run on),
-:mod:`.storage` (the lobby's store commands as store calls), the operator's side (issue 26):
-:mod:`.scrape` (the Prometheus metrics listener), :mod:`.admin` (the admin channel),
-:mod:`.drain` (draining before a restart) and :mod:`.bounded` (their accept loop), and
-:mod:`.run` (the process: store, signals, systemd)."""
+connection's outbound queue whatever its transport, and the TCP transport), :mod:`.webfront`
+(the web listener: the page over HTTP, the WebSocket handshake), :mod:`.websocket` (the
+WebSocket transport: the same sessions over another I/O), :mod:`.engines` (the searches
+results ask for: bot seats, ``genmove``, ``analyze`` streams), :mod:`.workers` (the engine's
+worker processes they run on), :mod:`.storage` (the lobby's store commands as store calls),
+the operator's side (issue 26): :mod:`.scrape` (the Prometheus metrics listener),
+:mod:`.admin` (the admin channel), :mod:`.drain` (draining before a restart) and
+:mod:`.bounded` (their accept loop), and :mod:`.run` (the process: store, signals,
+systemd)."""
 
 from .connection import Connection
 from .lifecycle import Server

@@ -149,6 +149,17 @@ class Connection(abc.ABC):
             self._drained = trio.Event()
             await self._drained.wait()
 
+    def take_unsent(self) -> bytes:
+        """Take out of the queue what waits to be sent (the backlog, then what waits for a
+        flush), whole protocol lines: for a transport that sends it itself as it closes, once
+        the writer task is gone (:meth:`WebSocketConnection.aclose`)."""
+        data = b"".join([*(piece for piece, _ in self._backlog), *self._pending])
+        self._waiting -= self._pending_count + sum(count for _, count in self._backlog)
+        self._backlog.clear()
+        self._pending.clear()
+        self._pending_count = 0
+        return data
+
     def close(self) -> None:
         """Accept no more messages; the writer stops once the backlog is sent."""
         self.closing = True

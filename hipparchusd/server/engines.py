@@ -1,7 +1,13 @@
 """The searches the lobby's results ask for (:class:`Engines`, issue 18): a bot seat's move,
 ``genmove``, an ``analyze`` stream; and the searches stopped when no longer needed (the game
-ended or left memory, ``stop`` or any other request, the client left). They run on the worker
-processes of an :class:`~.workers.EnginePool`.
+ended or left memory, ``stop`` or any other request, the client left).
+
+They run on two pools of worker processes (:class:`~.workers.EnginePool`), so that neither
+kind waits behind the other (issue 24 item 6): ``moves`` for the moves to make now (the
+engine's seats, ``genmove``), ``analyses`` for the ``analyze`` streams, which may each take the
+longest budget there is. In each, searches take turns across the addresses and the
+connections or games they are for. ``random`` and ``heuristic`` seats need no worker: they are
+played in this process (:mod:`.inline`).
 
 The lobby stays pure: it names the searches in its results (:data:`~hipparchusd.lobby.results.
 EngineJob`, :class:`~hipparchusd.lobby.results.NeedsSearch`); the engine's moves come back to it
@@ -11,17 +17,20 @@ as :meth:`~hipparchusd.lobby.Lobby.bot_play` results, carried out in the game's 
 
 from __future__ import annotations
 
+import collections
 import logging
 from collections.abc import Awaitable, Callable, KeysView, Sequence
+from typing import Final
 
 import attrs
 import trio
 
-from ..engine.types import Analysis, view_seed
+from ..engine.types import Analysis, Level, view_seed
 from ..jsondata import JSON
 from ..lobby import EventMessage, Lobby, Response, Session
 from ..lobby.results import AnalysisStream, BotTurn, EngineJob, Result, StopSearches
 from ..protocol import ErrorCode, ProtocolError
+from .inline import INLINE_LEVELS, InlineEngine
 from .workers import EngineError, EnginePool, NoTime
 
 log = logging.getLogger("hipparchusd.engine")
@@ -37,26 +46,32 @@ Sequenced = Callable[[Sequence[str], Callable[[], Result]], Awaitable[Result]]
 #: pipeline's :meth:`~.pipeline.Pipeline.send`): how an ``analyze`` stream reports.
 Send = Callable[[Session, Sequence[EventMessage]], None]
 
+#: Seconds an analysis' worker has, past the analysis' deadline, to give its final answer
+#: before the last report stands in for it.
+STREAM_GRACE: Final = 0.25
+
 
 @attrs.define(eq=False)
 class _Stream:
-    """An ``analyze`` stream running for one connection."""
+    """An ``analyze`` stream running for one connection, since ``started`` (trio's clock)."""
 
     job: AnalysisStream
+    started: float
     stop: trio.Event = attrs.field(factory=trio.Event)
     done: trio.Event = attrs.field(factory=trio.Event)
     reason: str = "budget"
 
 
 class Engines:
-    """What the lobby's results ask of the engine, carried out on ``pool``: the engine's seats'
-    moves (played with ``sequenced`` in each game's order), ``genmove``'s searches, and
-    ``analyze`` streams (one per connection, reported with ``send``); and the searches stopped
-    when no longer needed.
+    """What the lobby's results ask of the engine, carried out on the pools ``moves`` (the
+    engine's seats, played with ``sequenced`` in each game's order, and ``genmove``) and
+    ``analyses`` (``analyze`` streams, one per connection, reported with ``send``); and the
+    searches stopped when no longer needed.
 
     ``max_searches`` bounds the searches clients ask for (``genmove``, ``analyze``) running at
-    once; one more answers ``limit``. The engine's own seats are not refused: their searches
-    wait for a worker.
+    once, and ``max_searches_per_address`` those of one peer address's connections (the
+    lobby's trusted addresses exempt); one more answers ``limit``. The engine's own seats are
+    not refused: their searches wait for a worker, by turns with everyone's.
 
     :meth:`run` must be running (in the server's nursery) for searches to start.
     """
@@ -64,15 +79,20 @@ class Engines:
     def __init__(
         self,
         lobby: Lobby,
-        pool: EnginePool,
-        max_searches: int,
+        moves: EnginePool,
+        analyses: EnginePool,
         *,
+        max_searches: int,
+        max_searches_per_address: int,
         sequenced: Sequenced,
         send: Send,
     ) -> None:
         self.lobby = lobby
-        self.pool = pool
+        self.moves = moves
+        self.analyses = analyses
+        self.inline = InlineEngine()
         self.max_searches = max_searches
+        self.max_searches_per_address = max_searches_per_address
         self._sequenced = sequenced
         self._send_events = send
         self._nursery: trio.Nursery | None = None
@@ -85,13 +105,35 @@ class Engines:
         #: which every request checks (any request ends its connection's stream), so it
         #: costs a membership test rather than a method call.
         self.streaming_sessions: KeysView[int] = self._streams.keys()
-        #: Client searches (genmove and analyze) running.
+        #: Client searches (genmove and analyze) running, in all and by peer address.
         self.client_searches = 0
+        self.searches_by_address: collections.Counter[str] = collections.Counter()
+
+    @property
+    def pools(self) -> tuple[EnginePool, EnginePool]:
+        """The pools: moves, analyses."""
+        return self.moves, self.analyses
+
+    @property
+    def waiting(self) -> int:
+        """Searches waiting for a worker now, in both pools."""
+        return self.moves.waiting + self.analyses.waiting
+
+    @property
+    def restarts(self) -> int:
+        """Workers of both pools replaced since the start (they died or missed a deadline)."""
+        return self.moves.restarts + self.analyses.restarts
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Run the searches until cancelled, then stop every worker."""
+        """Run the pools (``task_status.started`` once their workers are ready, unless they
+        start on demand) and the searches, until cancelled; the workers end with it."""
         try:
             async with trio.open_nursery() as nursery:
+                async with trio.open_nursery() as starting:
+                    for pool in self.pools:
+                        starting.start_soon(nursery.start, pool.run)
+                if not self.moves.on_demand:
+                    self.inline.preload(self.lobby.kinds)
                 self._nursery = nursery
                 waiting, self._waiting = self._waiting, []
                 self.submit(waiting)
@@ -99,7 +141,6 @@ class Engines:
                 await trio.sleep_forever()
         finally:
             self._nursery = None
-            await self.pool.aclose()
 
     #: The search's seed: a digest of the view searched (:func:`~hipparchusd.engine.types.
     #: view_seed`), as the lobby seeds the server's own moves.
@@ -107,21 +148,39 @@ class Engines:
 
     # -- what results ask for ---------------------------------------------------------------
 
+    def refusal(self, session: Session) -> tuple[str, str] | None:
+        """Why a client search for ``session`` is refused now (``max_searches``, or
+        ``max_searches_per_address`` unless its address is trusted): the limit's name (the
+        metrics' label) and the message; or ``None``."""
+        if self.client_searches >= self.max_searches:
+            return "max-searches", (
+                f"{self.max_searches} searches run already (max-searches); try again later"
+            )
+        address = session.address
+        limit = self.max_searches_per_address
+        if self.searches_by_address[address] >= limit and address not in self.lobby.trusted:
+            return "max-searches-per-address", (
+                f"connections from your address run {limit} searches "
+                "(max-searches-per-address); try again when one ends"
+            )
+        return None
+
     def admit(self, result: Result) -> Result:
-        """``result``, or ``limit`` in its place if it starts an analysis while
-        ``max_searches`` client searches run (nothing changes: an ``analyze`` result has no
-        change pending)."""
-        streams = sum(isinstance(job, AnalysisStream) for job in result.engine)
-        if streams and self.client_searches + streams > self.max_searches:
-            return self.limit_result(result)
+        """``result``, or ``limit`` in its place if it starts an analysis that a limit refuses
+        (:meth:`refusal`; nothing changes: an ``analyze`` result has no change pending)."""
+        for job in result.engine:
+            if isinstance(job, AnalysisStream):
+                refused = self.refusal(job.session)
+                if refused is not None:
+                    return self.limit_result(result, *refused)
         return result
 
-    def limit_result(self, result: Result) -> Result:
-        """The ``limit`` failure answering the request of ``result``."""
+    @staticmethod
+    def limit_result(result: Result, limit: str, message: str) -> Result:
+        """The ``limit`` failure answering the request of ``result``, saying ``message``, for
+        the limit named ``limit`` (a setting's name: the metrics' label)."""
         request_id = result.response.request_id if result.response is not None else None
-        message = f"{self.max_searches} searches run already; try again when one ends"
-        refusal = ProtocolError(ErrorCode.LIMIT, message, request_id, limit="max-searches")
-        return Result(Response.failed(refusal))
+        return Result(Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id, limit=limit)))
 
     def submit(self, jobs: list[EngineJob]) -> None:
         """Start or stop the searches ``jobs`` ask for (they run in :meth:`run`'s nursery)."""
@@ -181,46 +240,71 @@ class Engines:
             self.lobby.bot_failed(job.game_id, job.seat)
 
     async def _bot_move(self, job: BotTurn) -> str | None:
-        """The move the engine chooses for ``job``; a search that fails is logged and the
-        ``random`` level chooses instead, so that the game goes on. In a timed game, a search
-        that would have no time left once a worker takes it is not made: :data:`_NO_TIME`,
-        for which the lobby plays the heuristic's move at once (issue 27)."""
+        """The move the engine chooses for ``job``: in this process for a level that does not
+        search; else on a worker, by the game's turn among its creator's address's searches,
+        and once more on another if the worker died or missed a deadline. When the search
+        fails anyway the ``random`` level chooses instead, so that the game goes on. In a
+        timed game, a search that would have no time left once a worker takes it is not made:
+        :data:`_NO_TIME`, for which the lobby plays the heuristic's move at once (issue 27);
+        nor is a failed one replaced by a second wait."""
+        if Level.parse(job.level).name in INLINE_LEVELS:
+            return self._inline_move(job, job.level)
         seed = self._seed(job.view)
-        try:
-            analysis = await self.pool.search(
-                job.kind, job.view, job.level, seed=seed, until=job.until
-            )
-            return analysis.best
-        except NoTime:
-            return _NO_TIME
-        except EngineError as error:
-            log.error("game %s: the engine failed for seat %d at %s: %s", job.game_id, job.seat,
-                      job.level, error)  # fmt: skip
-            log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
+        owner = (job.address, job.game_id)
+        for attempt in ("", " again"):
+            try:
+                analysis = await self.moves.search(
+                    job.kind, job.view, job.level, seed=seed, owner=owner, until=job.until
+                )
+                return analysis.best
+            except NoTime:
+                return _NO_TIME
+            except EngineError as error:
+                log.error("game %s: the engine failed for seat %d at %s%s: %s", job.game_id,
+                          job.seat, job.level, attempt, error)  # fmt: skip
+                log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
+                if not error.lost:
+                    break
         if job.until is not None:
-            return _NO_TIME  # the lobby's random or heuristic move, with no second wait
+            return _NO_TIME  # the lobby's own cheap move, within the seat's time
+        return self._inline_move(job, "random")
+
+    def _inline_move(self, job: BotTurn, level: str) -> str | None:
+        """``job``'s move at ``level`` (a level that does not search) in this process."""
         try:
-            analysis = await self.pool.search(job.kind, job.view, "random", seed=seed)
-            return analysis.best
+            return self.inline.move(job.kind, job.view, level, self._seed(job.view)).best
         except EngineError as error:
             log.error("game %s: no engine move for seat %d: %s", job.game_id, job.seat, error)
+            log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
             return None
 
     # -- genmove --------------------------------------------------------------------------
 
-    async def genmove(self, kind: str, view: JSON, level: str) -> Analysis | None:
-        """``genmove``'s search; ``None`` when ``max_searches`` client searches run already.
+    async def genmove(self, kind: str, view: JSON, level: str, session: Session) -> Analysis:
+        """``genmove``'s search for ``session``, on the moves' pool by turns with everyone's.
 
         Raises:
+            ProtocolError: ``limit``, a limit of :meth:`refusal` (nothing was searched).
             EngineError: as :meth:`EnginePool.search`.
         """
-        if self.client_searches >= self.max_searches:
-            return None
-        self.client_searches += 1
+        refused = self.refusal(session)
+        if refused is not None:
+            limit, message = refused
+            raise ProtocolError(ErrorCode.LIMIT, message, limit=limit)
+        self._count(session, 1)
         try:
-            return await self.pool.search(kind, view, level, seed=self._seed(view))
+            owner = (session.address, session.id)
+            return await self.moves.search(kind, view, level, seed=self._seed(view), owner=owner)
         finally:
-            self.client_searches -= 1
+            self._count(session, -1)
+
+    def _count(self, session: Session, change: int) -> None:
+        """Count one client search more (``change`` 1) or less (-1) for ``session``."""
+        self.client_searches += change
+        address = session.address
+        self.searches_by_address[address] += change
+        if self.searches_by_address[address] <= 0:
+            del self.searches_by_address[address]
 
     # -- analyze --------------------------------------------------------------------------
 
@@ -229,9 +313,9 @@ class Engines:
         if previous is not None:  # the pipeline ends one before the next request; a safeguard
             previous.reason = "stop"
             previous.stop.set()
-        stream = _Stream(job)
+        stream = _Stream(job, trio.current_time())
         self._streams[job.session.id] = stream
-        self.client_searches += 1
+        self._count(job.session, 1)
         nursery.start_soon(self._stream, stream)
 
     async def end_stream(self, session_id: int, reason: str = "stop") -> None:
@@ -245,6 +329,14 @@ class Engines:
             stream.stop.set()
         await stream.done.wait()
 
+    def _deadline(self, stream: _Stream) -> float:
+        """When ``stream`` ends at the latest (trio's clock): its time budget, or the server's
+        longest one for a playouts budget, after it started, however long it waits for a
+        worker (issue 24 item 6)."""
+        budget = Level.parse(stream.job.level).budget
+        millis = budget.millis if budget.millis is not None else self.lobby.max_search_ms
+        return stream.started + millis / 1000
+
     async def _stream(self, stream: _Stream) -> None:
         job = stream.job
         last: list[Analysis] = []
@@ -253,31 +345,46 @@ class Engines:
             last[:] = [analysis]
             self._send(job, analysis, final=False)
 
+        deadline = self._deadline(stream)
+        analysis: Analysis | None = None
+        reason: str | None = "budget"  # None once cancelled: no final report then
         try:
-            analysis = await self.pool.search(
-                job.kind,
-                job.view,
-                job.level,
-                seed=self._seed(job.view),
-                interval_ms=job.interval_ms,
-                on_progress=report,
-                stop=stream.stop,
-            )
-            reason = stream.reason if stream.stop.is_set() else "budget"
-            self._send(job, analysis, final=True, reason=reason)
+            # The worker's search ends at the deadline by itself; should its answer not come
+            # in time (a worker busy, stopped, slow to be scheduled), the last report stands.
+            with trio.move_on_at(deadline + STREAM_GRACE):
+                analysis = await self.analyses.search(
+                    job.kind,
+                    job.view,
+                    job.level,
+                    seed=self._seed(job.view),
+                    owner=(job.session.address, job.session.id),
+                    interval_ms=job.interval_ms,
+                    on_progress=report,
+                    stop=stream.stop,
+                    deadline=deadline,
+                )
+            if stream.stop.is_set():
+                reason = stream.reason
         except EngineError as error:
             log.error("game %s: analysis for seat %d failed: %s", job.game_id, job.seat, error)
             log.debug("game %s seat %d: %s", job.game_id, job.seat, error.detail)
-            if last:
-                self._send(job, last[0], final=True, reason="error")
+            reason = "error"
+        except BaseException:
+            reason = None
+            raise
         finally:
-            self.client_searches -= 1
+            self._count(job.session, -1)
             if self._streams.get(job.session.id) is stream:
                 del self._streams[job.session.id]
+            if reason is not None:
+                # With what the search found, or, had it no answer, its last report (none
+                # if it never got a worker within its budget).
+                found = analysis or (last[0] if last else None)
+                self._send(job, found, final=True, reason=reason)
             stream.done.set()
 
     def _send(
-        self, job: AnalysisStream, analysis: Analysis, *, final: bool, reason: str = ""
+        self, job: AnalysisStream, analysis: Analysis | None, *, final: bool, reason: str = ""
     ) -> None:
         messages = self.lobby.analysis_messages(
             job.game_id, job.seat, analysis, final=final, reason=reason

@@ -18,13 +18,14 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
 from ..addresses import host_of
 from ..config_file import Changes
+from ..games.base import GameKind
 from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
@@ -39,7 +40,7 @@ from .pipeline import Pipeline
 from .storage import execute
 from .sweeps import Sweeps
 from .timers import Timers
-from .websocket import WebFront
+from .webfront import WebFront
 from .workers import EnginePool
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
     # instructions a daemon spends starting (bench/bench_requests.py --matches 0), for a
     # listener that is off by default.
     from ..metrics import Levels, Metrics
+
+    # Imported where it is made (run.py), with the cluster's libraries (the cluster extra).
+    from .cluster.node import Cluster
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -62,6 +66,20 @@ ACCEPT_CAPACITY_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENO
 ACCEPT_RETRY_DELAY: Final = 0.1
 
 
+def engine_pool(settings: Settings, kinds: Iterable[GameKind], name: str) -> EnginePool:
+    """A pool of ``settings.workers`` engine workers for the searches ``name`` says, which
+    import the engine of each of ``kinds`` that has one before they are ready, and start
+    with the daemon or on demand (``engine_start``)."""
+    engines = [kind.engine.module for kind in kinds if kind.engine is not None]
+    return EnginePool(
+        settings.workers,
+        engines=engines,
+        timeout=settings.engine_timeout,
+        on_demand=settings.engine_start == "on-demand",
+        name=name,
+    )
+
+
 class Server:
     """A running daemon: :meth:`serve` runs it, :meth:`shutdown` stops it gracefully.
 
@@ -70,7 +88,13 @@ class Server:
     count what is open now (e.g. for systemd's ``STATUS=``).
     """
 
-    def __init__(self, settings: Settings, store: GameStore, lobby: Lobby | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: GameStore,
+        lobby: Lobby | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.lobby = lobby or Lobby.for_settings(settings, snapshots=store.durable)
@@ -86,8 +110,10 @@ class Server:
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self.engines = Engines(
             self.lobby,
-            EnginePool(settings.workers),
-            settings.max_searches,
+            engine_pool(settings, self.lobby.kinds.values(), "moves"),
+            engine_pool(settings, self.lobby.kinds.values(), "analyses"),
+            max_searches=settings.max_searches,
+            max_searches_per_address=settings.max_searches_per_address,
             sequenced=self.pipeline.sequenced,
             send=self.pipeline.send,
         )
@@ -98,6 +124,10 @@ class Server:
         self.sweeps = Sweeps(
             settings, self.lobby, store, self.pipeline, self.engines, self.connections
         )
+        #: This daemon's part among those sharing its store (issue 28), if it shares it.
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.attach(self)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()
@@ -129,14 +159,16 @@ class Server:
         """What the server holds now, for a scrape (:class:`~hipparchusd.metrics.Levels`)."""
         from ..metrics import Levels  # (see the imports)
 
-        pool = self.engines.pool
-        running = pool.running
+        engines = self.engines
+        # A pool's searches are those asked and not answered: running, or waiting in its queue.
+        queued = engines.waiting
+        running = sum(pool.searches for pool in engines.pools) - queued
         return Levels(
             connections=collections.Counter(c.transport for c in self.connections.values()),
             games=collections.Counter((t.kind.name, t.status) for t in self.lobby.tables.values()),
             searches_running=running,
-            searches_queued=max(0, pool.searches - running),
-            worker_restarts=pool.lost,
+            searches_queued=queued,
+            worker_restarts=engines.restarts,
             writer_restarts=self.store.restarts,
             maintenance=self.lobby.maintenance is not None,
             draining=self.draining,
@@ -168,16 +200,20 @@ class Server:
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
         ``max_games``, ``idle_timeout``, ``abandon_timeout``, ``adjourn_timeout``,
-        ``adjourn_expiry_days``, ``grace_period``, ``max_searches``, ``max_search_ms`` and
-        ``max_search_playouts`` apply at once (the timeouts from the next sweep, the expiry from
-        the next look for expired games); ``max_line_bytes``
-        and ``outbound_queue`` to connections opened from now on. Lowering a limit below the
+        ``adjourn_expiry_days``, ``grace_period``, the engine's limits (``max_searches``,
+        ``max_searches_per_address``, ``max_search_ms``, ``max_search_playouts``, the
+        engine-only games' limits) and ``engine_timeout`` apply at once (the timeouts from the
+        next sweep, the expiry from the next look for expired games); ``max_line_bytes`` and
+        ``outbound_queue`` to connections opened from now on. Lowering a limit below the
         current count closes nothing; it refuses new ones until the count is under it. The
         caller keeps ``host``, ``port``, ``state_dir`` and ``engine_workers`` unchanged (they
         need a restart)."""
         self.settings = settings
         self.lobby.configure(settings)
         self.engines.max_searches = settings.max_searches
+        self.engines.max_searches_per_address = settings.max_searches_per_address
+        for pool in self.engines.pools:
+            pool.timeout = settings.engine_timeout
         self.sweeps.settings = settings
 
     @property
@@ -199,7 +235,7 @@ class Server:
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
-        (HTTP for the page, and the protocol over WebSocket: :mod:`.websocket`), scrapes on
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.webfront`), scrapes on
         ``metrics_listeners`` (:mod:`.scrape`) and the operator on ``admin`` (:mod:`.admin`)
         until :meth:`shutdown` (or the end of a :meth:`drain`), then send the shutdown notice,
         let connections finish for ``grace_period`` seconds, close them and the store (and
@@ -207,9 +243,13 @@ class Server:
         connections."""
         web = WebFront(self)
         try:
+            if self.cluster is not None:
+                await self.cluster.prepare()
             await self.restore()
             async with trio.open_nursery() as engines:
                 await engines.start(self.engines.run)
+                if self.cluster is not None:
+                    await engines.start(self.cluster.run)
                 await engines.start(self.timers.run)
                 async with trio.open_nursery() as connections:
                     async with trio.open_nursery() as acceptors:
@@ -231,6 +271,10 @@ class Server:
                         acceptors.start_soon(self._drain_when_asked)
                         task_status.started(self)
                         await self._shutdown.wait()
+                        if self.cluster is not None:
+                            # Hand the games over first, so that the clients told of the
+                            # shutdown find them claimable through another daemon at once.
+                            await self.cluster.drain()
                         # Still accepting during the grace period, to answer each newcomer
                         # '? shutting-down' rather than leave it hanging with no greeting.
                         grace = self.settings.grace_period
@@ -384,11 +428,20 @@ class Server:
         limit = settings.max_connections
         if self.file_capacity is not None:
             limit = min(limit, self.file_capacity)
-        if len(self.connections) >= limit:
+        # Other daemons' sessions served here hold no socket (issue 28): they do not count.
+        remote = self.cluster.proxy_count if self.cluster is not None else 0
+        if len(self.connections) - remote >= limit:
             self._refused("max-connections")
             return ErrorCode.LIMIT, "too many connections"
+        return self.address_refusal(address, 0)
+
+    def address_refusal(self, address: str, pending: int) -> tuple[ErrorCode, str] | None:
+        """Why one more connection from ``address`` is over ``max_connections_per_address``
+        (unless the address is trusted), counting ``pending`` more from it as open: the web
+        listener's connections still in their handshake (issue 24 item 1)."""
+        settings = self.settings
         if (
-            self.per_address[address] >= settings.max_connections_per_address
+            self.per_address[address] + pending >= settings.max_connections_per_address
             and address not in settings.trusted
         ):
             self._refused("max-connections-per-address")

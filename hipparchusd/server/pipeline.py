@@ -14,7 +14,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from time import perf_counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 
@@ -50,10 +50,36 @@ log = logging.getLogger("hipparchusd.server")
 #: change in either case; in the second, the store may have kept it, and a restart then brings
 #: it back (PROTOCOL.md section 3).
 STORE_FAILED = "the game store failed; nothing was changed"
+#: The ``internal`` message of a search that failed (its worker died or missed a deadline, or
+#: the engine refused the view): the search changed nothing, and the request neither.
+ENGINE_FAILED = "the engine failed (see the server log); nothing was changed"
 STORE_UNREACHABLE = (
     "the game store stopped answering; nothing was changed here, but the store may have kept "
     "the change, and a restart would bring it back"
 )
+
+
+class Router(Protocol):
+    """Where a server that shares its store with other daemons sends the requests for games
+    another daemon holds (issue 28: :mod:`.cluster.forwarding`); a server alone has none."""
+
+    async def route(self, conn: Connection, request: Request, line: str) -> bool | None:
+        """Answer ``request`` (read as ``line``) through the daemon that holds its game:
+        whether the connection must then close; or ``None`` when it is to be carried out
+        here (its game is here, or was brought here just now, or it names none)."""
+        ...
+
+    def after_local(self, session: Session) -> None:
+        """``session``'s request was carried out here (its output mode may have changed)."""
+        ...
+
+    def left(self, session: Session) -> None:
+        """``session`` closed: the daemons holding games for it let it go."""
+        ...
+
+    def follows_elsewhere(self, session: Session) -> bool:
+        """Whether ``session`` follows a game another daemon holds."""
+        ...
 
 
 class Pipeline:
@@ -84,6 +110,8 @@ class Pipeline:
         self.durable = store.durable
         self.connections = connections
         self.engines: Engines | None = None
+        #: Where requests for games other daemons hold go (issue 28); none for a server alone.
+        self.router: Router | None = None
         #: Where each game's next deadline is kept (its clocks, an absent seat: issue 27),
         #: set again from the lobby whenever a result on the game is carried out; none until
         #: whoever built both sets it.
@@ -122,9 +150,9 @@ class Pipeline:
         if request is None:
             return False
         if metrics is None:
-            return (await self._answer(conn, request)).close
+            return (await self._answer(conn, request, item)).close
         started = perf_counter()
-        result = await self._answer(conn, request)
+        result = await self._answer(conn, request, item)
         response = result.response
         refusal = None if response is None else response.error
         if refusal is None:
@@ -133,15 +161,28 @@ class Pipeline:
             metrics.answered(request.command, perf_counter() - started, refusal.code, refusal.limit)
         return result.close
 
-    async def _answer(self, conn: Connection, request: Request) -> Result:
-        """Answer ``request`` from ``conn`` (see :meth:`answer`): the result answered (its
-        response what ``conn`` was sent)."""
+    async def _answer(self, conn: Connection, request: Request, line: str) -> Result:
+        """Answer ``request`` (read as ``line``) from ``conn`` (see :meth:`answer`): the
+        result answered (its response what ``conn`` was sent; ``None`` when another daemon
+        answered it, issue 28)."""
         session = conn.session
         engines = self.engines
         if engines is not None and session.id in engines.streaming_sessions:
             # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
             # events come before this request's answer.
             await engines.end_stream(session.id)
+        router = self.router
+        if router is not None:
+            try:
+                routed = await router.route(conn, request, line)
+            except Exception:
+                log.exception("connection %d: routing %s failed", session.id, request.command)
+                message = f"{request.command} failed; see the server log"
+                failure = Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+                conn.enqueue(failure.encode(session.mode))
+                return Result(failure)
+            if routed is not None:
+                return Result(close=routed)
         try:
             lobby = self.lobby
             # The moment the request came, which the games' clocks read: a request that waits
@@ -172,6 +213,8 @@ class Pipeline:
             failure = Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
             conn.enqueue(failure.encode(session.mode))
             return Result(failure)
+        if router is not None:
+            router.after_local(session)
         return result
 
     async def sequenced(
@@ -244,7 +287,7 @@ class Pipeline:
         """Run the search ``need`` asks for (``genmove``), holding no game meanwhile (the
         caller's connection waits for its answer, the game's other requests do not), then
         carry out the answer it gives back in the game's order; ``limit`` when too many
-        searches run, ``internal`` when the engine fails."""
+        searches run, ``internal`` when the engine fails (:data:`ENGINE_FAILED`)."""
         engines = self.engines
         failure: Result | None = None
         analysis = None
@@ -253,16 +296,16 @@ class Pipeline:
             failure = Result(Response.failed(error))
         else:
             try:
-                analysis = await engines.genmove(need.kind, need.view, need.level)
+                analysis = await engines.genmove(need.kind, need.view, need.level, conn.session)
+            except ProtocolError as refusal:
+                refusal.request_id = request.id
+                failure = Result(Response.failed(refusal))
             except EngineError as problem:
                 log.error("game %s: genmove failed: %s", need.game_id, problem)
                 log.debug("game %s: %s", need.game_id, problem.detail)
-                message = "the engine failed; see the server log"
                 failure = Result(
-                    Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+                    Response.failed(ProtocolError(ErrorCode.INTERNAL, ENGINE_FAILED, request.id))
                 )
-            if analysis is None and failure is None:
-                failure = engines.limit_result(Result(Response(request.id)))
         if failure is not None or analysis is None:
             assert failure is not None
             await self.carry_out(failure, conn)
@@ -336,6 +379,30 @@ class Pipeline:
                     failure = ProtocolError(ErrorCode.INTERNAL, STORE_FAILED, request.id)
                     return Result(Response.failed(failure))
             return retry()
+        finally:
+            self.sequencer.release((game_id,), done)
+
+    def follows_elsewhere(self, session: Session) -> bool:
+        """Whether ``session`` follows a game another daemon holds (issue 28): it is not idle,
+        though this lobby sees it follow nothing."""
+        return self.router is not None and self.router.follows_elsewhere(session)
+
+    async def load_held(self, stored: StoredGame) -> None:
+        """Load the game ``stored`` (one the store just gave this daemon: it claimed it, issue
+        28) in the game's order, unless a request loaded it meanwhile; as :meth:`load`.
+
+        Raises:
+            ProtocolError: ``limit`` (nothing changed).
+            ValueError: the game cannot be restored (nothing changed).
+            OSError: the store failed; the game is loaded.
+        """
+        game_id = stored.game_id
+        waits, done = self.sequencer.ticket((game_id,))
+        try:
+            for ticket in waits:
+                await ticket.wait()
+            if game_id not in self.lobby.tables:
+                await self.load(stored)
         finally:
             self.sequencer.release((game_id,), done)
 
@@ -508,7 +575,9 @@ class Pipeline:
 
     async def leave(self, session: Session) -> None:
         """Take ``session`` out of the lobby (``left`` or ``disconnected`` events), in the
-        order of the games it follows."""
+        order of the games it follows, and out of the games other daemons hold for it."""
+        if self.router is not None:
+            self.router.left(session)
         if self.engines is not None:
             await self.engines.end_stream(session.id, "left")
         if session.id in self.lobby.sessions:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
 import logging
 import resource
 import signal
-from collections.abc import Callable, Sequence
+import socket
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -29,12 +31,18 @@ from ..systemd.notify import Notifier
 from .admin import AdminSocket, open_admin_socket
 from .lifecycle import Server
 
+if TYPE_CHECKING:
+    from .cluster.node import Cluster
+
 log = logging.getLogger("hipparchusd.server")
 
 #: Open files needed besides the connections: listening sockets, the database and its journal,
 #: the log, Python's own.
 SPARE_FILES = 64
 
+
+#: What a daemon sharing a PostgreSQL store imports beside the rest (the cluster extra).
+CLUSTER_MODULES = ("psycopg", "hiredis")
 
 #: The cyclic garbage collector's thresholds while serving (CPython's default: 700, 10, 10).
 #: See :func:`tune_garbage_collector`.
@@ -96,13 +104,47 @@ def ensure_open_files(max_connections: int) -> int | None:
 
 def open_store(settings: Settings) -> contextlib.AbstractAsyncContextManager[GameStore]:
     """``async with open_store(settings) as store:``, the store ``settings.state_dir`` names:
-    SQLite in that directory, or memory (``None``); closed when the block ends.
+    SQLite in that directory, or memory (``None``); closed when the block ends. (A PostgreSQL
+    store, ``settings.store``, comes with this daemon's part in the cluster:
+    :func:`open_service`.)
 
     Raises:
         StoreError: the state directory or its database cannot be used (the message says why).
     """
     state_dir = None if settings.state_dir is None else Path(settings.state_dir)
     return statedir.open_store(state_dir, retention_days=settings.retention_days)
+
+
+@contextlib.asynccontextmanager
+async def open_service(settings: Settings) -> AsyncIterator[tuple[GameStore, Cluster | None]]:
+    """``async with open_service(settings) as (store, cluster):``: the store, and this daemon's
+    part among those sharing it (issue 28: with ``settings.store``, a PostgreSQL database, the
+    node ``settings.node`` of its cluster; else ``None``, the store of :func:`open_store`).
+
+    Raises:
+        StoreError: the store cannot be used (the message says why).
+    """
+    if settings.store is None:
+        async with open_store(settings) as store:
+            yield store, None
+        return
+    missing = [name for name in CLUSTER_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise StoreError(
+            f"--store needs {' and '.join(missing)}: install hipparchusd with its cluster "
+            "extra (pip install 'hipparchusd[cluster]')"
+        )
+    from ..store.pg.store import PostgresStore, default_node_name
+    from .cluster.node import Cluster
+
+    node = settings.node or default_node_name()
+    async with PostgresStore.open(
+        settings.store,
+        node=node,
+        lease=settings.node_lease,
+        retention_days=settings.retention_days,
+    ) as shared:
+        yield shared, Cluster(settings, shared)
 
 
 async def serve(
@@ -112,9 +154,11 @@ async def serve(
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     metrics_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    cluster: Cluster | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Run a daemon until its :meth:`Server.shutdown` is called (or the task is cancelled).
+    """Run a daemon until its :meth:`Server.shutdown` is called (or the task is cancelled),
+    with ``cluster`` its part among the daemons sharing ``store`` (issue 28), if any.
 
     Listens on ``settings.host``/``settings.port`` unless ``listeners`` are given (e.g. the
     sockets systemd passes), for the page and WebSockets on ``web_listeners``, else on
@@ -144,7 +188,7 @@ async def serve(
     except BaseException:
         await store.aclose()
         raise
-    server = Server(settings, store)
+    server = Server(settings, store, cluster=cluster)
     for group, ports, what in (
         (listeners, server.ports, ""),
         (web_listeners, server.web_ports, " (web)"),
@@ -186,7 +230,10 @@ async def open_listeners(
         return listeners, web_listeners or (), metrics_listeners or ()
     bound: list[trio.abc.Listener[Any]] = []
     try:
-        listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
+        if settings.reuse_port == "on":
+            listeners = await shared_port_listeners(settings.port, settings.host)
+        else:
+            listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
         bound += listeners
         if web_listeners is None and settings.ws_port is not None:
             web_listeners = await trio.open_tcp_listeners(settings.ws_port, host=settings.ws_host)
@@ -200,6 +247,37 @@ async def open_listeners(
             await trio.aclose_forcefully(listener)
         raise
     return listeners, web_listeners or (), metrics_listeners or ()
+
+
+async def shared_port_listeners(port: int, host: str) -> list[trio.SocketListener]:
+    """Listeners on ``host``:``port`` bound with ``SO_REUSEPORT`` (``--reuse-port on``): every
+    daemon of one machine that binds so shares the port, and the kernel spreads the new
+    connections among them (issue 28: several daemons behind one address).
+
+    Raises:
+        OSError: the address cannot be bound (another program holds it without the option).
+    """
+    listeners: list[trio.SocketListener] = []
+    found = await trio.socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )
+    try:
+        for family, kind, protocol, _, address in found:
+            sock = trio.socket.socket(family, kind, protocol)
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+                await sock.bind(address)
+                sock.listen(socket.SOMAXCONN)
+            except BaseException:
+                sock.close()
+                raise
+            listeners.append(trio.SocketListener(sock))
+    except BaseException:
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        raise
+    return listeners
 
 
 def reload_settings(server: Server, load: Callable[[], Settings]) -> Changes | str:
@@ -275,7 +353,7 @@ async def run_async(
 
             nursery.start_soon(ping)
             notifier.status("opening the store")
-            async with open_store(settings) as store:
+            async with open_service(settings) as (store, cluster):
                 nursery.start_soon(_exit_on_store_failure, store, watchdog, notifier)
                 server: Server = await nursery.start(
                     lambda task_status: serve(
@@ -284,6 +362,7 @@ async def run_async(
                         listeners=listeners,
                         web_listeners=web_listeners,
                         metrics_listeners=metrics_listeners,
+                        cluster=cluster,
                         task_status=task_status,
                     )
                 )

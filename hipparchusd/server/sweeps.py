@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
 from typing import Final
 
 import trio
 
-from ..lobby import Lobby
+from ..lobby import Lobby, Session
 from ..protocol import ErrorCode
 from ..protocol import formatting as fmt
 from ..records import StoredGame
@@ -61,8 +62,11 @@ class Sweeps:
         self.engines = engines
         self.connections = connections
         #: Games the store left in doubt that a request held at the last sweep (see
-        #: :meth:`_reload_uncertain`).
+        #: :meth:`reload_uncertain`).
         self._uncertain: set[str] = set()
+        #: Told of each game unloaded because the store holds its truth, with the sessions
+        #: that followed it (a daemon sharing its store closes them, issue 28); none alone.
+        self.on_unload: Callable[[str, tuple[Session, ...]], None] | None = None
 
     async def sweep(self) -> None:
         """Every second (or a quarter of the shorter timeout), close the idle connections and
@@ -93,7 +97,7 @@ class Sweeps:
                     await self.pipeline.carry_out(result, None)
             if self._adjourn_timeout(settings) > 0:
                 await self.adjourn_unfollowed(settings.adjourn_timeout)
-            self._reload_uncertain()
+            self.reload_uncertain()
 
     async def adjourn_unfollowed(self, timeout: float) -> None:
         """Adjourn the games in progress nobody has followed for ``timeout`` seconds
@@ -159,7 +163,7 @@ class Sweeps:
             log.info("%d adjourned games ended as abandoned (expiry %g days)", len(ended), days)
         return tuple(ended)
 
-    def _reload_uncertain(self) -> None:
+    def reload_uncertain(self) -> None:
         """Unload the games whose store calls the store's dead writer had (their outcome is
         known to the database only, which is the truth): the next ``resume`` of a seat loads
         each from the store as it is (issue 16 item 4). A game with a request in progress
@@ -172,11 +176,15 @@ class Sweeps:
             if self.pipeline.sequencer.busy(game_id):
                 self._uncertain.add(game_id)  # a later sweep
                 continue
+            followers = table.followers()
             self.lobby.adjourn(game_id)
             self.engines.stop_game(game_id, "adjourned")
+            if self.on_unload is not None:
+                self.on_unload(game_id, followers)
             log.warning(
-                "game %s unloaded: the store's writer died during one of its calls; a seat's "
-                "resume loads it again as the store has it",
+                "game %s unloaded: the store holds its truth (its writer died during one of "
+                "its calls, or another daemon owns it now); a seat's resume loads it again as "
+                "the store has it",
                 game_id,
             )
 
@@ -190,7 +198,12 @@ class Sweeps:
         for conn in list(self.connections.values()):
             if conn.busy:
                 continue
-            if now - conn.last_input >= timeout and self.lobby.is_idle(conn.session):
+            session = conn.session
+            if (
+                now - conn.last_input >= timeout
+                and self.lobby.is_idle(session)
+                and not self.pipeline.follows_elsewhere(session)
+            ):
                 conn.timed_out = True
                 conn.cancel_scope.cancel()
 

@@ -43,6 +43,14 @@ class StoreUnreachable(StoreError):
     fails with a plain :class:`StoreError`."""
 
 
+class GameNotOwned(StoreError):
+    """A store shared by several daemons (PostgreSQL, issue 28) refused a write because this
+    daemon no longer owns the game: another daemon claimed it, or this daemon's lease lapsed
+    (it was paused, or cut off from the database). Nothing was stored; the daemon must give the
+    game up, since its truth is now the other daemon's (:meth:`GameStore.take_uncertain`
+    names it)."""
+
+
 @attrs.frozen
 class StartupGames:
     """What a daemon starting on a store begins with (:meth:`GameStore.startup_games`).
@@ -119,10 +127,11 @@ class GameStore(Protocol):
         back in ``StoredGame.timing``), kept per the retention setting."""
         ...
 
-    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """End the unfinished game ``game_id``, inactive since ``last_active`` (seconds since
-        the epoch, as the store reported it), as abandoned: no winner, ``record`` (the game as
-        it stood) kept per the retention setting and marked abandoned (RULINGS H14).
+        the epoch, as the store reported it; ``None``: the server holds the game and ends it,
+        no activity is checked), as abandoned: no winner, ``record`` (the game as it stood)
+        kept per the retention setting and marked abandoned (RULINGS H14).
 
         Raises:
             StoreError: no unfinished game ``game_id`` inactive since ``last_active`` (a seat
@@ -175,9 +184,9 @@ class GameStore(Protocol):
     async def startup_games(self) -> StartupGames:
         """The games a daemon starting on this store loads at once, and the ids of those it
         leaves adjourned (:class:`StartupGames`). A store that can bring a game back later
-        leaves the started ones adjourned, except those whose every seat the daemon's engine
-        plays (nobody would resume them, so they are loaded to play on); a store that cannot
-        loads every unfinished game it has.
+        leaves every started one adjourned, those whose every seat the daemon's engine plays
+        too (loaded at every start, they would fill max-games for good: issue 24 item 6); a
+        store that cannot loads every unfinished game it has.
 
         Raises:
             StoreError: a stored game cannot be read, or the read failed.
@@ -269,7 +278,7 @@ class MemoryStore:
     async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
         """Nothing to do."""
 
-    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """Nothing to do."""
 
     async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:

@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, Final
 
+from .batching import Request
+
 
 class Refused(Exception):
     """An operation cannot be done as asked (e.g. no such game); it wrote nothing. The parent
@@ -207,17 +209,18 @@ def abandon(
     game_id: str,
     record: str,
     finished_at: float,
-    last_active: float,
+    last_active: float | None,
     prune_before: float | None,
 ) -> None:
     """End the unfinished game ``game_id`` as abandoned (RULINGS H14: no winner, its record
     kept): as :func:`finish`, and marked ``abandoned``. Refused unless the game is still
     inactive since ``last_active`` (as :func:`expired` found it): a seat that resumed it
-    meanwhile keeps it going. ``record`` is opaque text here."""
+    meanwhile keeps it going; ``None`` checks nothing of the kind (the daemon holds the game
+    and ends it). ``record`` is opaque text here."""
     cursor = conn.execute(
         "UPDATE games SET finished_at = ?, record = ?, snapshot = NULL, abandoned = 1 "
-        "WHERE game_id = ? AND finished_at IS NULL AND last_active = ?",
-        (finished_at, record, game_id, last_active),
+        "WHERE game_id = ? AND finished_at IS NULL AND (? IS NULL OR last_active = ?)",
+        (finished_at, record, game_id, last_active, last_active),
     )
     if cursor.rowcount != 1:
         raise Refused(f"no unfinished game {game_id} inactive since {last_active} is stored")
@@ -354,23 +357,6 @@ def adjourned_ids(conn: sqlite3.Connection) -> list[str]:
     ]
 
 
-def engine_games(conn: sqlite3.Connection) -> list[GameRows]:
-    """The rows of the started, unfinished games whose every seat the daemon's engine plays
-    (``seats.bot``), oldest first: nobody would resume them, so a restart loads them at once
-    and they play on (issue 18)."""
-    ids = [
-        game_id
-        for (game_id,) in conn.execute(
-            "SELECT g.game_id FROM games AS g WHERE g.finished_at IS NULL "
-            "AND g.snapshot IS NOT NULL "
-            "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.game_id) "
-            "AND NOT EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.game_id "
-            "AND s.bot IS NULL) ORDER BY g.created_at, g.rowid"
-        )
-    ]
-    return [rows for game_id in ids for rows in load_unfinished(conn, game_id, True)]
-
-
 def find_by_token(conn: sqlite3.Connection, token_hash: bytes, now: float) -> GameRows | None:
     """The rows of the unfinished game with a seat whose token digest is ``token_hash``; a
     seat resumes it, so it is active at ``now`` (its expiry starts again)."""
@@ -442,7 +428,6 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         prune,
         load_unfinished,
         adjourned_ids,
-        engine_games,
         find_by_token,
         find_finished_by_token,
         load_finished,
@@ -450,8 +435,6 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
     )
 }
 
-#: A request: (request id, operation name, arguments).
-Request = tuple[int, str, tuple[Any, ...]]
 #: An answer: (request id, error message or None, result).
 Answer = tuple[int, str | None, Any]
 

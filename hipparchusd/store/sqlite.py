@@ -39,13 +39,15 @@ from ..records import StoredGame, StoredSeat
 from ..wording import counted
 from . import schema
 from .base import StartupGames
-from .codec import dump, dump_options, load, load_options
+from .codec import dump, dump_options
+from .retention import PRUNE_INTERVAL as PRUNE_INTERVAL  # (where callers found it before)
+from .retention import Retention
+from .rows import stored_game
+from .spawn import Writer
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
-from .writer_link import Writer, WriterLink
+from .writer_link import WriterLink
 
-#: Seconds between prunings of finished games past retention (also done at start-up).
-PRUNE_INTERVAL: Final = 3600.0
 _DAY: Final = 86400.0
 
 log = logging.getLogger("hipparchusd.store")
@@ -88,9 +90,9 @@ class SqliteStore:
         """Use :meth:`open`."""
         self.path = path
         self.retention_days = retention_days
+        self._retention = Retention(retention_days, clock)
         self._lock_fd = lock_fd
         self._clock = clock
-        self._last_prune = clock()
         # A new writer gets a copy of the state directory's lock, as the first one did; the
         # name start_writer is looked up at each start (tests replace it).
         self._link = WriterLink(
@@ -224,7 +226,7 @@ class SqliteStore:
             StoreError: a stored value cannot be read (e.g. a newer serialization version).
         """
         rows: list[GameRows] = await self._link.call("load_unfinished", (None, started))
-        return [self._stored_game(game, finished=False) for game in rows]
+        return [stored_game(game, finished=False, where=str(self.path)) for game in rows]
 
     async def create_game(
         self, game_id: str, kind: str, options: dict[str, str], created_at: float
@@ -288,7 +290,7 @@ class SqliteStore:
     async def finish(self, game_id: str, record: JSON, timing: JSON = None) -> None:
         """Mark the game finished now, keeping ``record`` and its ``timing`` record if any (its
         snapshot and move list are dropped: the records hold them). Finished games past
-        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds, here.
+        retention are pruned at most every :data:`~.retention.PRUNE_INTERVAL` seconds, here.
 
         Raises:
             StoreError: no unfinished game ``game_id``, or the write failed.
@@ -296,13 +298,14 @@ class SqliteStore:
         text = dump("record", record)
         timed = None if timing is None else dump("timing", timing)
         now = self._clock()
-        await self._link.call("finish", (game_id, text, now, self._due_prune(now), timed))
+        await self._link.call("finish", (game_id, text, now, self._retention.due(now), timed))
 
-    async def abandon(self, game_id: str, record: JSON, last_active: float) -> None:
+    async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """End the unfinished game ``game_id`` now as abandoned (RULINGS H14, issue 16 item 3:
         no winner), keeping ``record`` (the game as it stood) under the retention rule like
         any finished game's, and marked ``abandoned``. Refused when the game was active since
-        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile.
+        ``last_active`` (the value :meth:`expired_games` gave): a seat resumed it meanwhile;
+        ``None`` checks no activity (the server holds the game and ends it).
 
         Raises:
             StoreError: no unfinished game ``game_id`` inactive since ``last_active``, or the
@@ -310,7 +313,9 @@ class SqliteStore:
         """
         text = dump("record", record)
         now = self._clock()
-        await self._link.call("abandon", (game_id, text, now, last_active, self._due_prune(now)))
+        await self._link.call(
+            "abandon", (game_id, text, now, last_active, self._retention.due(now))
+        )
 
     async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:
         """End the unfinished game ``game_id`` now as its operator asked, giving ``reason``
@@ -324,7 +329,8 @@ class SqliteStore:
         text = dump("record", record)
         timed = None if timing is None else dump("timing", timing)
         now = self._clock()
-        await self._link.call("end_game", (game_id, text, now, reason, self._due_prune(now), timed))
+        due = self._retention.due(now)
+        await self._link.call("end_game", (game_id, text, now, reason, due, timed))
 
     async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and
@@ -349,7 +355,10 @@ class SqliteStore:
             raise ValueError(f"an expiry must be more than 0 days, not {days}")
         before = self._clock() - days * _DAY
         found: list[tuple[GameRows, float]] = await self._link.call("expired", (before, limit))
-        return [(self._stored_game(rows, finished=False), active) for rows, active in found]
+        return [
+            (stored_game(rows, finished=False, where=str(self.path)), active)
+            for rows, active in found
+        ]
 
     async def drop_game(self, game_id: str) -> None:
         """Delete the unfinished game ``game_id`` that never started (no snapshot), with its
@@ -369,7 +378,7 @@ class SqliteStore:
             StoreError: the stored game cannot be read.
         """
         rows: GameRows | None = await self._link.call("load_finished", (game_id,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def find_by_token(self, token_hash: bytes) -> StoredGame | None:
         """The game with a seat whose token digest is ``token_hash``: an unfinished one (seats,
@@ -384,9 +393,9 @@ class SqliteStore:
         """
         rows: GameRows | None = await self._link.call("find_by_token", (token_hash, self._clock()))
         if rows is not None:
-            return self._stored_game(rows, finished=False)
+            return stored_game(rows, finished=False, where=str(self.path))
         rows = await self._link.call("find_finished_by_token", (token_hash,))
-        return None if rows is None else self._stored_game(rows, finished=True)
+        return None if rows is None else stored_game(rows, finished=True, where=str(self.path))
 
     async def adjourned_ids(self) -> list[str]:
         """The ids of the started, unfinished games, oldest first, without loading them: at
@@ -395,31 +404,19 @@ class SqliteStore:
         ids: list[str] = await self._link.call("adjourned_ids", ())
         return ids
 
-    async def engine_games(self) -> list[StoredGame]:
-        """The started, unfinished games whose every seat the daemon's engine plays, oldest
-        first: at start-up the daemon loads these at once (nobody would resume them), so that
-        they play on.
-
-        Raises:
-            StoreError: a stored value cannot be read.
-        """
-        rows: list[GameRows] = await self._link.call("engine_games", ())
-        return [self._stored_game(game, finished=False) for game in rows]
-
     async def startup_games(self) -> StartupGames:
-        """The games a daemon starting on this store loads (those that have not started, and
-        the started ones whose every seat the engine plays: :meth:`engine_games`), and the ids
-        of the other started ones, left adjourned until a seat resumes one
+        """The games a daemon starting on this store loads (those that have not started), and
+        the ids of the started ones, left adjourned until a seat resumes one
         (:meth:`adjourned_ids`; issue 16 item 3): start-up reads their ids only, however many
-        there are.
+        there are. Games whose every seat the engine plays are no exception: nobody follows
+        them at a start, and loaded at every start they would fill max-games for good (issue
+        24 item 6).
 
         Raises:
             StoreError: a stored value cannot be read.
         """
         adjourned = await self.adjourned_ids()
         loaded = await self.load_unfinished(started=False)
-        # Except the games only the engine plays: nobody would resume them (issue 18).
-        loaded += await self.engine_games()
         return StartupGames(loaded=tuple(loaded), adjourned=tuple(adjourned))
 
     async def latest_game_id(self) -> str | None:
@@ -468,46 +465,10 @@ class SqliteStore:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _due_prune(self, now: float) -> float | None:
-        """The ``prune_before`` of a finishing call made at ``now``: finished games past
-        retention are pruned at most every :data:`PRUNE_INTERVAL` seconds."""
-        if now - self._last_prune < PRUNE_INTERVAL:
-            return None
-        self._last_prune = now
-        return self._prune_before(now)
-
-    def _prune_before(self, now: float) -> float | None:
-        """The finish time before which finished games are past retention (None: keep all)."""
-        return now - self.retention_days * _DAY if self.retention_days else None
-
     async def _prune(self) -> int:
         """Delete finished games past retention now; how many."""
-        self._last_prune = now = self._clock()
-        before = self._prune_before(now)
+        before = self._retention.now()
         if before is None:
             return 0
         pruned: int = await self._link.call("prune", (before,))
         return pruned
-
-    def _stored_game(self, rows: GameRows, *, finished: bool) -> StoredGame:
-        """A :class:`StoredGame` from the writer's rows of a game (a finished game's snapshot
-        is its record)."""
-        row, seats, moves, timings = rows
-        game_id, kind, options, created_at, stored, abandoned, timing, operator_end = row
-        where = f"{self.path}, game {game_id}"
-        return StoredGame(
-            game_id=game_id,
-            kind=kind,
-            options=load_options(options, where),
-            created_at=created_at,
-            seats=tuple(StoredSeat(*seat) for seat in seats),
-            snapshot=None
-            if stored is None
-            else load(stored, "record" if finished else "snapshot", where),
-            moves=tuple(moves),
-            finished=finished,
-            abandoned=bool(abandoned),
-            operator_end=operator_end,
-            move_timing=tuple(None if t is None else load(t, "timing", where) for t in timings),
-            timing=None if timing is None else load(timing, "timing", where),
-        )

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import fcntl
 import os
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
-
-import trio
+from typing import Final
 
 from . import schema
 from .base import StoreError
-from .frames import FrameReader
+from .spawn import Writer, spawn_writer
 
 #: The database file inside the state directory.
 DB_NAME: Final = "games.sqlite3"
@@ -35,86 +30,26 @@ _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 #: Seconds the writer process may take to open the database and say it is ready (it waits up
 #: to 30 s for a SQLite lock another program holds).
 _WRITER_START_TIMEOUT: Final = 45.0
-#: Bytes read from the writer at a time while it starts.
-_RECEIVE_SIZE: Final = 1 << 16
 #: Seconds to wait for the state directory's lock while its holder may be the writer of a
 #: daemon that was just killed (it exits when it sees its parent gone).
 _LOCK_WAIT: Final = 2.0
 
 
-def _writer_environment() -> dict[str, str]:
-    """The daemon's environment, with the directory this ``hipparchusd`` package was imported
-    from first on ``PYTHONPATH`` (and ``-P`` keeps the working directory off the path): the
-    writer always runs the same code as the daemon, wherever either was started from."""
-    package_root = str(Path(__file__).resolve().parents[2])
-    inherited = os.environ.get("PYTHONPATH")
-    return {
-        **os.environ,
-        "PYTHONPATH": package_root + (os.pathsep + inherited if inherited else ""),
-    }
-
-
-async def start_writer(
-    path: Path, lock_fd: int
-) -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any]]:
-    """Start the writer process on the checked database ``path``, handing it a copy of the
-    state directory's lock; the process, our end of its socket (non-blocking) and the settings
-    it reported.
-
-    Started from the trio thread itself (not a worker thread, as ``trio.run_process`` would):
-    nothing about the child may depend on a thread that can end.
+async def start_writer(path: Path, lock_fd: int) -> Writer:
+    """Start the SQLite writer process on the checked database ``path``, handing it a copy of
+    the state directory's lock (:func:`~.spawn.spawn_writer`); the process, our end of its
+    socket (non-blocking) and the settings it reported.
 
     Raises:
         StoreError: the process could not start or could not open the database.
     """
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    process: subprocess.Popen[bytes] | None = None
-    try:
-        try:
-            process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "hipparchusd.store.writer",
-                 "--fd", str(theirs.fileno()), str(path)],
-                stdin=subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(), lock_fd),
-                env=_writer_environment(),
-            )  # fmt: skip
-        except OSError as error:
-            raise StoreError(f"cannot start the store's writer process: {error}") from None
-        finally:
-            theirs.close()
-        ours.setblocking(False)
-        frames = FrameReader()
-        messages: list[Any] = []
-        with trio.move_on_after(_WRITER_START_TIMEOUT):
-            while not messages:
-                await trio.lowlevel.wait_readable(ours)
-                data = ours.recv(_RECEIVE_SIZE)
-                if not data:
-                    code = await trio.to_thread.run_sync(process.wait)
-                    raise StoreError(
-                        f"the store's writer process for {path} exited at start ({code})"
-                    )
-                messages = frames.feed(data)
-        if not messages:
-            raise StoreError(
-                f"the store's writer process for {path} did not start within "
-                f"{_WRITER_START_TIMEOUT:g} s"
-            )
-        status, detail = messages[0]
-        if status != "ready":
-            await trio.to_thread.run_sync(process.wait)
-            raise StoreError(str(detail))
-    except BaseException:
-        ours.close()
-        if process is not None and process.returncode is None:
-            # Stopped before the writer was ready (cancelled, say): end it and reap it rather
-            # than leave it holding a copy of the lock, which an open tried again at once
-            # would find held under our own pid. It has been sent nothing to write.
-            process.kill()
-            with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(process.wait)
-        raise
-    return process, ours, detail
+    return await spawn_writer(
+        "hipparchusd.store.writer",
+        [str(path)],
+        what=f"the store's writer process for {path}",
+        timeout=_WRITER_START_TIMEOUT,
+        pass_fds=(lock_fd,),
+    )
 
 
 def open_database(state_dir: Path, migrations: Sequence[schema.Migration] | None) -> int:
@@ -192,7 +127,7 @@ def _lock(state_dir: Path) -> int:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             # A daemon that was killed leaves its writer process to finish its last batch and
             # exit, the lock with it: wait for that, but not for a daemon that is running.
-            if _running(holder) or time.monotonic() >= deadline:
+            if running(holder) or time.monotonic() >= deadline:
                 os.close(fd)
                 raise StoreError(
                     f"the state directory {state_dir} is in use by another hipparchusd "
@@ -204,10 +139,11 @@ def _lock(state_dir: Path) -> int:
     return fd
 
 
-def _running(pid: str) -> bool:
-    """Whether process ``pid`` (text from the lock file) exists, as far as we can tell."""
+def running(pid: object) -> bool:
+    """Whether process ``pid`` (a number, or text from a lock file) exists on this host, as far
+    as we can tell: a process of another user, or a value that is no pid, counts as running."""
     try:
-        os.kill(int(pid), 0)
+        os.kill(int(str(pid)), 0)
     except ProcessLookupError:
         return False
     except (ValueError, OSError):

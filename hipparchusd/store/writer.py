@@ -19,13 +19,12 @@ pickle):
   answers)``, where ``answers`` holds one ``(request id, error message or None, result)`` per
   request and ``transactions`` is how many commits carried them (0 when the batch failed).
 
-Group commit. The child takes every request that has arrived (up to :data:`MAX_BATCH`) and
-applies them in order in one transaction; a request that fails (say, a move for an unknown
-game) has written nothing, and only its own answer carries the error. Consecutive moves go in
-with one INSERT. One COMMIT, one ``fsync``, then the answers. While a commit is under way new
-requests gather in the socket for the next batch, so under load the cost of a sync is shared by
-many moves. A batch much smaller than the one before waits :data:`COMMIT_DELAY` seconds for its
-fellows (as PostgreSQL's ``commit_delay``).
+Group commit (:mod:`.batching`). The child takes every request that has arrived (up to
+:data:`~.batching.MAX_BATCH`) and applies them in order in one transaction; a request that
+fails (say, a move for an unknown game) has written nothing, and only its own answer carries
+the error. Consecutive moves go in with one INSERT. One COMMIT, one ``fsync``, then the
+answers. While a commit is under way new requests gather in the socket for the next batch, so
+under load the cost of a sync is shared by many moves.
 
 Ending. The child stops at the end of its input: after the parent's :meth:`aclose`, or when the
 parent dies (the kernel closes its end), in which case any batch in hand is still committed
@@ -34,9 +33,9 @@ SIGHUP, which a terminal or systemd sends to the whole process group: the parent
 writing ends. It holds the state directory's lock (inherited from the parent) until it exits,
 so no second daemon opens the database while it may still write.
 
-This module (the child's main loop), :mod:`.frames` (the framing, both sides) and :mod:`.sql`
-(the operations and the batch's transaction) import nothing beyond the standard library: the
-child starts in a few tens of milliseconds.
+This module (the child's main loop), :mod:`.batching` (the batches), :mod:`.frames` (the
+framing, both sides) and :mod:`.sql` (the operations and the batch's transaction) import
+nothing beyond the standard library: the child starts in a few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -46,61 +45,10 @@ import contextlib
 import signal
 import socket
 import sqlite3
-import time
-from collections.abc import Iterator
-from typing import Final
 
-from .frames import FrameReader, encode
-from .sql import Request, run_batch
-
-#: Most requests committed in one transaction.
-MAX_BATCH: Final = 1024
-#: Seconds the child waits for more requests when a batch comes out much smaller than the one
-#: before.
-COMMIT_DELAY: Final = 0.0003
-#: Bytes read from the socket at a time (below the allocator's mmap threshold).
-_READ_SIZE: Final = 1 << 16
-
-
-def _batches(sock: socket.socket) -> Iterator[list[Request]]:
-    """The batches to commit, in order, until the parent closes its end: each batch is what
-    has arrived when the last one is done (waiting for the first request), up to
-    :data:`MAX_BATCH` requests."""
-    reader = FrameReader()
-    pending: list[Request] = []
-    previous = 0
-    ended = False
-    while not ended or pending:
-        if not pending and not ended:
-            data = sock.recv(_READ_SIZE)  # blocks: nothing to do until a request comes
-            ended = not data
-            for frame in reader.feed(data):
-                pending.extend(frame)
-            if not pending:
-                continue
-        ended = _take_waiting(sock, reader, pending) or ended
-        # Under load (the last batch held several requests), a batch much smaller than the
-        # last means its fellows are on their way: waiting a little for them saves commits.
-        if not ended and previous > 1 and len(pending) < previous // 2:
-            time.sleep(COMMIT_DELAY)
-            ended = _take_waiting(sock, reader, pending)
-        batch, pending = pending[:MAX_BATCH], pending[MAX_BATCH:]
-        previous = len(batch)
-        yield batch
-
-
-def _take_waiting(sock: socket.socket, reader: FrameReader, pending: list[Request]) -> bool:
-    """Add to ``pending`` every request already received; True at the end of the input."""
-    while len(pending) < MAX_BATCH:
-        try:
-            data = sock.recv(_READ_SIZE, socket.MSG_DONTWAIT)
-        except BlockingIOError:
-            return False
-        if not data:
-            return True
-        for frame in reader.feed(data):
-            pending.extend(frame)
-    return False
+from .batching import batches
+from .frames import encode
+from .sql import run_batch
 
 
 def serve(sock: socket.socket, database: str) -> None:
@@ -117,7 +65,7 @@ def serve(sock: socket.socket, database: str) -> None:
         raise SystemExit(1) from None
     try:
         sock.sendall(encode(("ready", {"journal_mode": journal, "synchronous": synchronous})))
-        for batch in _batches(sock):
+        for batch in batches(sock):
             answer = encode(run_batch(conn, batch, database))
             with contextlib.suppress(OSError):  # the parent is gone: the rest still commits
                 sock.sendall(answer)

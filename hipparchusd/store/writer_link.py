@@ -11,6 +11,13 @@ given to :meth:`WriterLink.start`, and so does the replacement of a writer that 
 
 Bounds. At most ``max_pending`` requests wait at once; further callers wait in turn for room.
 
+Answers. Each request's answer carries ``None`` or an error: a message (nothing was stored),
+``("uncertain", message)`` when the writer cannot tell whether its database kept it (a
+server connection lost during COMMIT: the call fails with
+:class:`~hipparchusd.store.base.StoreUnreachable`, as those of a writer that died do), or
+``("fenced", message)`` when a shared database refused it because this daemon no longer owns
+the game (:class:`~hipparchusd.store.base.GameNotOwned`).
+
 The link knows no database and no operation: what a request names is the writer's business,
 and how a writer is started is the store's (the ``start`` callable it is given).
 """
@@ -20,14 +27,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
-import subprocess
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, TypeAlias
+from typing import Any, Final
 
 import trio
 
-from .base import StoreError, StoreUnreachable
+from .base import GameNotOwned, StoreError, StoreUnreachable
 from .frames import FrameReader, encode
+from .spawn import Writer
 
 #: Attempts to start a new writer process after the writer died (the OOM killer, ``kill -9``),
 #: and the seconds before the first; each later attempt waits twice as long as the one before.
@@ -38,10 +45,6 @@ RESTART_DELAY: Final = 0.1
 _RECEIVE_SIZE: Final = 1 << 16
 
 log = logging.getLogger("hipparchusd.store")
-
-#: A writer process that said it is ready: the process, our end of its socket (non-blocking),
-#: and the settings its connection reported (e.g. ``journal_mode``), for tests and monitoring.
-Writer: TypeAlias = tuple[subprocess.Popen[bytes], socket.socket, dict[str, object]]
 
 
 class _Request:
@@ -180,7 +183,8 @@ class WriterLink:
         return request.result
 
     def take_uncertain(self) -> set[str]:
-        """The games whose calls the writer had when it died (their outcome is in the
+        """The games whose calls the writer had when it died, or whose calls' outcome it could
+        not tell, or that the database said this daemon no longer owns (their truth is in the
         database only), since the last call."""
         games, self._uncertain = self._uncertain, set()
         return games
@@ -255,7 +259,8 @@ class WriterLink:
                         self.on_commit(len(answers))
                     for request_id, error, result in answers:
                         request = self._waiting.pop(request_id)
-                        request.answer(result, None if error is None else StoreError(error))
+                        failure = None if error is None else self._error(request, error)
+                        request.answer(result, failure)
                         self._slots.release()
         except OSError as error:  # (a writer that dies with a request unread resets the socket)
             why = f"the store's writer process stopped ({error.strerror or error})"
@@ -317,6 +322,21 @@ class WriterLink:
             RESTART_ATTEMPTS,
         )
         self.failed.set()
+
+    def _error(self, request: _Request, error: str | tuple[str, str]) -> StoreError:
+        """The error a writer's answer carries: a message (nothing was stored);
+        ``("uncertain", message)`` when the writer cannot tell whether its database kept the
+        request (a connection lost during COMMIT): a
+        :class:`~hipparchusd.store.base.StoreUnreachable`; or ``("fenced", message)`` when
+        the database refused it because this daemon no longer owns the game: a
+        :class:`~hipparchusd.store.base.GameNotOwned`. The game of either of the last two is
+        noted for :meth:`take_uncertain`: the database holds its truth."""
+        if isinstance(error, str):
+            return StoreError(error)
+        tag, message = error
+        if request.game is not None:
+            self._uncertain.add(request.game)
+        return GameNotOwned(message) if tag == "fenced" else StoreUnreachable(message)
 
     def _break(self, why: str) -> None:
         """The writer cannot be reached: fail every waiting call with

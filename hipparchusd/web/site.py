@@ -1,6 +1,8 @@
 """Serving the page, sans I/O: :class:`StaticSite` answers an HTTP request line (method,
-path, request headers) with an :class:`HttpAnswer` (status, headers, body), and
-:func:`origin_allowed` decides a WebSocket handshake's ``Origin``.
+path, request headers) with an :class:`HttpAnswer` (status, headers, body);
+:func:`host_allowed` decides whether a request's ``Host`` is one of the names the listener
+answers for (:func:`listener_names`), :func:`origin_allowed` whether a WebSocket handshake's
+``Origin`` may open a session, and :func:`websocket_key_valid` whether its key is one.
 
 The page is a handful of small files shipped in the package, read once at start-up: what every
 game uses (``static/``: the lobby, the shared table frame, the generic table) at the top, and
@@ -20,9 +22,13 @@ costs a ``304``.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import hashlib
 import importlib.resources
 import importlib.resources.abc
+import ipaddress
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -72,6 +78,9 @@ GAMES_FOLDER = "games"
 _FILE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.[a-z0-9]+$")
 #: A file of the page: a plain name, or one in a kind's folder (``games/<kind>/<name>``).
 _PATH = re.compile(r"^(games/[a-z][a-z0-9-]{0,31}/)?[a-z0-9][a-z0-9_-]*\.[a-z0-9]+$")
+#: A host name (RFC 1123 labels), lower case.
+_LABEL = r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"{_LABEL}(\.{_LABEL})*")
 
 
 @attrs.frozen
@@ -213,11 +222,88 @@ def error_answer(status: int, text: str) -> HttpAnswer:
     return StaticSite._plain(status, text, [])
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+def host_name(authority: str) -> str | None:
+    """The host name an ``authority`` names (a ``Host`` header's value, or an origin's part
+    after ``scheme://``): ``name``, ``name:port``, ``[v6]`` or ``[v6]:port``, without its port,
+    in lower case and without a trailing dot; an IP address written canonically, an IPv4
+    address mapped into IPv6 as the IPv4 address. ``None`` for what names no host (empty, a
+    bad port, an unclosed bracket, a path, credentials, spaces)."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        name, bracket, rest = authority[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:] if rest else None
+    else:
+        name, colon, port_text = authority.partition(":")
+        port = port_text if colon else None
+    if port is not None and not (port.isascii() and port.isdigit() and int(port) < 65536):
+        return None
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        name = name.rstrip(".")
+        return name if _HOST_NAME.fullmatch(name) else None
+    if isinstance(address, ipaddress.IPv6Address):
+        if not authority.startswith("["):
+            return None  # an IPv6 address in a Host is bracketed (RFC 3986 3.2.2)
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+    return str(address)
+
+
+def _address_name(address: str) -> str | None:
+    """:func:`host_name` of a bare address (a socket's, or ``--ws-host``), IPv6 unbracketed."""
+    return host_name(f"[{address}]" if ":" in address else address)
+
+
+def listener_names(
+    local_address: str, configured_host: str, origins: Sequence[str]
+) -> frozenset[str]:
+    """The host names a web listener answers for (:func:`host_allowed`), lower case: the
+    address a connection came in on (``local_address``, as the socket gives it), ``localhost``
+    when that is a loopback address, the configured ``configured_host`` (``--ws-host``) unless
+    it is a wildcard (``0.0.0.0``, ``::``), and the host of each of ``origins``
+    (``--ws-origins``). A page whose address resolves to the daemon under any other name (DNS
+    rebinding, issue 24 item 2) is refused."""
+    names: set[str] = set()
+    local = _address_name(local_address)
+    if local is not None:
+        names.add(local)
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(local).is_loopback:
+                names.add("localhost")
+    configured = _address_name(configured_host)
+    if configured is not None:
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(configured).is_unspecified:
+                configured = None
+    if configured is not None:
+        names.add(configured)
+    for origin in origins:
+        found = host_name(origin.partition("://")[2])
+        if found is not None:
+            names.add(found)
+    return frozenset(names)
+
+
+def host_allowed(host: str | None, names: frozenset[str]) -> bool:
+    """Whether a request with header ``Host: host`` is for this listener: its host name is one
+    of ``names`` (:func:`listener_names`), whatever the port (a proxy in front may give its
+    own). A request with no ``Host`` is refused (HTTP/1.1 requires one)."""
+    return host is not None and host_name(host) in names
+
+
+def origin_allowed(
+    origin: str | None, host: str | None, allowed: Sequence[str], names: frozenset[str]
+) -> bool:
     """Whether a WebSocket handshake with header ``Origin: origin`` to ``Host: host`` may open
-    a session: the page's own origin (same host and port as the request's ``Host``, over
-    ``http`` or ``https``, since a TLS proxy may stand in front), or one of ``allowed``
-    (configured origins, lower case, e.g. ``https://cards.example.org``).
+    a session: one of ``allowed`` (configured origins, lower case, e.g.
+    ``https://cards.example.org``), or the page's own origin: the request's ``Host`` (same host
+    and port, over ``http`` or ``https``, since a TLS proxy may stand in front) when its name
+    is one of the listener's ``names`` (:func:`listener_names`). An ``Origin`` equal to a
+    ``Host`` the listener does not answer for is another site's page that resolved to the
+    daemon (DNS rebinding): refused.
 
     A browser always sends ``Origin`` on a WebSocket handshake and a page cannot forge it, so
     this is what stops another site's page from driving a visitor's seat. A handshake with no
@@ -231,4 +317,15 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str])
     scheme, sep, netloc = origin.partition("://")
     if not sep or scheme not in ("http", "https") or host is None:
         return False
-    return netloc == host.strip().lower()
+    return netloc == host.strip().lower() and host_allowed(host, names)
+
+
+def websocket_key_valid(key: str | None) -> bool:
+    """Whether ``key``, a handshake's ``Sec-WebSocket-Key``, is what RFC 6455 section 4.2.1
+    requires: the base64 encoding of 16 bytes (a nonce), so 24 characters ending ``==``."""
+    if key is None or len(key) != 24:
+        return False
+    try:
+        return len(base64.b64decode(key, validate=True)) == 16
+    except binascii.Error:
+        return False

@@ -34,6 +34,7 @@ bot
 genmove
 analyze
 stop
+end
 a> known_command play
 = true
 a> known_command fly
@@ -83,13 +84,14 @@ resign <game>  -- resign the game
 claim <game>  -- win the game over a seat away for the whole absence grace (it resigns)
 time_left <game>  -- each seat's clock in a timed game, in milliseconds
 record <game>  -- every deal and move of a finished game
-bot <game> [<seat>] [level=<level>] [name=<name>]  -- seat the engine in a free seat (level random, heuristic, ismcts or ismcts:<budget>)
+bot <game> [<seat>] [level=<level>] [name=<name>]  -- seat the engine in a free seat (a level kinds lists, or ismcts:<budget>)
 genmove <game> [<budget>] [play=false]  -- the engine's move for your seat, played unless play=false (budget 200ms or 5000)
 analyze <game> [<budget>] [interval=<ms>] [seat=<n>]  -- stream the engine's search for your seat as info events, until stop
 stop  -- end your analysis (any request does)
+end <game>  -- end a game you created whose seats are all the engine's (no winner)
 a> kinds
-= hipparchus seats=2 levels=random,heuristic,ismcts  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
-planets seats=3-6 levels=random,heuristic,ismcts  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
+= hipparchus seats=2 levels=random,heuristic,sampler,ismcts  -- two players, Sun, Moon and Earth clumps; the first to win two rounds wins
+planets seats=3-6 levels=random,heuristic,sampler,ismcts  -- 3 to 6 players, Hearts-like: avoid Jupiter, Mars 7 and Neptune 7, or take them all
 a> format
 = text
 a> games

@@ -85,6 +85,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+view.exact100=false
 presence=here,here,here
 w> state g1
 = game=g1
@@ -113,6 +114,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+view.exact100=false
 presence=here,here,here
 b> state g1
 = game=g1
@@ -141,6 +143,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+view.exact100=false
 presence=here,here,here
 # Refusals say why and change nothing.
 a> play g1 E1,E2,E3
@@ -291,6 +294,7 @@ view.shoot_pending=-
 view.winners=-
 view.resigned=-
 view.fixed_deal=true
+view.exact100=false
 presence=here,here,here
 # cat resigns (RULINGS P16): ranked last; of the others the lowest totals (0 and 0) share the win.
 c> resign g1

@@ -81,6 +81,11 @@ w< * g1 12 to-move seats=1
 w< * g1 13 played seat=1 play=1S hand_size=11
 w< * g1 14 turn seat=0 lead=1S
 w< * g1 15 to-move seats=0
+# Only a game whose every seat is the engine's is ended with end, and by its creator only.
+a> end g1
+? not-seated g1 has a player's seat: only a game the engine alone plays is ended so
+w> end g1
+? not-seated only the connection that created g1 may end it
 # In JSON mode each report is one object per line; only one move follows suit here.
 a> format json
 = {"format": "json"}
@@ -97,3 +102,23 @@ a> new hipparchus leader=0 seed=1
 = {"game": "g2"}
 a> bot g2 level=random
 = {"game": "g2", "seat": 0, "level": "random"}
+# The creator of a game whose every seat is the engine's ends it: no winner. Its seats search
+# 10 s a move here, so it is ended before anything is played.
+a> new hipparchus leader=0 seed=1
+= {"game": "g3"}
+a> watch g3
+= {"game": "g3", "kind": "hipparchus", "status": "waiting", "seq": 0, "players": [null, null], "view": null}
+a> bot g3 level=ismcts:10000ms
+= {"game": "g3", "seat": 0, "level": "ismcts:10000ms"}
+a< * {"game": "g3", "seq": 1, "kind": "joined", "data": {"seat": 0, "name": "bot-ismcts"}}
+a> bot g3 level=ismcts:10000ms
+= {"game": "g3", "seat": 1, "level": "ismcts:10000ms"}
+a< * {"game": "g3", "seq": 2, "kind": "joined", "data": {"seat": 1, "name": "bot-ismcts-2"}}
+a< * {"game": "g3", "seq": 3, "kind": "round-started", "data": {"round_number": 1, "leader": 0, "round_wins": [0, 0]}}
+a< * {"game": "g3", "seq": 4, "kind": "turn", "data": {"seat": 0, "lead": null}}
+a< * {"game": "g3", "seq": 5, "kind": "to-move", "data": {"seats": [0]}}
+a> end g3
+= {}
+a< * {"game": "g3", "seq": 6, "kind": "game-over", "data": {"winners": [], "scores": [], "resigned": null, "abandoned": true}}
+a> end g3
+? {"code": "game-over", "message": "g3 is over"}

@@ -35,6 +35,8 @@ EVENT_FIELDS = {
     "game-over": {"winners", "scores", "resigned"},
 }
 STATE_KEYS = {"game", "kind", "seq", "status", "players", "view"}
+#: A started game's state also says each seat's presence (PROTOCOL.md section 10).
+STARTED_STATE_KEYS = STATE_KEYS | {"presence"}
 VIEW_KEYS = {"seat", "hand", "hand_sizes", "won", "set_aside", "leader", "lead", "tricks"} | {
     "to_move",
     "round_number",
@@ -93,7 +95,7 @@ async def test_command_payloads_in_json_and_text(start_server: StartServer) -> N
     assert set(joined) == {"game", "seat", "token"} and joined["seat"] == 0
     await b.ok(f"join {game}")
     watch = _json((await b.ok(f"state {game}")).lines)
-    assert set(watch) == STATE_KEYS and set(watch["view"]) == VIEW_KEYS  # type: ignore[arg-type]
+    assert set(watch) == STARTED_STATE_KEYS and set(watch["view"]) == VIEW_KEYS  # type: ignore[arg-type]
     legal = _json((await a.ok(f"legal {game}")).lines)
     assert set(legal) == {"game", "moves"}
     moves = legal["moves"]
@@ -105,7 +107,7 @@ async def test_command_payloads_in_json_and_text(start_server: StartServer) -> N
     assert _json((await b.ok(f"legal {game}")).lines) == {"game": game, "moves": []}
     played = _json((await a.ok(f"play {game} {moves[0]['move']}")).lines)
     assert played == {"game": game, "move": moves[0]["move"]}
-    assert set(_json((await a.ok(f"resume {joined['token']}")).lines)) == STATE_KEYS
+    assert set(_json((await a.ok(f"resume {joined['token']}")).lines)) == STARTED_STATE_KEYS
     assert (await t.ok(f"watch {game}")).fields()["view.seat"] == "-"
     assert (await t.ok(f"unwatch {game}")).lines == []
     assert _json((await b.ok(f"resign {game}")).lines) == {}

@@ -5,8 +5,10 @@ received is then checked against the rules replaying the match (see :mod:`.strea
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections.abc import Awaitable, Sequence
 
 import pytest
 import trio
@@ -15,7 +17,6 @@ from daemon.helpers import replay_rounds
 
 from hipparchusd.games.hipparchus import MatchRecord
 from hipparchusd.games.hipparchus.codec import converter
-from hipparchusd.server import Server
 
 from .conftest import StartServer
 from .streams import check_stream
@@ -66,13 +67,19 @@ async def _poke(client: Client, game: str, role: str, step: int, other_move: str
         await client.fail(line, code)
 
 
-async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None:
-    port = server.ports[0]
+async def play_audited_match(ports: Sequence[int], seed: int, json_seat: int) -> None:
+    """One audited match (see the module), its connections made to ``ports`` in turn (one
+    daemon's port, or several daemons' sharing the game through forwarding)."""
+    turns = itertools.cycle(ports)
+
+    def connect() -> Awaitable[Client]:
+        return Client.connect(next(turns))
+
     rng = random.Random(seed)
-    seats = [await Client.connect(port), await Client.connect(port)]
+    seats = [await connect(), await connect()]
     await seats[json_seat].ok("format json")
-    watcher = await Client.connect(port)  # text, from the start; follows the turns
-    stranger = await Client.connect(port)  # never follows the game
+    watcher = await connect()  # text, from the start; follows the turns
+    stranger = await connect()  # never follows the game
     options = f"leader={seed % 2}" + (f" seed={seed}" if seed % 3 else "")
     game = (await stranger.ok(f"new hipparchus {options}")).fields()["game"]
     await watcher.ok(f"watch {game}")
@@ -93,7 +100,7 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
         if step == drop_at:
             # Seat 0's connection drops mid-round; a new connection resumes it.
             await seats[0].aclose()
-            seats[0] = await Client.connect(port)
+            seats[0] = await connect()
             if json_seat == 0:
                 await seats[0].ok("format json")
             await seats[0].ok(f"resume {tokens[0]}")
@@ -101,7 +108,7 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
         if step == takeover_at:
             # Another connection takes seat 1 over while its holder is still connected.
             ousted = seats[1]
-            seats[1] = await Client.connect(port)
+            seats[1] = await connect()
             await seats[1].ok(f"resume {tokens[1]}")
             streams["1"].append(seats[1])
             await ousted.ok("name")
@@ -117,7 +124,7 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
             }
             assert view["seat"] in (None, "-") and view["hand"] in (None, "-"), state.text
         if step == late_at:
-            late = await Client.connect(port)
+            late = await connect()
             await late.ok("format json")
             await late.ok(f"watch {game}")
         legal = _moves((await seats[mover].ok(f"legal {game}")).lines)
@@ -174,4 +181,4 @@ async def _play_audited_match(server: Server, seed: int, json_seat: int) -> None
 async def test_no_connection_learns_a_hidden_card(start_server: StartServer, seed: int) -> None:
     server = await start_server()
     with trio.fail_after(60):
-        await _play_audited_match(server, seed, json_seat=seed % 2)
+        await play_audited_match([server.ports[0]], seed, json_seat=seed % 2)

@@ -41,11 +41,16 @@ def server_starter(nursery: trio.Nursery, grace_period: float) -> Iterator[Start
     """Within the block, ``await start(store=None, **settings)`` starts a server in ``nursery``
     on 127.0.0.1 port 0 with ``grace_period`` seconds of shutdown grace (with a
     :class:`MemoryStore` unless ``store`` is given); every one started is shut down on leaving.
-    For the ``start_server`` fixtures of tests/daemon and tests/audit."""
+    For the ``start_server`` fixtures of tests/daemon and tests/audit.
+
+    Its engine workers start on demand unless ``engine_start`` says otherwise: most tests
+    never search, and a daemon that starts its workers with it (the default) spends a second
+    of processor time on them; the engine's tests ask for the default."""
     servers: list[Server] = []
 
     async def start(store: GameStore | None = None, **options: Any) -> Server:
-        settings = Settings(**{"port": 0, "grace_period": grace_period, **options})
+        defaults = {"port": 0, "grace_period": grace_period, "engine_start": "on-demand"}
+        settings = Settings(**{**defaults, **options})
         server: Server = await nursery.start(serve, settings, store or MemoryStore())
         servers.append(server)
         return server

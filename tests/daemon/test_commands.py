@@ -22,7 +22,7 @@ from .helpers import DEAL, HAND0, new_game, seated_game
 Connect = Callable[..., Awaitable[Client]]
 
 #: The engine levels PROTOCOL.md section 9 names, weakest first, as `kinds` lists them.
-LEVELS = ["random", "heuristic", "ismcts"]
+LEVELS = ["random", "heuristic", "sampler", "ismcts"]
 
 
 async def test_greeting_and_gtp_commands(connect: Connect) -> None:
@@ -40,8 +40,8 @@ async def test_greeting_and_gtp_commands(connect: Connect) -> None:
     assert len(usage.lines) == len(COMMANDS)
     assert (await c.ok("help play")).lines[0].startswith("play <game> <move>")
     assert (await c.ok("kinds")).lines == [
-        f"hipparchus seats=2 levels=random,heuristic,ismcts  -- {HIPPARCHUS.summary}",
-        f"planets seats=3-6 levels=random,heuristic,ismcts  -- {PLANETS.summary}",
+        f"hipparchus seats=2 levels=random,heuristic,sampler,ismcts  -- {HIPPARCHUS.summary}",
+        f"planets seats=3-6 levels=random,heuristic,sampler,ismcts  -- {PLANETS.summary}",
     ]
     assert (await c.ok("format")).lines == ["text"]
     assert (await c.ok("games")).lines == []

@@ -20,7 +20,10 @@ from hipparchusd.server import Server
 from .client import Client, event_fields
 from .helpers import StartServer
 
-ENGINE = {"engine_workers": 1}
+#: One worker per pool, started with the daemon as by default (the first search is warm).
+ENGINE = {"engine_workers": 1, "engine_start": "with-daemon"}
+#: Seconds to wait for what takes the engine milliseconds: generous, for a loaded machine.
+WAIT = 60
 
 
 async def watch_to_the_end(server: Server, game: str, timeout: float = 60) -> dict[str, str]:
@@ -129,20 +132,26 @@ INFO_FIELDS = {"seat", "order", "move", "visits", "value", "match"}
 async def test_analyze_streams_until_stop_then_any_request_ends_it(
     start_server: StartServer,
 ) -> None:
-    server = await start_server(**ENGINE)
+    # Robust under load (issue 24): the workers are ready before the greeting, so the first
+    # report comes in milliseconds, not after a worker's start; every wait is bounded
+    # generously (reports are 50 ms apart); the streams ended by a request have budgets far
+    # longer than a loaded machine takes to send two reports and read them (a budget counts
+    # from the answer, and a stream past it would end by itself first); and the playouts
+    # budget is bounded by a longest search of a minute, which 500 playouts never take.
+    server = await start_server(**ENGINE, max_search_ms=60_000)
     client = await Client.connect(server.ports[0])
     game = (await client.ok("new hipparchus seed=9 leader=0")).fields()["game"]
     await client.ok(f"join {game}")
     await client.ok(f"bot {game} level=random")
-    await client.events_until(["to-move"])
+    await client.events_until(["to-move"], timeout=WAIT)
     legal = set((await client.ok(f"legal {game}")).lines[0].split())
-    started = await client.ok(f"analyze {game} 5000ms interval=50")
-    assert started.fields() == {"seat": "0", "budget": "5000ms"}
+    started = await client.ok(f"analyze {game} 50000ms interval=50")
+    assert started.fields() == {"seat": "0", "budget": "50000ms"}
     # At least two reports, each an info event per move, best first, then a summary.
     reports: list[list[dict[str, str]]] = []
     current: list[dict[str, str]] = []
     while len(reports) < 2:
-        _, _, kind, fields = event_fields(await client.next_event())
+        _, _, kind, fields = event_fields(await client.next_event(timeout=WAIT))
         if kind == "info":
             assert set(fields) == INFO_FIELDS and fields["move"] in legal
             current.append(fields)
@@ -162,14 +171,14 @@ async def test_analyze_streams_until_stop_then_any_request_ends_it(
     assert finals[-1]["final"] == "true" and finals[-1]["reason"] == "stop"
     client.unread.clear()
     # Any other request ends a stream too.
-    await client.ok(f"analyze {game} 5000ms interval=50")
+    await client.ok(f"analyze {game} 50000ms interval=50")
     await client.ok(f"state {game}")
     finals = [event_fields(e)[3] for e in client.unread if event_fields(e)[2] == "analysis"]
     assert finals[-1]["final"] == "true" and finals[-1]["reason"] == "stop"
     # A short budget ends by itself.
     client.unread.clear()
     await client.ok(f"analyze {game} 500 interval=1000")
-    events = await client.events_until(["analysis"])
+    events = await client.events_until(["analysis"], timeout=WAIT)
     assert event_fields(events[-1])[3]["reason"] == "budget"
     assert event_fields(events[-1])[3]["playouts"] == "500"
     await client.aclose()
@@ -201,11 +210,11 @@ async def test_analysis_ends_when_the_game_ends_and_bot_searches_stop(
     await client.ok(f"join {game}")
     await client.ok(f"bot {game} level=ismcts:9000ms")
     with trio.fail_after(5):
-        while server.engines.pool.searches == 0:
+        while server.engines.moves.searches == 0:
             await trio.sleep(0.02)
     await client.ok(f"resign {game}")
     with trio.fail_after(3):
-        while server.engines.pool.searches:
+        while server.engines.moves.searches:
             await trio.sleep(0.02)
     await client.aclose()
     await other.aclose()
@@ -276,8 +285,8 @@ async def test_an_analysis_stops_when_its_client_leaves(start_server: StartServe
     await client.events_until(["to-move"])
     await client.ok(f"analyze {game} 9000ms interval=100")
     await client.events_until(["analysis"])
-    assert server.engines.pool.searches == 1
+    assert server.engines.analyses.searches == 1
     await client.aclose()
     with trio.fail_after(3):
-        while server.engines.pool.searches or server.engines.client_searches:
+        while server.engines.analyses.searches or server.engines.client_searches:
             await trio.sleep(0.02)

@@ -154,14 +154,14 @@ def test_kinds_gives_seats_and_summary_after_the_name() -> None:
     # The engine plays no dice: no level to offer.
     assert lines[1] == "dice seats=3 levels=-  -- three players roll; the highest wins"
     # Two seats (docs/rules.md); the engine's levels, PROTOCOL.md section 9.
-    assert lines[0].startswith("hipparchus seats=2 levels=random,heuristic,ismcts  -- ")
+    assert lines[0].startswith("hipparchus seats=2 levels=random,heuristic,sampler,ismcts  -- ")
     assert json_payload(lobby, session, "kinds") == {
         "kinds": ["hipparchus", "dice"],
         "about": {
             "hipparchus": {
                 "seats": "2",
                 "summary": KINDS["hipparchus"].summary,
-                "levels": ["random", "heuristic", "ismcts"],
+                "levels": ["random", "heuristic", "sampler", "ismcts"],
             },
             "dice": {"seats": "3", "summary": "three players roll; the highest wins", "levels": []},
         },

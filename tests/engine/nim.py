@@ -48,6 +48,21 @@ class NimState:
         return 1.0 if self.winner == seat else 0.0
 
 
+class SolvableNimState(NimState):
+    """Nim with an exact solver (:class:`hipparchusd.engine.position.Solvable`): the seat to
+    move wins unless the pile is a multiple of three. It counts a position per token, so a
+    pile above ``nodes`` is out of its reach; ``solves`` counts the calls."""
+
+    solves = 0
+
+    def solve(self, nodes: int) -> tuple[float, float] | None:
+        SolvableNimState.solves += 1
+        if self.pile > nodes:
+            return None
+        winner = self.mover if self.pile % 3 else 1 - self.mover
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+
 class NimInformation:
     """The whole position: nothing is hidden."""
 
@@ -61,6 +76,13 @@ class NimInformation:
 
     def determinize(self, rng: random.Random) -> NimState:
         return NimState(self.pile, self._observer)
+
+
+class SolvableNimInformation(NimInformation):
+    """The whole position, as solvable states."""
+
+    def determinize(self, rng: random.Random) -> SolvableNimState:
+        return SolvableNimState(self.pile, self._observer)
 
 
 class NimPosition(Position):

@@ -5,6 +5,8 @@ input is refused."""
 
 from __future__ import annotations
 
+import time
+
 import attrs
 import pytest
 from nim import ADAPTER
@@ -83,3 +85,16 @@ def test_bad_input_is_refused() -> None:
         analyze(ADAPTER, {"pile": 3, "seat": 0}, Level.parse("random"), seed=0, interval_ms=0)
     with pytest.raises(ValueError, match="over"):
         analyze(ADAPTER, {"pile": 0, "seat": 0}, Level.parse("random"), seed=0)
+
+
+def test_a_cpu_budget_ends_the_search_after_that_much_cpu_time() -> None:
+    """``ismcts:30cpu`` searches until this thread has spent 30 ms of CPU time: the thread's
+    own clock (not the wall clock, which the machine's load moves) is at least that much on,
+    and the playout budget that comes with it, far beyond what 30 ms can do, is not reached."""
+    started = time.thread_time()
+    analysis = analyze(
+        ADAPTER, {"pile": 30, "seat": 0}, Level.parse("ismcts:30cpu,10000000"), seed=1
+    )
+    spent = time.thread_time() - started
+    assert spent >= 0.030
+    assert 0 < analysis.playouts < 10_000_000

@@ -16,6 +16,8 @@ from hipparchusd.engine.types import Budget, Level
         ("ismcts:200ms", Level("ismcts", Budget(millis=200))),
         ("ismcts:5000", Level("ismcts", Budget(playouts=5000))),
         ("ismcts:50ms,800", Level("ismcts", Budget(millis=50, playouts=800))),
+        ("ismcts:100cpu", Level("ismcts", Budget(cpu_millis=100))),
+        ("ismcts:800,40cpu,500ms", Level("ismcts", Budget(500, 800, cpu_millis=40))),
     ],
 )
 def test_levels_parse(text: str, level: Level) -> None:
@@ -36,6 +38,9 @@ def test_levels_parse(text: str, level: Level) -> None:
         ("ismcts:100s", "bad budget"),
         ("ismcts:10ms,20ms", "two time budgets"),
         ("ismcts:10,20", "two playout budgets"),
+        ("ismcts:10cpu,20cpu", "two CPU time budgets"),
+        ("ismcts:10CPU", "bad budget"),
+        ("ismcts:0cpu", "bad budget"),
     ],
 )
 def test_bad_levels_say_why(text: str, message: str) -> None:

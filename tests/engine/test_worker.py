@@ -39,12 +39,21 @@ def daemon_end() -> Iterator[Connection]:
 
 
 def _answer(conn: Connection, job: int) -> tuple[str, Any]:
-    """The worker's final answer to ``job`` (progress reports skipped)."""
+    """The worker's final answer to ``job`` (progress reports and heartbeats skipped)."""
     while True:
-        assert conn.poll(ANSWER_SECONDS), "the worker did not answer"
-        what, number, payload = conn.recv()
+        what, number, payload = _report(conn)
         if number == job and what != "progress":
             return what, payload
+
+
+def _report(conn: Connection) -> tuple[str, int, Any]:
+    """The worker's next message other than a heartbeat (``alive``, which a search under load
+    may send before anything else)."""
+    while True:
+        assert conn.poll(ANSWER_SECONDS), "the worker did not answer"
+        message: tuple[str, int, Any] = conn.recv()
+        if message[0] != "alive":
+            return message
 
 
 def test_the_worker_module_is_the_one_the_daemon_runs() -> None:
@@ -75,8 +84,7 @@ def test_what_cannot_be_searched_is_an_error_and_the_worker_lives_on(
 def test_a_stop_ends_a_search_with_what_it_found(daemon_end: Connection) -> None:
     daemon_end.send(("search", 7, "nim", {"pile": 40, "seat": 0}, "ismcts:3600000ms", 1, 50))
     # The first progress report shows the search runs; then stop it.
-    assert daemon_end.poll(ANSWER_SECONDS)
-    assert daemon_end.recv()[:2] == ("progress", 7)
+    assert _report(daemon_end)[:2] == ("progress", 7)
     daemon_end.send(("stop", 7))
     what, analysis = _answer(daemon_end, 7)
     assert what == "done" and analysis.playouts > 0

@@ -48,7 +48,7 @@ def test_a_request_waits_for_the_game_its_command_acts_on() -> None:
     token = d.ok("ann", "join g1").response.data["token"]  # type: ignore[union-attr,index]
     lobby, ann = d.lobby, d["ann"]
     waits_for_g1 = {"join", "leave", "watch", "unwatch", "state", "legal", "play", "resign"}
-    waits_for_g1 |= {"record", "bot", "claim", "time_left"}
+    waits_for_g1 |= {"record", "bot", "claim", "time_left", "end"}
     for name, command in COMMANDS.items():
         expected = ("g1",) if name in waits_for_g1 else ()
         assert _games_of(lobby, ann, f"{name} g1 x") == expected, name

@@ -7,7 +7,7 @@ import json
 
 from tinygame.kind import HIGHCARD
 
-from hipparchusd.engine.types import LEVEL_NAMES
+from hipparchusd.engine.types import LADDER
 from hipparchusd.games.registry import KINDS
 from hipparchusd.lobby import Lobby
 from hipparchusd.protocol import ErrorCode
@@ -54,22 +54,22 @@ def test_an_empty_name_is_refused_not_replaced() -> None:
 
 
 def test_kinds_lists_the_levels_bot_accepts_for_each_kind() -> None:
-    # Every level of the engine for the kinds it plays, weakest first; none for a kind it does
-    # not play (high card, a test game), so that a client offers no computer opponent there.
+    # The engine's ladder for the kinds it plays, weakest first; none for a kind it does not
+    # play (high card, a test game), so that a client offers no computer opponent there.
     lobby = Lobby(kinds={**KINDS, HIGHCARD.name: HIGHCARD})
     d = Driver(lobby)
     text = d.answer("ann", d.ok("ann", "kinds")).decode().splitlines()
-    assert text[0].startswith("= hipparchus seats=2 levels=random,heuristic,ismcts  -- ")
-    assert text[1].startswith("planets seats=3-6 levels=random,heuristic,ismcts  -- ")
+    assert text[0].startswith("= hipparchus seats=2 levels=random,heuristic,sampler,ismcts  -- ")
+    assert text[1].startswith("planets seats=3-6 levels=random,heuristic,sampler,ismcts  -- ")
     assert text[2] == f"highcard seats=3 levels=-  -- {HIGHCARD.summary}"
     d.ok("ann", "format json")
     about = json.loads(d.answer("ann", d.ok("ann", "kinds"))[2:])["about"]
     assert {kind: about[kind]["levels"] for kind in about} == {
-        "hipparchus": list(LEVEL_NAMES),
-        "planets": list(LEVEL_NAMES),
+        "hipparchus": list(LADDER),
+        "planets": list(LADDER),
         "highcard": [],
     }
     # Each level listed is one that ``bot`` seats.
-    d.ok("ann", "new planets players=3 seed=1")
+    d.ok("ann", "new planets players=6 seed=1")
     for level in about["planets"]["levels"]:
         d.ok("ann", f"bot g1 level={level}")

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from hipparchusd.protocol import ErrorCode, ProtocolError
@@ -94,3 +97,28 @@ def test_an_options_echo_is_cut() -> None:
     with pytest.raises(ProtocolError) as caught:
         split_options(["=" + "9" * 4000])
     assert len(caught.value.message) < 80
+
+
+PROTOCOL_MD = Path(__file__).resolve().parents[2] / "protocol" / "PROTOCOL.md"
+
+
+def test_protocol_md_names_the_codes_the_parser_gives_an_option_without_key_or_value() -> None:
+    """Section 5 (``new``) and the error table say which code an option with no value
+    (``seed=``) and a word with no key (``=3``) get; the parser gives exactly those (issue 24
+    item 8: section 5 once said ``syntax`` for the first, the table and the server
+    ``bad-option``)."""
+    text = PROTOCOL_MD.read_text()
+    section = text[text.index("## 5. Commands") : text.index("## 6.")]
+    no_value = re.search(r"no value \(a word `key=`\) is `\? ([a-z-]+)`", section)
+    no_key = re.search(r"a word `=value`, with no key, is\s+`\? ([a-z-]+)`", section)
+    assert no_value is not None and no_key is not None, "the sentence moved: update this test"
+    table = re.search(r"^\| `([a-z-]+)` \| an option of `new`[^|]*no value", text, re.M)
+    assert table is not None
+    for words, documented in (
+        (["seed="], no_value.group(1)),
+        (["=3"], no_key.group(1)),
+        (["seed="], table.group(1)),
+    ):
+        with pytest.raises(ProtocolError) as caught:
+            split_options(words)
+        assert caught.value.code == documented, words

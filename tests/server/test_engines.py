@@ -12,7 +12,7 @@ import trio
 
 from hipparchusd.lobby import EventMessage, Lobby, Result, Session
 from hipparchusd.protocol import parse_request
-from hipparchusd.server.engines import Engines
+from hipparchusd.server.engines import Engines, Send, Sequenced
 from hipparchusd.server.workers import EnginePool
 
 #: With this fixed deal (hipparchus ``seed=``) seat 1 leads the first trick.
@@ -21,6 +21,19 @@ SEAT_1_LEADS = 3
 #: since the first one waits for the worker process to start, which takes seconds on a loaded
 #: machine.
 SEARCH_WAIT = 120
+
+
+def engines_for(lobby: Lobby, sequenced: Sequenced, send: Send, **limits: int) -> Engines:
+    """Engines over two pools of one worker each, started on demand."""
+    return Engines(
+        lobby,
+        EnginePool(1, on_demand=True, name="moves"),
+        EnginePool(1, on_demand=True, name="analyses"),
+        max_searches=limits.get("max_searches", 4),
+        max_searches_per_address=limits.get("max_searches_per_address", 4),
+        sequenced=sequenced,
+        send=send,
+    )
 
 
 def carry_out(lobby: Lobby, session: Session, line: str) -> Result:
@@ -47,7 +60,7 @@ async def test_an_engine_seat_moves_through_the_sequencing_callable() -> None:
     ann = lobby.connect("ann")
     carry_out(lobby, ann, f"new hipparchus seed={SEAT_1_LEADS}")
     carry_out(lobby, ann, "join g1")
-    started = carry_out(lobby, ann, "bot g1 level=random name=engine")
+    started = carry_out(lobby, ann, "bot g1 level=ismcts:200 name=engine")
     table = lobby.tables["g1"]
     assert table.game.seats_to_move() == {1}  # the engine's seat leads
 
@@ -61,7 +74,7 @@ async def test_an_engine_seat_moves_through_the_sequencing_callable() -> None:
         moved.set()
         return result
 
-    engines = Engines(lobby, EnginePool(1), 4, sequenced=sequenced, send=never_sends)
+    engines = engines_for(lobby, sequenced=sequenced, send=never_sends)
     async with trio.open_nursery() as nursery:
         await nursery.start(engines.run)
         engines.submit(list(started.engine))
@@ -94,7 +107,7 @@ async def test_an_analyze_stream_reports_to_its_session_through_the_send_callabl
         if messages[-1].data["final"]:
             final.set()
 
-    engines = Engines(lobby, EnginePool(1), 4, sequenced=never_sequences, send=send)
+    engines = engines_for(lobby, sequenced=never_sequences, send=send)
     async with trio.open_nursery() as nursery:
         await nursery.start(engines.run)
         engines.submit(list(asked.engine))
@@ -114,3 +127,59 @@ async def test_an_analyze_stream_reports_to_its_session_through_the_send_callabl
     assert all(m.kind == "info" for m in last[:-1])
     assert not any(messages[-1].data["final"] for _, messages in reports)
     assert bob.id not in engines.streaming_sessions
+
+
+async def test_random_and_heuristic_seats_never_wait_for_a_worker() -> None:
+    """A game of ``random`` and ``heuristic`` seats plays to its end with no worker at all
+    (issue 24 item 5): their moves are made in this process."""
+    lobby = Lobby(clock=lambda: 1000.0)
+    ann = lobby.connect("ann")
+    carry_out(lobby, ann, f"new hipparchus seed={SEAT_1_LEADS}")
+    jobs = list(carry_out(lobby, ann, "bot g1 level=random").engine)
+    jobs += carry_out(lobby, ann, "bot g1 level=heuristic").engine
+    table = lobby.tables["g1"]
+    over = trio.Event()
+
+    async def sequenced(games: Sequence[str], prepare: Callable[[], Result]) -> Result:
+        result = prepare()
+        result.commit()
+        engines.submit(list(result.engine))
+        if table.game.outcome is not None:
+            over.set()
+        return result
+
+    engines = engines_for(lobby, sequenced=sequenced, send=never_sends)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(engines.run)
+        engines.submit(jobs)
+        with trio.fail_after(SEARCH_WAIT):
+            await over.wait()
+        nursery.cancel_scope.cancel()
+    assert table.finished
+    # No worker was started, nor asked for anything.
+    for pool in engines.pools:
+        assert pool.ready == 0 and pool.pids == [] and pool.restarts == 0
+
+
+def test_client_searches_are_bounded_per_address() -> None:
+    lobby = Lobby(clock=lambda: 1000.0)
+    ann, bob, cat = (
+        lobby.connect("10.0.0.1:1"),
+        lobby.connect("10.0.0.1:2"),
+        lobby.connect("10.0.0.2:1"),
+    )
+    engines = engines_for(
+        lobby, sequenced=never_sequences, send=never_sends, max_searches=3,
+        max_searches_per_address=1,
+    )  # fmt: skip
+    assert engines.refusal(ann) is None
+    engines._count(ann, 1)
+    refused = engines.refusal(bob)
+    assert refused is not None and "max-searches-per-address" in refused
+    assert engines.refusal(cat) is None  # another address
+    engines._count(cat, 1)
+    engines._count(cat, 1)
+    refused = engines.refusal(cat)
+    assert refused is not None and "max-searches)" in refused  # the server's limit, 3
+    engines._count(ann, -1)
+    assert engines.searches_by_address == {"10.0.0.2": 2}

@@ -45,9 +45,16 @@ def stored_seat(seat: int, name: str) -> StoredSeat:
 
 async def serve_sqlite(state_dir: Path, nursery: trio.Nursery, **settings: Any) -> Server:
     """A daemon on a free port of 127.0.0.1 with a SQLite store in ``state_dir``, started in
-    ``nursery``; ``settings`` override :class:`~hipparchusd.settings.Settings` fields."""
+    ``nursery``; ``settings`` override :class:`~hipparchusd.settings.Settings` fields. Its
+    engine workers start on demand (most of these tests never search) unless told."""
     store = await open_sqlite(nursery, state_dir)
-    options = {"port": 0, "grace_period": 0.1, "state_dir": str(state_dir), **settings}
+    options = {
+        "port": 0,
+        "grace_period": 0.1,
+        "state_dir": str(state_dir),
+        "engine_start": "on-demand",
+        **settings,
+    }
     server: Server = await nursery.start(serve, Settings(**options), store)
     return server
 

@@ -53,9 +53,10 @@ async def test_a_restart_keeps_the_engines_seat_playing(tmp_path: Path) -> None:
         await stop(server)
 
 
-async def test_a_game_only_the_engine_plays_goes_on_after_a_restart(tmp_path: Path) -> None:
-    """Nobody would resume a game whose every seat is the engine's: start-up loads it at once
-    (other started games stay in the store until a seat resumes them) and it plays on."""
+async def test_a_game_only_the_engine_plays_is_not_restored_at_a_restart(tmp_path: Path) -> None:
+    """Nobody follows anything at a start: a game whose every seat is the engine's stays in the
+    store (adjourned, as every started game), not counted against max-games, and searches
+    nothing; restored at every start, fifty of them filled max-games for good (issue 24)."""
     state_dir = tmp_path / "state"
     async with trio.open_nursery() as nursery:
         server = await serve_sqlite(state_dir, nursery, engine_workers=1)
@@ -68,11 +69,53 @@ async def test_a_game_only_the_engine_plays_goes_on_after_a_restart(tmp_path: Pa
         await client.aclose()
         await stop(server)
 
-        server = await serve_sqlite(state_dir, nursery, engine_workers=1)
-        assert game in server.lobby.tables
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1, max_games=1)
+        assert game not in server.lobby.tables and server.games == 0
         client = await Client.connect(server.ports[0])
-        await client.ok(f"watch {game}")
-        events = await client.events_until(["played"], timeout=10)
-        assert event_fields(events[-1])[3]["seat"] in ("0", "1")
+        refused = await client.fail(f"watch {game}", "unknown-game")
+        assert "adjourned" in refused.text
+        await client.ok("new hipparchus")  # the one place under max-games is free
+        assert server.engines.moves.searches == 0
+        await client.aclose()
+        await stop(server)
+
+
+async def test_a_game_only_the_engine_plays_nobody_follows_is_adjourned(tmp_path: Path) -> None:
+    """Like any started game (before issue 24 it was kept, searching, for ever): once nobody
+    follows it for the adjourn timeout it leaves memory and max-games, its searches stop."""
+    state_dir = tmp_path / "state"
+    async with trio.open_nursery() as nursery:
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1, adjourn_timeout=0.3)
+        client = await Client.connect(server.ports[0])
+        game = (await client.ok("new hipparchus seed=6 leader=0")).fields()["game"]
+        await client.ok(f"bot {game} level=ismcts:10000ms")
+        await client.ok(f"bot {game} level=ismcts:10000ms")
+        with trio.fail_after(30):
+            while game in server.lobby.tables:
+                await trio.sleep(0.05)
+            while server.engines.moves.searches:
+                await trio.sleep(0.05)
+        refused = await client.fail(f"watch {game}", "unknown-game")
+        assert "adjourned" in refused.text
+        await client.aclose()
+        await stop(server)
+
+
+async def test_an_ended_game_only_the_engine_plays_is_stored_as_abandoned(tmp_path: Path) -> None:
+    state_dir = tmp_path / "state"
+    async with trio.open_nursery() as nursery:
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1)
+        client = await Client.connect(server.ports[0])
+        game = (await client.ok("new hipparchus seed=6 leader=0")).fields()["game"]
+        await client.ok(f"bot {game} level=ismcts:10000ms")
+        await client.ok(f"bot {game} level=ismcts:10000ms")
+        await client.ok(f"end {game}")
+        await client.aclose()
+        await stop(server)
+
+        server = await serve_sqlite(state_dir, nursery, engine_workers=1)
+        client = await Client.connect(server.ports[0])
+        record = await client.ok(f"record {game}")
+        assert "abandoned=true" in record.text
         await client.aclose()
         await stop(server)

@@ -43,6 +43,7 @@ def units(tmp_path: Path) -> Path:
         "hipparchusd.socket",
         "hipparchusd-web.socket",
         "hipparchusd-metrics.socket",
+        "hipparchusd@.service",
     ):
         text = (UNITS / name).read_text()
         (tmp_path / name).write_text(text.replace(INSTALLED, str(script)))
@@ -162,3 +163,17 @@ def test_service_directives_the_issue_asks_for() -> None:
     watchdog = [line for line in lines if line.startswith("WatchdogSec=")]
     nofile = [line for line in lines if line.startswith("LimitNOFILE=")]
     assert watchdog and nofile
+
+
+def test_the_template_for_several_daemons_verifies_clean_and_is_sandboxed(units: Path) -> None:
+    # An instance of the template (node "a"), as systemctl start hipparchusd@a would run it.
+    instance = units / "hipparchusd@a.service"
+    instance.write_text((units / "hipparchusd@.service").read_text())
+    result = analyze("verify", str(instance))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert exposure(instance) <= EXPOSURE_LIMIT
+    template = (UNITS / "hipparchusd@.service").read_text()
+    # Each instance is its own node, sharing one port; the games are in PostgreSQL, not in a
+    # state directory.
+    assert f"ExecStart={INSTALLED} --node %i --reuse-port on\n" in template
+    assert "StateDirectory=" not in template and "synchronous_commit=off" not in template

@@ -38,7 +38,9 @@ async def test_a_kind_without_an_engine_says_so(caplog: pytest.LogCaptureFixture
         assert event_fields(events[-1])[2:] == ("to-move", {"seats": "0,1,2"})
 
         failed = await player.fail(f"genmove {game} 100", "internal")
-        assert failed.lines == ["internal the engine failed; see the server log"]
+        assert failed.lines == [
+            "internal the engine failed (see the server log); nothing was changed"
+        ]
         with trio.fail_after(LOG_SECONDS):
             while caplog.text.count("no engine move for seat") < 2:
                 await trio.sleep(0.01)

@@ -21,6 +21,7 @@ from hipparchusd.config_file import ConfigError, load_settings
 from hipparchusd.games.registry import KINDS
 from hipparchusd.settings import Settings, SettingsError, parse_origins
 from hipparchusd.web import CONTENT_SECURITY_POLICY, StaticSite, origin_allowed
+from hipparchusd.web.site import listener_names
 
 STATIC = Path(__file__).resolve().parents[2] / "hipparchusd" / "web" / "static"
 
@@ -132,15 +133,17 @@ def test_the_static_site_refuses_odd_files() -> None:
 
 
 def test_origin_allowed() -> None:
-    assert origin_allowed(None, "localhost:7461", ())  # a program, not a page
-    assert origin_allowed("http://localhost:7461", "localhost:7461", ())
-    assert origin_allowed("https://LOCALHOST:7461/", "localhost:7461", ())  # behind a TLS proxy
-    assert not origin_allowed("http://localhost:7462", "localhost:7461", ())
-    assert not origin_allowed("http://evil.example", "localhost:7461", ())
-    assert not origin_allowed("null", "localhost:7461", ())
-    assert not origin_allowed("http://localhost:7461", None, ())
+    names = listener_names("127.0.0.1", "127.0.0.1", ())
+    assert origin_allowed(None, "localhost:7461", (), names)  # a program, not a page
+    assert origin_allowed("http://localhost:7461", "localhost:7461", (), names)
+    # Behind a TLS proxy.
+    assert origin_allowed("https://LOCALHOST:7461/", "localhost:7461", (), names)
+    assert not origin_allowed("http://localhost:7462", "localhost:7461", (), names)
+    assert not origin_allowed("http://evil.example", "localhost:7461", (), names)
+    assert not origin_allowed("null", "localhost:7461", (), names)
+    assert not origin_allowed("http://localhost:7461", None, (), names)
     assert origin_allowed(
-        "https://cards.example.org", "localhost:7461", ("https://cards.example.org",)
+        "https://cards.example.org", "localhost:7461", ("https://cards.example.org",), names
     )
 
 
@@ -199,7 +202,7 @@ def test_systemd_passes_the_web_socket_by_its_name(tmp_path: Path) -> None:
     try:
         # The daemon starts on the first connection, to either socket.
         with _connect(web_port) as sock:
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{web_port}\r\n\r\n".encode())
             answer = b""
             while chunk := sock.recv(65536):
                 answer += chunk

@@ -8,53 +8,54 @@ import math
 import random
 from collections.abc import Callable
 
-from .compact import (
-    CHand,
-    CPlay,
-    compact_hand,
-    follow_plays,
-    hand_from_cards,
-    lead_plays,
-    position_of,
-    totals,
-    trick_winner,
-)
+from . import core
 from .engine_information import HipparchusInformation
-from .model import Play, Suit, play_of
+from .model import Play, play_of_move
 from .views import View
 
 #: Determinizations the heuristic player's lead looks at.
 HEURISTIC_SAMPLES = 8
 
 
-def _margin(won: list[int], seat: int) -> float:
+def _margin(won: core.Won, seat: int) -> float:
     """``seat``'s score lead if the round ended with these won counts (RULINGS H10)."""
-    t0, t1 = totals(won)
-    return float(t0 - t1 if seat == 0 else t1 - t0)
+    each = core.scores(won)
+    lead = each[0] + each[1] + each[2] - each[3] - each[4] - each[5]
+    return float(lead if seat == 0 else -lead)
 
 
-def _follow_value(
-    won: list[int], leader: int, lead_suit: int, lead_count: int, suit: int, count: int, big: bool
-) -> float:
-    """The follower's value of answering with ``count`` ``suit``: its score lead after the trick
+def _after(won: core.Won, leader: int, lead: core.Move, follow: core.Move) -> core.Won:
+    """The won counts after the trick of ``lead`` and ``follow`` (H7 its winner, H8 what it
+    takes)."""
+    winner = core.trick_winner(leader, lead, follow, won)
+    after = list(won)
+    after[winner * 3 + (lead & 3)] += lead >> 2 & 3
+    after[winner * 3 + (follow & 3)] += follow >> 2 & 3
+    return (after[0], after[1], after[2], after[3], after[4], after[5])
+
+
+def _torn(hand: core.Hand, move: core.Move) -> bool:
+    """Whether ``move`` tears a clump of four or more of ``hand`` (H2)."""
+    index, _ = core.clump_at(hand, move >> 4)
+    return hand[index] >= core.TEARABLE
+
+
+def _follow_value(won: core.Won, leader: int, lead: core.Move, move: core.Move, big: bool) -> float:
+    """The follower's value of answering ``lead`` with ``move``: its score lead after the trick
     (who wins it by H7, what both plays add by H8), less a little for tearing a clump of four
     or more (``big``): a long clump beats shorter plays of its suit (H7), keep it."""
-    follower = 1 - leader
-    winner = trick_winner(leader, lead_suit, lead_count, suit, count, won)
-    after = won[:]
-    after[winner * 3 + lead_suit] += lead_count
-    after[winner * 3 + suit] += count
-    return _margin(after, follower) - (0.25 if big else 0.0) - 0.05 * count
+    after = _after(won, leader, lead, move)
+    return _margin(after, 1 - leader) - (0.25 if big else 0.0) - 0.05 * (move >> 2 & 3)
 
 
-def _best_follow(hand: CHand, won: list[int], leader: int, suit: int, count: int) -> CPlay | None:
+def _best_follow(hand: core.Hand, won: core.Won, leader: int, lead: core.Move) -> core.Move | None:
     """The follow with the best :func:`_follow_value` (leftmost on ties), ``None`` under H6."""
-    best: CPlay | None = None
+    best: core.Move | None = None
     best_value = -math.inf
-    for index, n in follow_plays(hand, suit, count):
-        value = _follow_value(won, leader, suit, count, hand[index] & 3, n, hand[index] >= 16)
+    for move in core.follow_moves(hand, lead):
+        value = _follow_value(won, leader, lead, move, _torn(hand, move))
         if value > best_value:
-            best, best_value = (index, n), value
+            best, best_value = move, value
     return best
 
 
@@ -72,32 +73,26 @@ def heuristic_play(
     """
     me = view.seat
     assert me is not None
-    hand = compact_hand(view.hand) if view.hand is not None else []
-    won = [*view.won[0], *view.won[1]]
+    hand = view.hand.core if view.hand is not None else ()
+    won: core.Won = (*view.won[0], *view.won[1])
     if view.lead is not None:
-        choice = _best_follow(hand, won, view.leader, int(view.lead.suit), view.lead.count)
+        lead = view.lead.count << 2 | int(view.lead.suit)
+        choice = _best_follow(hand, won, view.leader, lead)
         assert choice is not None
-    else:
-        sampler = information()
-        opponents = [hand_from_cards(sampler.opponent_cards(rng)) for _ in range(HEURISTIC_SAMPLES)]
-        best_value = -math.inf
-        choice = (0, 0)
-        for index, n in lead_plays(hand):
-            suit = hand[index] & 3
-            value = -0.25 if hand[index] >= 16 else 0.0
-            for opponent in opponents:
-                answer = _best_follow(opponent, won, me, suit, n)
-                if answer is None:  # H6 ends the round now: score as it stands
-                    value += _margin(won, me)
-                    continue
-                their = opponent[answer[0]] & 3
-                winner = trick_winner(me, suit, n, their, answer[1], won)
-                after = won[:]
-                after[winner * 3 + suit] += n
-                after[winner * 3 + their] += answer[1]
-                value += _margin(after, me)
-            value /= len(opponents)
-            if value > best_value:
-                choice, best_value = (index, n), value
-    index, count = choice
-    return play_of(count, Suit(hand[index] & 3), position_of(hand, index))
+        return play_of_move(choice)
+    sampler = information()
+    opponents = [core.hand_of(sampler.opponent_cards(rng)) for _ in range(HEURISTIC_SAMPLES)]
+    best_value = -math.inf
+    choice = 0
+    for move in core.lead_moves(hand):
+        value = -0.25 if _torn(hand, move) else 0.0
+        for opponent in opponents:
+            answer = _best_follow(opponent, won, me, move)
+            if answer is None:  # H6 ends the round now: score as it stands
+                value += _margin(won, me)
+                continue
+            value += _margin(_after(won, me, move, answer), me)
+        value /= len(opponents)
+        if value > best_value:
+            choice, best_value = move, value
+    return play_of_move(choice)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import random
 
-from .compact import compact_hand, hand_from_cards
+from . import core
 from .engine_history import MAX_HISTORY_BUDGET, HistoryCheck, Seen
 from .engine_state import HipparchusState
 from .model import FACE_DOWN_SIZE
@@ -61,7 +61,7 @@ class HipparchusInformation:
         assert view.seat is not None and view.hand is not None
         me = view.seat
         self._observer = me
-        self.hand = compact_hand(view.hand)
+        self.hand = view.hand.core
         other = 1 - me
         self.opponent_size = view.hand_sizes[other]
         unknown = [10 - n for n in view.hand.counts]
@@ -87,7 +87,7 @@ class HipparchusInformation:
             raise ValueError("the view's cards do not add up to the deck")
         self.unknown = unknown
         self.cards = [suit for suit in range(3) for _ in range(unknown[suit])]
-        self.won = [*view.won[0], *view.won[1]]
+        self.won: core.Won = (*view.won[0], *view.won[1])
         self.leader = view.leader
         self.last = last
         self.check = HistoryCheck(tuple(seen))
@@ -182,15 +182,15 @@ class HipparchusInformation:
 
     def determinize(self, rng: random.Random) -> HipparchusState:
         """A random full state agreeing with everything the seat has seen."""
-        opponent = hand_from_cards(self.opponent_cards(rng))
-        mine = self.hand[:]
-        hands = [mine, opponent] if self._observer == 0 else [opponent, mine]
-        return HipparchusState(
-            self._observer,
-            hands,
-            self.won[:],
-            self.leader,
-            self.lead_suit,
-            self.lead_count,
-            self.last,
-        )
+        opponent = core.hand_of(self.opponent_cards(rng))
+        mine = self.hand
+        hands = (mine, opponent) if self._observer == 0 else (opponent, mine)
+        leader = self.leader
+        if self.lead_count:
+            # The trick in progress: the lead is out of the leader's hand; only its public
+            # form (count and suit) matters to the follow (H5, H7).
+            lead = self.lead_count << 2 | self.lead_suit
+            legal = core.follow_moves(hands[1 - leader], lead)
+        else:
+            lead, legal = 0, core.lead_moves(hands[leader])
+        return HipparchusState(self._observer, (hands, self.won, leader, lead, self.last, 0, legal))

@@ -10,12 +10,32 @@ from typing import ClassVar
 from ...codec import Codec
 from ...jsondata import JSON
 from ..base import EVERYONE, Event, Game, GameFinished, IllegalMove, NotYourTurn, Outcome
+from . import core
 from .codec import CODEC
 from .dealing import seeded_deal, system_deal
-from .model import SEATS, Deal, Play, PublicTrick, Suit, cards_of
-from .notation import NotationError, format_play, parse_play
+from .model import (
+    SEATS,
+    Deal,
+    Hand,
+    Play,
+    PublicTrick,
+    Trick,
+    cards_of_move,
+    move_of,
+    play_of_move,
+    plays_of,
+)
+from .notation import NotationError, format_play, parse_move
 from .record import MatchRecord, RoundRecord, replay
-from .rules import GameOver, IllegalPlay, MatchState
+from .rules import (
+    GameOver,
+    IllegalPlay,
+    MatchState,
+    RoundState,
+    aside_counts,
+    refusal,
+    result_of,
+)
 from .views import (
     HandDealt,
     MatchOver,
@@ -36,19 +56,20 @@ _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(SEATS))
 
 # The ``played`` and ``turn`` events that every play sends, made once for each value (events
 # and their payloads are immutable values, so sharing them is invisible to their readers;
-# there are a few hundred such values in all). Keyed by plain ints, which hash in C.
+# there are a few hundred such values in all). Keyed by plain ints, which hash in C: a move's
+# public form is the core's ``count << 2 | suit`` (RULINGS H13), 0 for no lead.
 
 
 @functools.cache
-def _played_event(seat: int, count: int, suit: Suit, hand_size: int) -> Event:
-    """``seat`` played ``count`` cards of ``suit`` and holds ``hand_size`` cards now."""
-    return Event(EVERYONE, Played(seat, cards_of(count, suit), hand_size))
+def _played_event(seat: int, public: int, hand_size: int) -> Event:
+    """``seat`` played the cards ``public`` (the core's public form) and holds ``hand_size``."""
+    return Event(EVERYONE, Played(seat, cards_of_move(public), hand_size))
 
 
 @functools.cache
-def _turn_event(seat: int, lead: tuple[int, Suit] | None) -> Event:
-    """``seat`` to play, following ``lead`` (its count and suit) or leading (``None``)."""
-    return Event(EVERYONE, Turn(seat, None if lead is None else cards_of(*lead)))
+def _turn_event(seat: int, lead: int) -> Event:
+    """``seat`` to play, following ``lead`` (a public form) or leading (0)."""
+    return Event(EVERYONE, Turn(seat, cards_of_move(lead) if lead else None))
 
 
 def _check_seat(seat: object) -> None:
@@ -57,7 +78,8 @@ def _check_seat(seat: object) -> None:
 
 
 class HipparchusGame(Game[Play, View, MatchRecord]):
-    """A Hipparchus match for two seats, with its dealer.
+    """A Hipparchus match for two seats, with its dealer. It plays on the core's round
+    (:mod:`.core`); :attr:`state`, the object model's :class:`MatchState`, is a view of it.
 
     Args:
         first_leader: the seat that leads the first round; drawn at random when ``None``
@@ -88,15 +110,26 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             first_leader = (chooser or random.SystemRandom()).randrange(SEATS)
         if first_leader not in (0, 1):
             raise ValueError(f"first leader must be seat 0 or 1, not {first_leader!r}")
-        self._current_deal = self._deal(1)
-        self._state = MatchState.start(self._current_deal, first_leader)
+        self._first_leader = first_leader
+        self._round_number = 1
+        self._round_wins = (0, 0)
+        self._winner: int | None = None
+        self._start_round(self._deal(1), first_leader)
         # Tuples, so that fork() shares them: a play makes a new one.
         self._rounds: tuple[RoundRecord, ...] = ()
         self._plays: tuple[Play, ...] = ()
         self._resigned: int | None = None
-        # seats_to_move()'s answer and the rules state it is for (None: not worked out yet).
-        self._seats: frozenset[int] = _NOBODY
-        self._seats_state: MatchState | None = None
+
+    def _start_round(self, deal: Deal, leader: int) -> None:
+        self._current_deal = deal
+        self._round_leader = leader
+        hands = deal.hands
+        self._round = core.start((hands[0].core, hands[1].core), leader)
+        # The round's finished tricks, which the core does not keep (views and records do).
+        self._tricks: tuple[Trick, ...] = ()
+        # legal_moves()'s answer and the core round it is for.
+        self._legal: tuple[Play, ...] = ()
+        self._legal_round: core.Round | None = None
 
     def _deal(self, round_number: int) -> Deal:
         if round_number <= len(self._deals):
@@ -107,8 +140,12 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
 
     @property
     def state(self) -> MatchState:
-        """The full match state (every card: never send it to a seat)."""
-        return self._state
+        """The full match state (every card: never send it to a seat): the object model's view
+        of the core's round and the match around it."""
+        round_ = RoundState.of(self._round, self._current_deal.face_down, self._tricks)
+        return MatchState(
+            round_, self._round_number, self._round_wins, self._first_leader, self._winner
+        )
 
     @property
     def seat_count(self) -> int:
@@ -146,16 +183,18 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         except (IllegalPlay, GameOver, ValueError) as error:
             raise ValueError(f"the record does not follow the rules: {error}") from None
         last = record.rounds[-1]
+        game._round_number = state.round_number
+        game._round_wins = state.round_wins
+        game._winner = state.winner
+        game._start_round(last.deal, last.leader)
+        game._round = state.round.core
+        game._tricks = state.round.tricks
         if state.round.over:
             game._rounds, game._plays = record.rounds, ()
-            game._current_deal = last.deal
             if state.needs_deal:  # the match goes on: deal the next round, as a play would
-                game._current_deal = game._deal(state.round_number + 1)
-                state = state.next_round(game._current_deal)
+                game._next_round(state.round.core)
         else:
             game._rounds, game._plays = record.rounds[:-1], last.plays
-            game._current_deal = last.deal
-        game._state = state
         if record.resigned is not None:
             game.resign(record.resigned)
         outcome = game.outcome
@@ -168,41 +207,37 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         return self._round_started()
 
     def _round_started(self) -> list[Event]:
-        state = self._state
-        round_ = state.round
-        events = [
-            Event(EVERYONE, RoundStarted(state.round_number, round_.leader, state.round_wins))
-        ]
-        events += [
-            Event(seat, HandDealt(state.round_number, seat, round_.hands[seat]))
-            for seat in range(SEATS)
-        ]
-        events.append(Event(EVERYONE, Turn(round_.leader, None)))
+        number = self._round_number
+        leader = self._round_leader
+        hands = self._current_deal.hands
+        events = [Event(EVERYONE, RoundStarted(number, leader, self._round_wins))]
+        events += [Event(seat, HandDealt(number, seat, hands[seat])) for seat in range(SEATS)]
+        events.append(Event(EVERYONE, Turn(leader, None)))
         return events
 
     def seats_to_move(self) -> frozenset[int]:
         """The one seat that must play, or none when the match is over."""
-        if self._resigned is not None:
+        if self._resigned is not None or self._winner is not None:
             return _NOBODY
-        state = self._state
-        if state is not self._seats_state:
-            # Worked out once per rules state, which is immutable (the answer depends on it
-            # and on the resignation alone): the daemon asks several times per move.
-            seat = None if state.winner is not None else state.round.to_move
-            self._seats = _NOBODY if seat is None else _ONE_SEAT[seat]
-            self._seats_state = state
-        return self._seats
+        seat = core.to_move(self._round)
+        return _NOBODY if seat < 0 else _ONE_SEAT[seat]
 
     def legal_moves(self, seat: int) -> tuple[Play, ...]:
         """``seat``'s legal plays now (RULINGS H2-H5), empty when it need not play."""
         if seat not in self.seats_to_move():
             return ()
-        return self._state.round.legal_plays()
+        round_ = self._round
+        if round_ is not self._legal_round:
+            # Worked out once per core round, which is immutable: the daemon asks for the
+            # list on each ``legal`` and checks a ``play`` against it.
+            self._legal = plays_of(round_[6])
+            self._legal_round = round_
+        return self._legal
 
     def decisions_left(self, seat: int) -> int:
         """At most the cards ``seat`` holds: each of its plays this round takes one or more."""
         _check_seat(seat)
-        return self._state.round.hands[seat].size
+        return core.size_of(self._round[0][seat])
 
     def parse_move(self, seat: int, text: str) -> Play:
         """Parse ``text`` as a play from ``seat``'s hand, canonical position.
@@ -213,7 +248,7 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         """
         _check_seat(seat)
         try:
-            return parse_play(text, self._state.round.hands[seat])
+            return play_of_move(parse_move(text, self._round[0][seat]))
         except NotationError as error:
             raise IllegalMove(str(error)) from None
 
@@ -224,9 +259,9 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
 
     def describe_move(self, seat: int, move: Play) -> dict[str, JSON]:
         """The play with its suit letter, count and the 1-based hand positions of its clump."""
-        hand = self._state.round.hands[seat]
-        index, start = hand.clump_index_at(move.position)
-        size = hand.clumps[index].size
+        hand = self._round[0][seat]
+        index, start = core.clump_at(hand, move.position)
+        size = hand[index] >> 2
         return {
             "move": format_play(move),
             "suit": move.suit.letter,
@@ -248,55 +283,75 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             raise GameFinished("the match is over")
         if seat not in self.seats_to_move():
             raise NotYourTurn("it is not your turn")
-        before = self._state
-        try:
-            after = before.play(move)
-        except (IllegalPlay, GameOver) as error:
-            raise IllegalMove(str(error)) from None
-        self._state = after
-        self._plays += (move,)
-        round_ = after.round
+        before = self._round
+        code = move_of(move)
+        if code is None or code not in before[6]:
+            if type(move) is not Play:
+                raise IllegalMove(f"{move!r} is not a play")
+            raise IllegalMove(refusal(before, move))
+        after = self._round = core.play(before, code)
+        play = play_of_move(code)
+        self._plays += (play,)
         # Public forms only (RULINGS H13): the player got the canonical move in its answer.
-        events = [_played_event(seat, move.count, move.suit, round_.hands[seat].size)]
-        if len(round_.tricks) > len(before.round.tricks):
-            number = len(round_.tricks)
-            trick = PublicTrick.of(round_.tricks[-1])
-            if trick.winner is None:
-                events.append(Event(EVERYONE, NoFollow(number, trick, round_.set_aside)))
-            else:
-                events.append(Event(EVERYONE, TrickWon(number, trick, round_.won)))
-        if round_.result is not None:
+        events = [_played_event(seat, code & 15, core.size_of(after[0][seat]))]
+        leader, lead = before[2], before[3]
+        if lead:  # the follow completed the trick (H7, H8)
+            self._tricks += (Trick(leader, play_of_move(lead), play, after[2]),)
+            trick = PublicTrick(leader, cards_of_move(lead), cards_of_move(code), after[2])
+            won = after[1]
+            events.append(
+                Event(
+                    EVERYONE,
+                    TrickWon(len(self._tricks), trick, (won[:3], won[3:])),
+                )
+            )
+        elif after[5]:  # H6: no legal follow, the lead is set aside
+            self._tricks += (Trick(leader, play, None, None),)
+            trick = PublicTrick(leader, cards_of_move(code), None, None)
+            aside = aside_counts(code)
+            events.append(Event(EVERYONE, NoFollow(len(self._tricks), trick, aside)))
+        if not after[6]:
             events.extend(self._end_round())
         else:
-            lead = round_.lead
-            shown = None if lead is None else (lead.count, lead.suit)
-            events.append(_turn_event(round_.to_move or 0, shown))
+            lead = after[3]
+            events.append(_turn_event(core.to_move(after), lead & 15))
         return events
 
     def _end_round(self) -> list[Event]:
-        state = self._state
-        round_ = state.round
-        assert round_.result is not None
+        round_ = self._round
+        won = round_[1]
+        winner, _ = core.round_winner(won, round_[4])
+        wins = list(self._round_wins)
+        wins[winner] += 1
+        self._round_wins = (wins[0], wins[1])
+        match_winner = core.match_winner(wins)
+        self._winner = None if match_winner < 0 else match_winner
         self._rounds += (self._current_round_record(),)
         self._plays = ()
+        hands = round_[0]
         events = [
             Event(
                 EVERYONE,
                 RoundOver(
-                    state.round_number,
-                    round_.result,
-                    round_.won,
-                    state.round_wins,
-                    Revealed(round_.hands, round_.face_down),
+                    self._round_number,
+                    result_of(won, round_[4]),
+                    (won[:3], won[3:]),
+                    self._round_wins,
+                    Revealed((Hand.of(hands[0]), Hand.of(hands[1])), self._current_deal.face_down),
                 ),
             )
         ]
-        if state.winner is not None:
-            events.append(Event(EVERYONE, MatchOver(state.winner, state.round_wins, None)))
+        if self._winner is not None:
+            events.append(Event(EVERYONE, MatchOver(self._winner, self._round_wins, None)))
             return events
-        self._current_deal = self._deal(state.round_number + 1)
-        self._state = state.next_round(self._current_deal)
+        self._next_round(round_)
         return events + self._round_started()
+
+    def _next_round(self, finished: core.Round) -> None:
+        """Deal the next round, led by the winner of the ``finished`` one (H12)."""
+        winner, _ = core.round_winner(finished[1], finished[4])
+        self._round_number += 1
+        self._start_round(self._deal(self._round_number), winner)
 
     def resign(self, seat: int) -> list[Event]:
         """``seat`` resigns the match; the other seat wins it.
@@ -309,30 +364,29 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
             raise GameFinished("the match is over")
         _check_seat(seat)
         self._resigned = seat
-        state = self._state
-        return [Event(EVERYONE, MatchOver(1 - seat, state.round_wins, seat))]
+        return [Event(EVERYONE, MatchOver(1 - seat, self._round_wins, seat))]
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` (``None``: a spectator) may see now (RULINGS H13)."""
-        return build_view(self._state, seat, fixed_deal=self.fixed_deal, resigned=self._resigned)
+        return build_view(self.state, seat, fixed_deal=self.fixed_deal, resigned=self._resigned)
 
     @property
     def outcome(self) -> Outcome | None:
         """The winner once the match is over (two round wins, or a resignation)."""
         if self._resigned is not None:
-            return Outcome((1 - self._resigned,), self._state.round_wins, self._resigned)
-        if self._state.winner is not None:
-            return Outcome((self._state.winner,), self._state.round_wins)
+            return Outcome((1 - self._resigned,), self._round_wins, self._resigned)
+        if self._winner is not None:
+            return Outcome((self._winner,), self._round_wins)
         return None
 
     def record(self) -> MatchRecord:
         """Every deal and play so far, for exact replay. Reveals every card."""
         rounds = list(self._rounds)
-        if self._plays or not self._state.round.over:
+        if self._plays or self._round[6]:
             rounds.append(self._current_round_record())
         outcome = self.outcome
         return MatchRecord(
-            first_leader=self._state.first_leader,
+            first_leader=self._first_leader,
             rounds=tuple(rounds),
             winner=outcome.winners[0] if outcome else None,
             resigned=self._resigned,
@@ -340,13 +394,11 @@ class HipparchusGame(Game[Play, View, MatchRecord]):
         )
 
     def fork(self) -> HipparchusGame:
-        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
-        state and the recorded rounds and plays are immutable, so the copy shares them."""
+        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the core's
+        round and the recorded rounds and plays are immutable, so the copy shares them."""
         copy = object.__new__(HipparchusGame)
         copy.__dict__.update(self.__dict__)
         return copy
 
     def _current_round_record(self) -> RoundRecord:
-        first_lead = self._state.round.tricks[0].leader if self._state.round.tricks else None
-        leader = self._state.round.leader if first_lead is None else first_lead
-        return RoundRecord(self._current_deal, leader, self._plays)
+        return RoundRecord(self._current_deal, self._round_leader, self._plays)

@@ -1,11 +1,10 @@
 """The object model of Hipparchus: suits, hands, clumps, plays, tricks and deals.
 
-Everything here is an immutable value (frozen, slotted attrs classes). The rules that move
-from one state to the next live in :mod:`hipparchusd.games.hipparchus.rules`.
-
-A hand is stored as its sequence of *clumps* (RULINGS H2: maximal runs of adjacent cards of one
-suit). Cards of one suit are identical, so the clump sequence is the whole of a hand's order
-(RULINGS H1) and it is what every rule needs; the card sequence is derived from it.
+Everything here is an immutable value (frozen, slotted attrs classes): a view of the values
+of :mod:`.core`, where the rules are. A :class:`Hand` is its clumps (RULINGS H2: maximal runs
+of adjacent cards of one suit) as the core's ints ``size << 2 | suit`` stand for them; every
+rule it answers (its plays, its follows, a play leaving it) the core answers. Cards of one suit
+are identical, so the clump sequence is the whole of a hand's order (RULINGS H1).
 """
 
 from __future__ import annotations
@@ -18,16 +17,35 @@ import attrs
 
 from hipparchusd.wording import counted
 
-#: Cards of each suit in the deck (seed 000, "Components").
-CARDS_PER_SUIT = 10
-#: Cards dealt to each seat at the start of a round.
-HAND_SIZE = 14
-#: Cards left face down, unseen, each round.
-FACE_DOWN_SIZE = 2
-#: Seats at a Hipparchus table.
-SEATS = 2
-#: The largest number of cards one play may hold (RULINGS H2).
-MAX_PLAY = 3
+from . import core
+from .core import CARDS_PER_SUIT, FACE_DOWN_SIZE, HAND_SIZE, MAX_PLAY, SEATS
+
+__all__ = [
+    "CARDS_PER_SUIT",
+    "FACE_DOWN_SIZE",
+    "HAND_SIZE",
+    "MAX_PLAY",
+    "NO_CARDS",
+    "SEATS",
+    "SUITS",
+    "Clump",
+    "Deal",
+    "Hand",
+    "Play",
+    "PlayedCards",
+    "PublicTrick",
+    "Suit",
+    "SuitCounts",
+    "Trick",
+    "cards_of",
+    "cards_of_move",
+    "clump_of",
+    "move_of",
+    "play_of",
+    "play_of_move",
+    "played_cards",
+    "plays_of",
+]
 
 
 class Suit(enum.IntEnum):
@@ -59,7 +77,7 @@ class Suit(enum.IntEnum):
             raise ValueError(f"unknown suit {letter!r} (expected S, M or E)") from None
 
 
-_LETTERS = "SME"
+_LETTERS = core.SUIT_LETTERS
 SUITS: tuple[Suit, Suit, Suit] = (Suit.SUN, Suit.MOON, Suit.EARTH)
 _BY_LETTER = {case(s.letter): s for s in SUITS for case in (str.upper, str.lower)}
 
@@ -121,78 +139,32 @@ class PlayedCards:
         return f"{self.count}{suit}"
 
 
-# Shared instances of the small values the rules create all the time. Clumps and plays are
+# Shared instances of the small values the core's ints stand for. Clumps and plays are
 # immutable values compared by value, so sharing them is invisible to callers; it saves the
-# constructor calls that dominate the cost of a random round (bench/bench_rules.py), and makes
-# ``play in legal_plays`` an identity hit for plays the rules listed.
+# constructor calls a view of a hand or of the legal moves would make, and makes
+# ``play in legal_plays`` an identity hit for plays the rules listed. Indexed by the core's
+# ints: a clump ``size << 2 | suit``, a move ``position << 4 | count << 2 | suit`` and its
+# public form ``count << 2 | suit`` (:mod:`.core`, "Representation").
 _MAX_POSITION = CARDS_PER_SUIT * 3
-_CLUMPS: tuple[tuple[Clump, ...], ...] = tuple(
-    tuple(Clump(suit, size) for size in range(CARDS_PER_SUIT * 3 + 1)) for suit in SUITS
+_CLUMP_OF: tuple[Clump | None, ...] = tuple(
+    Clump(SUITS[code & 3], code >> 2) if code & 3 < 3 else None
+    for code in range((_MAX_POSITION + 1) << 2)
 )
-_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(
-        tuple(Play(count, suit, position) for position in range(_MAX_POSITION + 1))
-        for count in range(MAX_PLAY + 1)
-    )
-    for suit in SUITS
+_PLAY_OF: tuple[Play | None, ...] = tuple(
+    Play(code >> 2 & 3, SUITS[code & 3], code >> 4) if code & 3 < 3 else None
+    for code in range((_MAX_POSITION + 1) << 4)
 )
-# _CLUMP_PLAYS[suit][min(size, 4)][position]: the H2 plays of one clump starting at position.
-_CLUMP_PLAYS: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            (_PLAYS[suit][size][position],)
-            if size <= MAX_PLAY
-            else tuple(_PLAYS[suit][n][position] for n in range(1, MAX_PLAY + 1))
-            for position in range(_MAX_POSITION + 1)
-        )
-        if size
-        else ()
-        for size in range(MAX_PLAY + 2)
-    )
-    for suit in SUITS
+_PLAYED_CARDS_OF: tuple[PlayedCards | None, ...] = tuple(
+    PlayedCards(code >> 2, SUITS[code & 3]) if code & 3 < 3 else None for code in range(16)
 )
-
-
-# _CLUMP_FOLLOWS[suit][min(size, 4)][lead count][position]: the plays of that clump whose count
-# differs from the lead count (the lead-suit part of RULINGS H5).
-_CLUMP_FOLLOWS: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            tuple(
-                tuple(p for p in _CLUMP_PLAYS[suit][size][position] if p.count != count)
-                for position in range(_MAX_POSITION + 1)
-            )
-            for count in range(MAX_PLAY + 1)
-        )
-        if size
-        else ()
-        for size in range(MAX_PLAY + 2)
-    )
-    for suit in SUITS
-)
-
-
-_PLAYED_CARDS: tuple[tuple[PlayedCards, ...], ...] = tuple(
-    tuple(PlayedCards(count, suit) for count in range(MAX_PLAY + 1)) for suit in SUITS
-)
-
-
-def cards_of(count: int, suit: Suit) -> PlayedCards:
-    """``PlayedCards(count, suit)``, shared when possible (equal by value to a new one)."""
-    if type(count) is int and isinstance(suit, Suit) and 0 <= count <= MAX_PLAY:
-        return _PLAYED_CARDS[suit][count]
-    return PlayedCards(count, suit)
-
-
-def played_cards(play: Play) -> PlayedCards:
-    """The public form of ``play``: its count and suit, no position (RULINGS H13)."""
-    return cards_of(play.count, play.suit)
 
 
 def clump_of(suit: Suit, size: int) -> Clump:
     """``Clump(suit, size)``, shared when possible (equal by value to a new one)."""
-    if 0 <= size <= CARDS_PER_SUIT * 3:
-        return _CLUMPS[suit][size]
+    if 0 <= size <= _MAX_POSITION and isinstance(suit, Suit):
+        clump = _CLUMP_OF[size << 2 | suit]
+        assert clump is not None
+        return clump
     return Clump(suit, size)
 
 
@@ -206,49 +178,117 @@ def play_of(count: int, suit: Suit, position: int) -> Play:
         and 0 <= count <= MAX_PLAY
         and 0 <= position <= _MAX_POSITION
     ):
-        return _PLAYS[suit][count][position]
+        play = _PLAY_OF[position << 4 | count << 2 | suit]
+        assert play is not None
+        return play
     return Play(count, suit, position)
 
 
-def _clump_plays(suit: Suit, size: int, position: int) -> tuple[Play, ...]:
-    if position <= _MAX_POSITION:
-        return _CLUMP_PLAYS[suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
-    if size <= MAX_PLAY:
-        return (Play(size, suit, position),)
-    return tuple(Play(n, suit, position) for n in range(1, MAX_PLAY + 1))
+def cards_of(count: int, suit: Suit) -> PlayedCards:
+    """``PlayedCards(count, suit)``, shared when possible (equal by value to a new one)."""
+    if type(count) is int and isinstance(suit, Suit) and 0 <= count <= MAX_PLAY:
+        cards = _PLAYED_CARDS_OF[count << 2 | suit]
+        assert cards is not None
+        return cards
+    return PlayedCards(count, suit)
+
+
+def played_cards(play: Play) -> PlayedCards:
+    """The public form of ``play``: its count and suit, no position (RULINGS H13)."""
+    return cards_of(play.count, play.suit)
+
+
+def move_of(play: Play) -> core.Move | None:
+    """The core's move for ``play`` (``position << 4 | count << 2 | suit``), or ``None`` when
+    ``play`` is not a well-formed play (not a :class:`Play`, fields of other types, a count
+    outside 1-3, a position below 1): such a play is legal nowhere."""
+    if type(play) is not Play:
+        return None
+    count, position = play.count, play.position
+    if type(count) is not int or type(position) is not int or not isinstance(play.suit, Suit):
+        return None
+    if not 1 <= count <= MAX_PLAY or position < 1:
+        return None
+    return position << 4 | count << 2 | play.suit
+
+
+def play_of_move(move: core.Move) -> Play:
+    """The :class:`Play` of the core's ``move`` (shared when possible)."""
+    if move < len(_PLAY_OF):
+        play = _PLAY_OF[move]
+        if play is not None:
+            return play
+    return Play(move >> 2 & 3, SUITS[move & 3], move >> 4)
+
+
+def cards_of_move(move: core.Move) -> PlayedCards:
+    """The public form (:class:`PlayedCards`) of the core's ``move`` (RULINGS H13)."""
+    cards = _PLAYED_CARDS_OF[move & 15]
+    assert cards is not None
+    return cards
+
+
+def plays_of(moves: tuple[core.Move, ...]) -> tuple[Play, ...]:
+    """The :class:`Play` of each of the core's ``moves``, in order."""
+    table = _PLAY_OF
+    try:
+        plays = tuple([table[move] for move in moves])
+    except IndexError:  # a hand longer than this deck allows
+        return tuple(play_of_move(move) for move in moves)
+    if None in plays:
+        return tuple(play_of_move(move) for move in moves)
+    return plays  # type: ignore[return-value]  # no None: checked above
+
+
+def clumps_of(hand: core.Hand) -> tuple[Clump, ...]:
+    """The :class:`Clump` of each of the core's clumps ``size << 2 | suit``, in order."""
+    table = _CLUMP_OF
+    try:
+        clumps = tuple([table[c] for c in hand])
+    except IndexError:  # a clump longer than this deck allows
+        return tuple(Clump(SUITS[c & 3], c >> 2) for c in hand)
+    return clumps  # type: ignore[return-value]  # a core clump's suit is 0-2: never None
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class Hand:
-    """An ordered hand (RULINGS H1), as its clumps from left to right.
+    """An ordered hand (RULINGS H1), as its clumps from left to right: a view of the core's
+    hand (:mod:`.core`), which answers every rule.
 
     Invariants (checked by :meth:`validated`, guaranteed by every rule): every clump has size
     >= 1 and no two neighbouring clumps share a suit (they would be one clump, RULINGS H3).
     """
 
     clumps: tuple[Clump, ...]
-    # Lazily computed, private cache (not part of the value: no eq, hash or repr). A plain
-    # slot rather than a cached_property: the rules read it several times per play.
+    # The core's hand and the plays it allows, worked out once (private caches, not part of
+    # the value: no init, eq, hash or repr).
+    _core: core.Hand | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
     _plays: tuple[Play, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False, repr=False
     )
 
     @classmethod
+    def of(cls, hand: core.Hand) -> Hand:
+        """The view of the core's ``hand`` (its clumps ``size << 2 | suit``)."""
+        view = cls(clumps_of(hand))
+        object.__setattr__(view, "_core", hand)
+        return view
+
+    @classmethod
     def from_cards(cls, cards: Iterable[Suit]) -> Hand:
-        """Build the hand whose cards, left to right, are ``cards``."""
-        clumps: list[Clump] = []
-        run_suit: Suit | None = None
-        run = 0
-        for suit in cards:
-            if suit is run_suit:
-                run += 1
-            else:
-                if run_suit is not None:
-                    clumps.append(clump_of(run_suit, run))
-                run_suit, run = suit, 1
-        if run_suit is not None:
-            clumps.append(clump_of(run_suit, run))
-        return cls(tuple(clumps))
+        """Build the hand whose cards, left to right, are ``cards`` (RULINGS H1, H2)."""
+        return cls.of(core.hand_of(cards))
+
+    @property
+    def core(self) -> core.Hand:
+        """The core's form of this hand: its clumps as ints ``size << 2 | suit``."""
+        hand = self._core
+        if hand is None:
+            hand = tuple([c.size << 2 | c.suit for c in self.clumps])
+            object.__setattr__(self, "_core", hand)
+        return hand
 
     def validated(self) -> Hand:
         """Return ``self`` if its clumps satisfy the invariants.
@@ -273,17 +313,12 @@ class Hand:
     @property
     def size(self) -> int:
         """Number of cards in the hand."""
-        # Not cached: a hand is made for every play and asked its size once (for the played
-        # event), and a slotted class's cached_property costs more on first use than the sum.
-        return sum([c.size for c in self.clumps])
+        return core.size_of(self.core)
 
     @cached_property
     def counts(self) -> SuitCounts:
         """Cards of each suit, indexed by ``Suit``."""
-        counts = [0, 0, 0]
-        for c in self.clumps:
-            counts[c.suit] += c.size
-        return (counts[0], counts[1], counts[2])
+        return core.counts_of(self.core)
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -291,20 +326,7 @@ class Hand:
         fewest cards first within a clump."""
         plays = self._plays
         if plays is None:
-            found: list[Play] = []
-            position = 1
-            table = _CLUMP_PLAYS
-            try:
-                for c in self.clumps:
-                    size = c.size
-                    found += table[c.suit][size if size <= MAX_PLAY else MAX_PLAY + 1][position]
-                    position += size
-            except IndexError:  # a hand longer than this deck allows: no shared plays
-                found, position = [], 1
-                for c in self.clumps:
-                    found += _clump_plays(c.suit, c.size, position)
-                    position += c.size
-            plays = tuple(found)
+            plays = plays_of(core.lead_moves(self.core))
             object.__setattr__(self, "_plays", plays)
         return plays
 
@@ -319,35 +341,9 @@ class Hand:
         Raises:
             ValueError: ``count`` is not 1-3.
         """
-        if not 0 < count <= MAX_PLAY:
+        if type(count) is not int or not 0 < count <= MAX_PLAY:
             raise ValueError(f"a lead has 1 to {MAX_PLAY} cards, not {count!r}")
-        # Straight from the clumps and the shared tables, without listing every play first: a
-        # follower's hand is replaced after the follow, so its full play list is rarely needed.
-        try:
-            same: list[Play] = []
-            follows = _CLUMP_FOLLOWS[suit]
-            position = 1
-            for c in self.clumps:
-                size = c.size
-                if c.suit is suit:
-                    same += follows[size if size <= MAX_PLAY else MAX_PLAY + 1][count][position]
-                position += size
-            if same:
-                return tuple(same)
-            other: list[Play] = []
-            position = 1
-            for c in self.clumps:
-                size = c.size
-                if c.suit is not suit:
-                    other += _CLUMP_PLAYS[c.suit][size if size <= MAX_PLAY else MAX_PLAY + 1][
-                        position
-                    ]
-                position += size
-            return tuple(other)
-        except (IndexError, TypeError):  # outside the tables: a hand larger than the deck
-            plays = self.plays
-            found = tuple(p for p in plays if p.suit is suit and p.count != count)
-            return found or tuple(p for p in plays if p.suit is not suit)
+        return plays_of(core.follow_moves(self.core, count << 2 | suit))
 
     def clump_index_at(self, position: int) -> tuple[int, int]:
         """The clump holding the card at 1-based ``position``: (clump index, its first position).
@@ -355,49 +351,23 @@ class Hand:
         Raises:
             ValueError: ``position`` is outside the hand.
         """
-        start = 1
-        for index, c in enumerate(self.clumps):
-            if position < start + c.size:
-                if position < start:
-                    break
-                return index, start
-            start += c.size
-        raise ValueError(f"position {position} is outside a hand of {counted(self.size, 'card')}")
+        index, start = core.clump_at(self.core, position)
+        if index < 0:
+            raise ValueError(
+                f"position {position} is outside a hand of {counted(self.size, 'card')}"
+            )
+        return index, start
 
     def without(self, play: Play) -> Hand:
         """The hand after ``play`` leaves it; neighbours of one suit merge (RULINGS H3).
 
         ``play`` must be one of :attr:`plays` (not checked here: the rules check it).
+
+        Raises:
+            ValueError: ``play``'s position is outside the hand.
         """
-        clumps = self.clumps
-        position = play.position
-        if position < 1:
-            raise ValueError(
-                f"position {position} is outside a hand of {counted(self.size, 'card')}"
-            )
-        index = 0
-        end = 1  # one past the last position of the clumps before ``index``
-        for c in clumps:
-            end += c.size
-            if position < end:
-                break
-            index += 1
-        else:
-            raise ValueError(
-                f"position {position} is outside a hand of {counted(self.size, 'card')}"
-            )
-        clump = clumps[index]
-        rest = clump.size - play.count
-        if rest:
-            new = list(clumps)
-            new[index] = clump_of(clump.suit, rest)
-            return Hand(tuple(new))
-        if 0 < index < len(clumps) - 1:
-            before, after = clumps[index - 1], clumps[index + 1]
-            if before.suit is after.suit:  # RULINGS H3
-                merged = clump_of(before.suit, before.size + after.size)
-                return Hand((*clumps[: index - 1], merged, *clumps[index + 2 :]))
-        return Hand(clumps[:index] + clumps[index + 1 :])
+        self.clump_index_at(play.position)
+        return Hand.of(core.remove(self.core, play.position << 4 | play.count << 2 | play.suit))
 
     def __str__(self) -> str:
         # _LETTERS[suit] is Suit.letter without a call: every stored snapshot writes hands.

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ...wording import counted
+from . import core
 from .model import (
     FACE_DOWN_SIZE,
     HAND_SIZE,
@@ -35,6 +36,7 @@ from .model import (
     SuitCounts,
     cards_of,
     play_of,
+    play_of_move,
 )
 from .rules import (
     ROUNDS_TO_WIN,
@@ -190,23 +192,31 @@ def parse_play(text: str, hand: Hand) -> Play:
         NotationError: bad notation, a position outside the hand, or a position whose card is
             of another suit.
     """
+    return play_of_move(parse_move(text, hand.core))
+
+
+def parse_move(text: str, hand: core.Hand) -> core.Move:
+    """:func:`parse_play` against the core's ``hand``: the core's move, canonical position.
+
+    Raises:
+        NotationError: as :func:`parse_play`.
+    """
     count, suit, position = parse_play_text(text)
-    at = text.index("@") + 1
-    try:
-        index, start = hand.clump_index_at(position)
-    except ValueError:
+    index, start = core.clump_at(hand, position)
+    if index < 0:
         raise NotationError(
-            f"position {position} is outside your hand of {counted(hand.size, 'card')}", text, at
-        ) from None
-    clump = hand.clumps[index]
-    if clump.suit is not suit:
-        raise NotationError(
-            f"card {position} of your hand is {clump.suit.name.title()}, not {suit.name.title()}",
+            f"position {position} is outside your hand of {counted(core.size_of(hand), 'card')}",
             text,
-            at,
+            text.index("@") + 1,
         )
-    # The shared instance: the rules then find it in the legal plays by identity.
-    return play_of(count, suit, start)
+    held = hand[index] & 3
+    if held != suit:
+        raise NotationError(
+            f"card {position} of your hand is {core.SUIT_NAMES[held]}, not {core.SUIT_NAMES[suit]}",
+            text,
+            text.index("@") + 1,
+        )
+    return start << 4 | count << 2 | suit
 
 
 def format_hand(hand: Hand) -> str:

@@ -1,49 +1,55 @@
-"""The rules of Hipparchus as pure functions over immutable states (RULINGS H2-H12).
+"""Rounds and matches of Hipparchus as immutable values: the object model's view of
+:mod:`.core`, where the rules are (RULINGS H2-H12).
 
 :class:`RoundState` is one round; :class:`MatchState` a best-of-three match. Both are frozen
 attrs values: every transition returns a new state, and a refused play raises
-:class:`IllegalPlay` and leaves the state as it was (it cannot change it).
+:class:`IllegalPlay` and leaves the state as it was (it cannot change it). A round state made
+by the rules carries the core's round it shows (:attr:`RoundState.core`); one made by its
+constructor (a position string, a JSON document, a test) works it out from its fields when
+first asked. Either way the core decides every move.
 """
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_
-
 import attrs
 
-from ...wording import counted
+from . import core
+from .core import ROUNDS_TO_WIN, GameOver, IllegalPlay
 from .model import (
-    MAX_PLAY,
     NO_CARDS,
-    SUITS,
     Deal,
     Hand,
     Play,
     Suit,
     SuitCounts,
     Trick,
-    play_of,
+    move_of,
+    play_of_move,
+    plays_of,
 )
 
-#: Round wins needed to win the match (RULINGS H12).
-ROUNDS_TO_WIN = 2
+__all__ = [
+    "ROUNDS_TO_WIN",
+    "GameOver",
+    "IllegalPlay",
+    "MatchState",
+    "RoundResult",
+    "RoundState",
+    "aside_counts",
+    "refusal",
+    "result_of",
+    "round_ended",
+    "score_round",
+    "suit_name",
+    "trick_winner",
+]
 
 
 def suit_name(suit: Suit, count: int = 1) -> str:
     """The suit's name for people, plural unless ``count`` is 1: ``Sun``, ``2 Moons`` is
     ``suit_name(MOON, 2)`` after the count."""
-    name = suit.name.title()
+    name = core.SUIT_NAMES[suit]
     return name if count == 1 else name + "s"
-
-
-class IllegalPlay(ValueError):
-    """A play that the rules do not allow in this state. The message says why, naming only
-    what the player who tried it may see."""
-
-
-class GameOver(ValueError):
-    """A play tried after the round (or match) has ended."""
 
 
 @attrs.frozen(slots=True)
@@ -60,59 +66,71 @@ class RoundResult:
     by_tie_break: bool
 
 
-def round_ended(hands: tuple[Hand, Hand], lead: Play | None, set_aside: SuitCounts) -> bool:
-    """Whether a round in this position is over: no trick is in progress, and either a lead
-    found no legal follow and was set aside (RULINGS H6) or a hand is empty (H9, checked after
-    the trick in which it emptied). The one statement of the rule: play, the position notation
-    and the validation of untrusted states all ask it."""
-    if lead is not None:
-        return False
-    return any(set_aside) or not hands[0].clumps or not hands[1].clumps
-
-
-def score_round(won: tuple[SuitCounts, SuitCounts], last_follower: int) -> RoundResult:
-    """Score a finished round from each seat's won counts by suit.
-
-    RULINGS H10: for each suit, the seat that won strictly more of it scores the number of that
-    suit the opponent won. H11: higher total wins; equal totals go to ``last_follower``, the seat
-    that followed in the last trick in which both seats played.
-    """
-    scores: list[list[int]] = [[0, 0, 0], [0, 0, 0]]
-    for suit in SUITS:
-        a, b = won[0][suit], won[1][suit]
-        if a > b:
-            scores[0][suit] = b
-        elif b > a:
-            scores[1][suit] = a
-    totals = (sum(scores[0]), sum(scores[1]))
-    if totals[0] != totals[1]:
-        winner, tie = (0 if totals[0] > totals[1] else 1), False
-    else:
-        winner, tie = last_follower, True
+def result_of(won: core.Won, last_follower: int) -> RoundResult:
+    """The :class:`RoundResult` of a finished round from the core's won counts
+    (``won[seat * 3 + suit]``) and last follower (:func:`.core.scores`,
+    :func:`.core.round_winner`)."""
+    each = core.scores(won)
+    winner, tie = core.round_winner(won, last_follower)
     return RoundResult(
-        scores=(
-            (scores[0][0], scores[0][1], scores[0][2]),
-            (scores[1][0], scores[1][1], scores[1][2]),
-        ),
-        totals=totals,
+        scores=((each[0], each[1], each[2]), (each[3], each[4], each[5])),
+        totals=(each[0] + each[1] + each[2], each[3] + each[4] + each[5]),
         winner=winner,
         by_tie_break=tie,
     )
 
 
-def trick_winner(leader: int, lead: Play, follow: Play, won: tuple[SuitCounts, SuitCounts]) -> int:
-    """The seat that wins a trick (RULINGS H7).
+def score_round(won: tuple[SuitCounts, SuitCounts], last_follower: int) -> RoundResult:
+    """Score a finished round from each seat's won counts by suit (RULINGS H10, H11;
+    :func:`.core.scores`, :func:`.core.round_winner`)."""
+    return result_of((*won[0], *won[1]), last_follower)
 
-    Same suit: more cards wins (the follow rule H5 makes counts differ). Different suits: each
-    seat's count of the suit it just played among the cards it had won before this trick; the
-    lower count wins, equal counts go to the follower. ``won`` is the counts before this trick.
+
+def trick_winner(leader: int, lead: Play, follow: Play, won: tuple[SuitCounts, SuitCounts]) -> int:
+    """The seat that wins a trick (RULINGS H7, :func:`.core.trick_winner`); ``won`` is the
+    counts before this trick."""
+    return core.trick_winner(
+        leader,
+        lead.count << 2 | lead.suit,
+        follow.count << 2 | follow.suit,
+        (*won[0], *won[1]),
+    )
+
+
+def round_ended(hands: tuple[Hand, Hand], lead: Play | None, set_aside: SuitCounts) -> bool:
+    """Whether a round in this position is over (RULINGS H6, H9; :func:`.core.ended`): play,
+    the position notation and the validation of untrusted states all ask it."""
+    return core.ended(
+        (hands[0].core, hands[1].core), 0 if lead is None else 1, 1 if any(set_aside) else 0
+    )
+
+
+def refusal(round_: core.Round, play: Play) -> str:
+    """Why ``play`` is not legal for the seat to move in the core's ``round_``, for that seat to
+    read (:func:`.core.why_illegal`); ``""`` when it is legal. A play whose fields are not of
+    their types "is not a play".
+
+    Raises:
+        GameOver: the round is over.
     """
-    follower = 1 - leader
-    if lead.suit is follow.suit:
-        return leader if lead.count > follow.count else follower
-    if won[leader][lead.suit] < won[follower][follow.suit]:
-        return leader
-    return follower
+    if (
+        type(play.count) is not int
+        or type(play.position) is not int
+        or not isinstance(play.suit, Suit)
+    ):
+        if not round_[6]:
+            raise GameOver("the round is over")
+        return f"{play} is not a play"
+    return core.why_illegal(round_, play.count, play.suit, play.position)
+
+
+def aside_counts(aside: core.Move) -> SuitCounts:
+    """The cards of the core's set-aside lead ``aside`` (0: none) by suit (RULINGS H6)."""
+    if not aside:
+        return NO_CARDS
+    counts = [0, 0, 0]
+    counts[aside & 3] = aside >> 2 & 3
+    return (counts[0], counts[1], counts[2])
 
 
 @attrs.frozen(slots=True)
@@ -141,8 +159,11 @@ class RoundState:
     set_aside: SuitCounts = NO_CARDS
     last_follower: int | None = None
     result: RoundResult | None = None
-    # The legal plays, computed once (not part of the value: no init, eq, hash or repr; cattrs
-    # and attrs.evolve leave it out). The rules fill it in when they already know it.
+    # The core's round and the legal plays, worked out once (not part of the value: no init,
+    # eq, hash or repr; cattrs and attrs.evolve leave them out).
+    _core: core.Round | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
     _legal: tuple[Play, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False, repr=False
     )
@@ -152,7 +173,55 @@ class RoundState:
         """The round dealt as ``deal`` with ``leader`` to lead the first trick (0 or 1)."""
         if leader not in (0, 1):
             raise ValueError(f"leader must be seat 0 or 1, not {leader!r}")
-        return cls(hands=deal.hands, face_down=deal.face_down, leader=leader)
+        hands = deal.hands
+        round_ = core.start((hands[0].core, hands[1].core), leader)
+        return cls.of(round_, deal.face_down, (), hands)
+
+    @classmethod
+    def of(
+        cls,
+        round_: core.Round,
+        face_down: tuple[Suit, ...],
+        tricks: tuple[Trick, ...],
+        hands: tuple[Hand, Hand] | None = None,
+    ) -> RoundState:
+        """The view of the core's ``round_``, with the face-down cards and finished tricks
+        (which the core does not keep) and, if given, ``hands`` (views of its hands)."""
+        (first, second), won, leader, lead, last_follower, aside, legal = round_
+        state = cls(
+            (Hand.of(first), Hand.of(second)) if hands is None else hands,
+            face_down,
+            leader,
+            (won[:3], won[3:]),
+            play_of_move(lead) if lead else None,
+            tricks,
+            aside_counts(aside),
+            None if last_follower < 0 else last_follower,
+            None if legal else result_of(won, last_follower),
+        )
+        object.__setattr__(state, "_core", round_)
+        return state
+
+    @property
+    def core(self) -> core.Round:
+        """The core's round this state shows (:mod:`.core`, "Representation")."""
+        round_ = self._core
+        if round_ is None:
+            hands = (self.hands[0].core, self.hands[1].core)
+            won = (*self.won[0], *self.won[1])
+            lead = 0 if self.lead is None else move_of(self.lead) or 0
+            aside = next((n << 2 | suit for suit, n in enumerate(self.set_aside) if n), 0)
+            last = -1 if self.last_follower is None else self.last_follower
+            if self.result is not None:
+                legal: tuple[core.Move, ...] = ()
+            elif lead:
+                legal = core.follow_moves(hands[1 - self.leader], lead)
+            else:
+                legal = core.lead_moves(hands[self.leader])
+            round_ = (hands, won, self.leader, lead, last, aside, legal)
+            object.__setattr__(self, "_core", round_)
+        assert round_ is not None
+        return round_
 
     @property
     def over(self) -> bool:
@@ -172,74 +241,24 @@ class RoundState:
         at once, so it is never a state waiting for a move)."""
         legal = self._legal
         if legal is None:
-            lead = self.lead
-            if self.result is not None:
-                legal = ()
-            elif lead is None:
-                legal = self.hands[self.leader].plays
-            else:
-                legal = self.hands[1 - self.leader].follow_plays(lead.suit, lead.count)
+            legal = () if self.result is not None else plays_of(self.core[6])
             object.__setattr__(self, "_legal", legal)
         return legal
 
     def why_illegal(self, play: Play) -> str:
         """Why ``play`` is not legal for the seat to move now, for that seat to read; ``""``
-        when it is legal.
-
-        The reason names the rule broken, in the order a player checks them: a position
-        outside the hand or of another suit (notation), more than three cards, a clump of 1-3
-        cards not played whole (RULINGS H2), a follow of the lead's suit at the lead's count or
-        of another suit while the lead's suit can be followed (H5), a lead-suit play when only
-        other suits may follow (H5's fall-back). It speaks only of the player's own hand and
-        of the lead, which is public (H13).
+        when it is legal (:func:`.core.why_illegal`: the rule broken, in the order a player
+        checks them, speaking only of the player's own hand and of the lead, H13).
 
         Raises:
             GameOver: the round is over (nobody is to move).
         """
         if self.result is not None:
             raise GameOver("the round is over")
-        legal = self.legal_plays()
-        if play in legal:
-            return ""
-        if (
-            type(play.count) is not int
-            or type(play.position) is not int
-            or not isinstance(play.suit, Suit)
-        ):
-            return f"{play} is not a play"
-        seat = self.leader if self.lead is None else 1 - self.leader
-        hand = self.hands[seat]
-        try:
-            index, _ = hand.clump_index_at(play.position)
-        except ValueError:
-            return f"position {play.position} is outside your hand of {counted(hand.size, 'card')}"
-        clump = hand.clumps[index]
-        if clump.suit is not play.suit:
-            return (
-                f"card {play.position} of your hand is {suit_name(clump.suit)}, "
-                f"not {suit_name(play.suit)}"
-            )
-        if not 1 <= play.count <= MAX_PLAY:
-            return f"a play has 1 to {MAX_PLAY} cards, not {play.count}"
-        if clump.size <= MAX_PLAY and play.count != clump.size:
-            return f"a clump of {clump.size} is played whole"
-        lead = self.lead
-        if lead is not None:
-            led = f"{lead.count} {suit_name(lead.suit, lead.count)}"
-            if any(p.suit is lead.suit for p in legal):
-                return (
-                    f"you must follow {suit_name(lead.suit)} with a count other than "
-                    f"{lead.count} (the lead was {led})"
-                )
-            if play.suit is lead.suit:
-                return (
-                    f"you must play another suit: no {suit_name(lead.suit)} play of yours has "
-                    f"a count other than {lead.count} (the lead was {led})"
-                )
-        return f"{play} is not a legal play here"
+        return refusal(self.core, play)
 
     def play(self, play: Play) -> RoundState:
-        """The state after the seat to move makes ``play``.
+        """The state after the seat to move makes ``play`` (:func:`.core.play`).
 
         Completes the trick after the follow (H7, H8), ends the round after a trick in which a
         hand emptied (H9) or at once when the follower is left with no legal play (H6).
@@ -251,80 +270,24 @@ class RoundState:
         """
         if self.result is not None:
             raise GameOver("the round is over")
-        legal = self.legal_plays()
-        # Listed plays are shared instances (model.play_of): an identity scan finds a listed
-        # play without calling Play.__eq__ on every play listed before it.
-        if not any(map(is_, legal, repeat(play))):
+        round_ = self.core
+        move = move_of(play)
+        if move is None or move not in round_[6]:
             if type(play) is not Play:
                 raise IllegalPlay(f"{play!r} is not a play")
-            play = play_of(play.count, play.suit, play.position)
-            if not any(map(is_, legal, repeat(play))) and play not in legal:
-                raise IllegalPlay(self.why_illegal(play))
-        if self.lead is None:
-            return self._after_lead(play)
-        return self._after_follow(play)
-
-    def _after_lead(self, lead: Play) -> RoundState:
-        leader = self.leader
-        hand = self.hands[leader].without(lead)
-        hands = (hand, self.hands[1]) if leader == 0 else (self.hands[0], hand)
-        follows = hands[1 - leader].follow_plays(lead.suit, lead.count)
-        if follows:
-            state = RoundState(
-                hands,
-                self.face_down,
-                leader,
-                self.won,
-                lead,
-                self.tricks,
-                self.set_aside,
-                self.last_follower,
-                None,
-            )
-            object.__setattr__(state, "_legal", follows)
-            return state
-        # RULINGS H6: no legal follow; the led cards go aside and the round ends now.
-        aside = list(self.set_aside)
-        aside[lead.suit] += lead.count
-        last = self.last_follower
-        assert last is not None, "the first trick always has a legal follow (14 > 10 cards)"
-        return RoundState(
-            hands,
-            self.face_down,
-            leader,
-            self.won,
-            None,
-            (*self.tricks, Trick(leader, lead, None, None)),
-            (aside[0], aside[1], aside[2]),
-            last,
-            score_round(self.won, last),
-        )
-
-    def _after_follow(self, follow: Play) -> RoundState:
-        leader, lead = self.leader, self.lead
-        assert lead is not None
-        follower = 1 - leader
-        hand = self.hands[follower].without(follow)
-        hands = (self.hands[0], hand) if follower == 1 else (hand, self.hands[1])
-        won = self.won
-        winner = trick_winner(leader, lead, follow, won)
-        gained = list(won[winner])
-        gained[lead.suit] += lead.count
-        gained[follow.suit] += follow.count
-        gained_t: SuitCounts = (gained[0], gained[1], gained[2])
-        won = (gained_t, won[1]) if winner == 0 else (won[0], gained_t)
-        ended = round_ended(hands, None, self.set_aside)
-        return RoundState(
-            hands,
-            self.face_down,
-            winner,
-            won,
-            None,
-            (*self.tricks, Trick(leader, lead, follow, winner)),
-            self.set_aside,
-            follower,
-            score_round(won, follower) if ended else None,
-        )
+            raise IllegalPlay(refusal(round_, play))
+        after = core.play(round_, move)
+        leader, lead = round_[2], round_[3]
+        tricks = self.tricks
+        if lead:  # the follow completed the trick
+            tricks = (*tricks, Trick(leader, play_of_move(lead), play_of_move(move), after[2]))
+        elif after[5]:  # RULINGS H6: the lead was set aside
+            tricks = (*tricks, Trick(leader, play_of_move(move), None, None))
+        # The seat that did not move keeps its hand (and the view of it).
+        moved = leader if not lead else 1 - leader
+        hand = Hand.of(after[0][moved])
+        hands = (hand, self.hands[1]) if moved == 0 else (self.hands[0], hand)
+        return RoundState.of(after, self.face_down, tricks, hands)
 
 
 @attrs.frozen(slots=True)
@@ -373,8 +336,13 @@ class MatchState:
             )
         wins = list(self.round_wins)
         wins[round_.result.winner] += 1
-        winner = next((s for s in (0, 1) if wins[s] >= ROUNDS_TO_WIN), None)
-        return attrs.evolve(self, round=round_, round_wins=(wins[0], wins[1]), winner=winner)
+        winner = core.match_winner(wins)
+        return attrs.evolve(
+            self,
+            round=round_,
+            round_wins=(wins[0], wins[1]),
+            winner=None if winner < 0 else winner,
+        )
 
     def next_round(self, deal: Deal) -> MatchState:
         """Start the next round with ``deal``, led by the previous round's winner (H12).

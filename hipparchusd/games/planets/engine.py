@@ -11,27 +11,27 @@ Levels: ``random`` (a random legal move, a random pass), ``heuristic``
 (:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
 which searches the card play; it passes and makes the shooting choice as the heuristic does
 (a pass is one of hundreds of choices made blind, before anything is played; the choice a
-comparison of two totals).
+comparison of two standings, :mod:`.engine_standing`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
 from ...engine.position import Position
 from ...engine.types import MoveStats
 from ...jsondata import JSON
+from . import core
 from .codec import load_view
+from .engine_standing import shooting_choice
 from .model import (
     CARDS,
     HAND_POINTS,
     JUPITER,
     JUPITER_MASK,
-    ONE_POINT_MASK,
     POINT_MASK,
     POINTS,
-    SEVEN_POINT_MASK,
     SUIT_MASKS,
     Card,
     Shoot,
@@ -43,43 +43,18 @@ from .notation import canonical_pass, format_cards
 from .rules import Phase
 from .views import View
 
-_V1_BIT = 1 << Card.V1
-_M7_BIT = 1 << Card.M7
-_N7_BIT = 1 << Card.N7
 #: Attempts at dealing the unknown cards before the view is judged impossible.
 DEAL_TRIES = 2000
 
 
 def _bits(mask: int) -> list[int]:
     """The cards (values) in ``mask``, low to high."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
-def _suit(card: int) -> int:
-    return card // 10
-
-
-def legal_mask(hand: int, trick: list[int], first_trick: bool, broken: bool) -> int:
-    """The cards ``hand`` may play (RULINGS P5, P6, P11): follow the led suit if possible, else
-    anything; V1 leads the first trick; no Jupiter lead before Jupiter is broken unless the
-    hand holds nothing else."""
-    if trick:
-        return hand & SUIT_MASKS[trick[0] // 10] or hand
-    if first_trick:
-        return hand & _V1_BIT
-    if broken:
-        return hand
-    return hand & ~JUPITER_MASK or hand
+    return list(core.cards_in(mask))
 
 
 #: The share of playout cards chosen uniformly at random rather than by the playout policy.
 PLAYOUT_RANDOMNESS = 0.15
-_DISCARD_FIRST = (_M7_BIT, _N7_BIT)
+_DISCARD_FIRST = (1 << core.M7, 1 << core.N7)
 _POINT_JUPITERS = JUPITER_MASK & POINT_MASK
 
 
@@ -108,43 +83,23 @@ def _highest_rank(mask: int) -> int:
     return best
 
 
-def playout_card(
-    hand: int,
-    trick: list[int],
-    first: bool,
-    broken: bool,
-    players: int,
-    rand: Callable[[], float],
-) -> int:
-    """The playouts' card for a seat holding ``hand`` (a legal one, RULINGS P5, P6): now and
-    then (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits:
-    lead low; follow with the highest card that loses, or when every card wins, the highest
-    as last to play and the lowest before; unable to follow, discard Mars 7, Neptune 7, a
-    point Jupiter, else the highest card. Random playouts let seats take points no player
-    would, which blurs the search's estimates; these keep it cheap (bit operations)."""
-    if trick:
-        legal = hand & SUIT_MASKS[trick[0] // 10] or hand
-    elif first:
-        legal = hand & _V1_BIT
-    elif broken:
-        legal = hand
-    else:
-        legal = hand & ~JUPITER_MASK or hand
+def playout_card(legal: int, led: int, best: int, last: bool, rand: Callable[[], float]) -> int:
+    """The playouts' card among ``legal`` (a :data:`.core.Chooser`: the rules core works out
+    the legal cards, P5, P6, P11, and the trick; this only chooses): now and then
+    (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits: lead
+    low; follow with the highest card that loses, or when every card wins, the highest as
+    last to play and the lowest before; unable to follow, discard Mars 7, Neptune 7, a point
+    Jupiter, else the highest card. Random playouts let seats take points no player would,
+    which blurs the search's estimates; these keep it cheap (bit operations)."""
     if rand() < PLAYOUT_RANDOMNESS:
-        k = int(rand() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        return (legal & -legal).bit_length() - 1
-    if not trick:
+        return core.random_card(legal, led, best, last, rand)
+    if not led:
         return _lowest_rank(legal)
-    led = SUIT_MASKS[trick[0] // 10]
     if legal & led:
-        best = max(card for card in trick if (1 << card) & led)
         under = legal & ((1 << best) - 1)
         if under:
             return under.bit_length() - 1
-        if len(trick) == players - 1:
+        if last:
             return legal.bit_length() - 1
         return (legal & -legal).bit_length() - 1
     for bit in _DISCARD_FIRST:
@@ -156,103 +111,83 @@ def playout_card(
 
 
 class PlanetsState:
-    """A determinization of the card play of one hand (masks: :mod:`.model`), as the search
-    plays it (:class:`hipparchusd.engine.position.Determinization`). Moves are keyed by the card
+    """A determinization of the card play of one hand, as the search plays it
+    (:class:`hipparchusd.engine.position.Determinization`): a hand of the rules core
+    (:data:`.core.Hand`), played by :func:`.core.play` and played out by
+    :func:`.core.playout` with :func:`playout_card`'s policy. Moves are keyed by the card
     played: every card played is seen by everyone. A seat that takes every point card chooses
     ``self`` (RULINGS P8, P13) in the search.
+
+    Made from what each seat holds now (``hands``, masks by seat: the cards of ``trick`` are
+    out of them), the leader of the trick in progress, its cards, the points taken, whether
+    Jupiter is broken and whether the first trick is still to be completed.
 
     The reward of a seat is ``1 - added / 23`` (at most 1), ``added`` being what the hand adds
     to its total (-23 to 23): fewer points, more reward. Rewards span what a hand usually
     adds, 0 to 23 points, so that UCB1's exploration constant suits them.
     """
 
-    __slots__ = ("broken", "first", "hands", "leader", "players", "taken", "trick")
+    __slots__ = ("hand", "players", "taken")
 
     def __init__(
         self,
-        hands: list[int],
+        hands: Sequence[int],
         leader: int,
-        trick: list[int],
-        taken: list[int],
+        trick: Sequence[int],
+        taken: Sequence[int],
         broken: bool,
         first: bool,
     ) -> None:
-        self.hands = hands
-        self.players = len(hands)
-        self.leader = leader
-        self.trick = trick
-        self.taken = taken
-        self.broken = broken
-        self.first = first
+        players = self.players = len(hands)
+        before = list(hands)  # the core's hands hold the trick's cards until it is complete
+        for offset, card in enumerate(trick):
+            before[(leader + offset) % players] |= 1 << card
+        # The core counts the tricks done; only whether there is one matters to the rules
+        # (P12: Venus 1 leads the first), so 1 stands for "some".
+        done = 0 if first else 1
+        to_play = hands[(leader + len(trick)) % players]
+        legal = core.cards_in(core.allowed(to_play, tuple(trick), broken, done))
+        passes: tuple[tuple[int, ...], ...] = ((),) * players
+        self.hand: core.Hand = (
+            tuple(before),
+            leader,
+            tuple(trick),
+            tuple(taken),
+            broken,
+            done,
+            passes,
+            0,
+            legal,
+        )
+        self.taken: Sequence[int] = self.hand[3]
 
     def to_move(self) -> int:
         """The seat to play, -1 once every card is played."""
-        if not self.hands[(self.leader + len(self.trick)) % self.players]:
+        hand = self.hand
+        if not hand[8]:
             return -1
-        return (self.leader + len(self.trick)) % self.players
+        return (hand[1] + len(hand[2])) % self.players
 
     def keys(self) -> list[int]:
         """The legal cards of the seat to play."""
-        seat = (self.leader + len(self.trick)) % self.players
-        return _bits(legal_mask(self.hands[seat], self.trick, self.first, self.broken))
+        return list(self.hand[8])
 
     def play(self, key: Hashable, rng: random.Random) -> None:
         """The seat to play plays card ``key``."""
         assert isinstance(key, int)
-        seat = (self.leader + len(self.trick)) % self.players
-        self.hands[seat] &= ~(1 << key)
-        self.trick.append(key)
-        if len(self.trick) == self.players:
-            self._finish_trick()
-
-    def _finish_trick(self) -> None:
-        trick = self.trick
-        led = SUIT_MASKS[trick[0] // 10]
-        best = max(card for card in trick if (1 << card) & led)
-        winner = (self.leader + trick.index(best)) % self.players
-        cards = sum(1 << card for card in trick)
-        self.taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
-            cards & SEVEN_POINT_MASK
-        ).bit_count()
-        if cards & JUPITER_MASK:
-            self.broken = True
-        self.first = False
-        self.leader = winner
-        self.trick = []
+        self.hand = core.play(self.hand, key)
+        self.taken = self.hand[3]
 
     def playout(self, rng: random.Random) -> None:
         """Play the hand out with :func:`playout_card`'s policy."""
-        hands = self.hands
-        players = self.players
-        rand = rng.random
-        trick = self.trick
-        leader = self.leader
-        taken = self.taken
-        broken = self.broken
-        first = self.first
-        while hands[(leader + len(trick)) % players]:
-            seat = (leader + len(trick)) % players
-            hand = hands[seat]
-            card = playout_card(hand, trick, first, broken, players, rand)
-            hands[seat] = hand ^ (1 << card)
-            trick.append(card)
-            if len(trick) == players:
-                led = trick[0] // 10
-                best = max(card for card in trick if card // 10 == led)
-                winner = (leader + trick.index(best)) % players
-                cards = sum(1 << card for card in trick)
-                taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
-                    cards & SEVEN_POINT_MASK
-                ).bit_count()
-                broken = broken or cards & JUPITER_MASK != 0
-                first = False
-                leader = winner
-                trick = []
-        self.trick, self.leader, self.broken, self.first = trick, leader, broken, first
+        hand = self.hand
+        taken = self.taken = core.playout(hand, playout_card, rng.random)
+        # Over: every card played (the hand's other fields are no longer read).
+        self.hand = ((0,) * self.players, hand[1], (), tuple(taken), *hand[4:8], ())
 
     def added(self, seat: int) -> int:
         """What the finished hand adds to ``seat``'s total (P7, P8, P13; the shooter chooses
-        ``self``)."""
+        ``self``: :func:`.core.added`)."""
         taken = self.taken
         if HAND_POINTS in taken:
             return -HAND_POINTS if taken[seat] == HAND_POINTS else 0
@@ -439,16 +374,20 @@ def heuristic_pass(hand: int, count: int) -> list[int]:
     return sorted(_bits(hand), key=danger, reverse=True)[:count]
 
 
+#: The seed of the model games :func:`heuristic_choice` plays (a fixed one: the same view
+#: gets the same choice).
+CHOICE_SEED = 29
+
+
 def heuristic_choice(view: View) -> Shoot:
-    """The shooting choice (P8, P13): ``others`` when adding 23 to every opponent ends the game
-    (a total above 100, P9) with this seat alone lowest; else ``self``."""
+    """The shooting choice (P8, P13) by the game's standing: the option after which the seat
+    wins the game more often, with every option of the game known (``exact100``, P14), as
+    :func:`~.engine_standing.shooting_choice` estimates it; the same view gets the same
+    choice."""
     me = view.seat
     assert me is not None
-    totals = list(view.totals)
-    after = [t if s == me else t + HAND_POINTS for s, t in enumerate(totals)]
-    if max(after) > 100 and all(after[me] < t for s, t in enumerate(after) if s != me):
-        return Shoot.OTHERS
-    return Shoot.SELF
+    choice, _, _ = shooting_choice(view.totals, me, view.exact100, random.Random(CHOICE_SEED))
+    return choice
 
 
 class PlanetsPosition(Position):
@@ -470,7 +409,9 @@ class PlanetsPosition(Position):
         self.legal = 0
         if view.phase is Phase.PLAY:
             trick = [int(c) for c in view.trick.cards] if view.trick is not None else []
-            self.legal = legal_mask(self.hand, trick, not view.tricks, view.jupiter_broken)
+            self.legal = core.allowed(
+                self.hand, tuple(trick), view.jupiter_broken, len(view.tricks)
+            )
             if not self.legal:
                 raise ValueError("the seat has no legal card")
         self._information: PlanetsInformation | None = None

@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar, TypeAlias
 
+import attrs
+
 from ...codec import Codec
 from ...jsondata import JSON
 from ...wording import counted
@@ -20,19 +22,24 @@ from ..base import (
     Outcome,
     Pick,
 )
+from . import core
 from .codec import CODEC
-from .model import Card, Pass, Shoot, cards_of, deck_mask
+from .dealing import check_masks, draw_cut, shuffled_deal
+from .model import Card, Pass, Shoot, as_cards, cards_of, deck_mask, pass_kind
 from .notation import NotationError, canonical_pass, format_cards, parse_cards
 from .record import HandRecord, PlanetsRecord
 from .rules import (
+    HandResult,
+    HandSetup,
+    HandState,
     IllegalPlay,
-    Phase,
     PlanetsState,
-    check_masks,
+    Trick,
     cut_dealer,
-    draw_cut,
+    finished_trick,
     lowest,
-    shuffled_deal,
+    pass_cards_of,
+    scored,
 )
 from .views import (
     HandDealt,
@@ -52,6 +59,7 @@ Move: TypeAlias = Pass | Card | Shoot
 
 _NOBODY: frozenset[int] = frozenset()
 _CHOICES = (Shoot.SELF, Shoot.OTHERS)
+_CHOICE_CODES = {Shoot.SELF: core.SELF, Shoot.OTHERS: core.OTHERS}
 _CHOICE_WORDS = {choice.value: choice for choice in _CHOICES}
 
 
@@ -66,7 +74,8 @@ def _check_seat(seat: object, players: int) -> int:
 
 
 class PlanetsGame(Game[Move, View, PlanetsRecord]):
-    """A game of planets for 3 to 6 seats (docs/planets.md).
+    """A game of planets for 3 to 6 seats (docs/planets.md). It plays on the core's hand
+    (:mod:`.core`); :attr:`state`, the object model's :class:`PlanetsState`, is a view of it.
 
     Args:
         players: seats at the table, 3 to 6 (RULINGS P2).
@@ -98,6 +107,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         deck_mask(players, galaxies)  # raises for a bad player count or galaxies
         self._players = players
         self._galaxies = galaxies
+        self._exact100 = exact100
         self._seed = seed
         self._deals = tuple(tuple(deal) for deal in deals)
         for deal in self._deals:
@@ -110,12 +120,25 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             dealer = cut_dealer(self._cut)
         if type(dealer) is not int or not 0 <= dealer < players:
             raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-        self._state = PlanetsState.start(
-            self._deal(1), dealer, galaxies=galaxies, exact100=exact100
-        )
+        self._first_dealer = dealer
+        self._totals: tuple[int, ...] = (0,) * players
+        self._results: tuple[HandResult, ...] = ()
+        self._winners: tuple[int, ...] | None = None
+        self._start_hand(1, dealer, self._deal(1))
         # Finished hands' records, a tuple so that fork() shares it.
         self._hands: tuple[HandRecord, ...] = ()
         self._resigned: int | None = None
+
+    def _start_hand(self, number: int, dealer: int, dealt: Sequence[int]) -> None:
+        check_masks(dealt, self._players, self._galaxies)
+        kind = pass_kind(self._players, number)
+        self._hand = core.start(dealt, kind.offsets)
+        self._setup = HandSetup(
+            self._players, number, dealer, kind, self._hand[0], pass_cards_of(self._hand[6])
+        )
+        # The hand's finished tricks, which the core does not keep (views and records do).
+        self._tricks: tuple[Trick, ...] = ()
+        self._view: tuple[core.Hand, PlanetsState] | None = None
 
     def _deal(self, number: int) -> tuple[int, ...]:
         if number <= len(self._deals):
@@ -124,6 +147,36 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             rng = random.Random(f"planets/{self._seed}/{number}")
             return shuffled_deal(rng, self._players, self._galaxies)
         return shuffled_deal(_SYSTEM, self._players, self._galaxies)
+
+    @property
+    def _state(self) -> PlanetsState:
+        """The full rules state in the object model (every card: never send it to a seat): a
+        view of the core's hand and of the game around it, made once per hand state. It may be
+        set (tests set up positions so): the game then plays on from it."""
+        view = self._view
+        if view is None or view[0] is not self._hand:
+            hand = HandState.of(self._hand, self._setup, self._tricks)
+            state = PlanetsState(
+                self._players,
+                self._galaxies,
+                self._exact100,
+                self._first_dealer,
+                self._totals,
+                self._results,
+                hand,
+                self._winners,
+            )
+            view = self._view = (self._hand, state)
+        return view[1]
+
+    @_state.setter
+    def _state(self, state: PlanetsState) -> None:
+        hand = state.hand
+        self._galaxies, self._exact100 = state.galaxies, state.exact100
+        self._first_dealer = state.first_dealer
+        self._totals, self._results, self._winners = state.totals, state.results, state.winners
+        self._setup, self._hand, self._tricks = hand.setup, hand.core, hand.tricks
+        self._view = (self._hand, state)
 
     @property
     def state(self) -> PlanetsState:
@@ -143,11 +196,11 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
     @property
     def outcome(self) -> Outcome | None:
         """The winners once the game is over (RULINGS P9), or after a resignation (P16)."""
-        totals = self._state.totals
+        totals = self._totals
         if self._resigned is not None:
             return Outcome(lowest(totals, excluding=self._resigned), totals, self._resigned)
-        if self._state.winners is not None:
-            return Outcome(self._state.winners, totals)
+        if self._winners is not None:
+            return Outcome(self._winners, totals)
         return None
 
     @classmethod
@@ -185,7 +238,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         game._cut = record.cut
         game._fixed = record.fixed_deal
         for number, hand_record in enumerate(record.hands, start=1):
-            if game._state.hand_number != number or game.outcome is not None:
+            if game._setup.number != number or game.outcome is not None:
                 raise ValueError(f"hand {number} of the record is after the game's end")
             try:
                 game._replay_hand(hand_record)
@@ -202,24 +255,25 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         return game
 
     def _replay_hand(self, hand: HandRecord) -> None:
-        state = self._state
         if len(hand.passes) != self._players:
             raise IllegalMove(
                 f"{counted(len(hand.passes), 'pass', 'passes')} for {self._players} seats"
             )
-        if state.hand.kind.count:
+        if self._setup.kind.count:
             for seat, chosen in enumerate(hand.passes):
                 if chosen is not None:
                     self.play(seat, Pass(chosen))
         elif any(chosen != () for chosen in hand.passes):
             raise IllegalMove("a pass in a no-pass hand")
         for card in hand.plays:
-            self.play(self._state.hand.player, card)
+            leader, trick = self._hand[1], self._hand[2]
+            self.play((leader + len(trick)) % self._players, card)
         if hand.choice is not None:
-            shooter = self._state.hand.shooter
-            if shooter is None:
+            done = core.phase(self._hand) >= core.CHOICE
+            seat = core.shooter(self._hand[3]) if done else -1
+            if seat < 0:
                 raise IllegalMove("a shooting choice with no shooter")
-            self.play(shooter, hand.choice)
+            self.play(seat, hand.choice)
 
     # Moves.
 
@@ -228,24 +282,24 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         return self._hand_started()
 
     def _hand_started(self) -> list[Event]:
-        hand = self._state.hand
-        kind = hand.kind
-        sizes = tuple(mask.bit_count() for mask in hand.hands)
+        setup = self._setup
+        kind = setup.kind
+        sizes = tuple(mask.bit_count() for mask in setup.dealt)
         events = [
-            Event(EVERYONE, HandStarted(hand.number, hand.dealer, kind.name, kind.count, sizes))
+            Event(EVERYONE, HandStarted(setup.number, setup.dealer, kind.name, kind.count, sizes))
         ]
         events += [
-            Event(seat, HandDealt(hand.number, seat, cards_of(mask)))
-            for seat, mask in enumerate(hand.dealt)
+            Event(seat, HandDealt(setup.number, seat, cards_of(mask)))
+            for seat, mask in enumerate(setup.dealt)
         ]
         return events
 
     def seats_to_move(self) -> frozenset[int]:
         """The seats that must move: every seat that has not passed during the pass, else the
         seat to play or the shooter; none once the game is over."""
-        if self._resigned is not None:
+        if self._resigned is not None or self._winners is not None:
             return _NOBODY
-        return frozenset(self._state.to_move)
+        return frozenset(core.to_move(self._hand))
 
     def legal_moves(self, seat: int) -> Sequence[Move] | Pick:
         """During the pass, a :class:`Pick` of ``pass_count`` cards of the seat's hand with
@@ -253,22 +307,23 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         (RULINGS P5, P6, P11); for the shooter, ``self`` and ``others`` (P8)."""
         if seat not in self.seats_to_move():
             return ()
-        hand = self._state.hand
-        phase = hand.phase
-        if phase is Phase.PASS:
-            items = tuple(card.name for card in cards_of(hand.dealt[seat]))
-            return Pick(hand.kind.count, items, hand.kind.targets(seat, self._players))
-        if phase is Phase.PLAY:
-            return hand.legal_cards()
+        hand = self._hand
+        phase = core.phase(hand)
+        if phase == core.PASS:
+            kind = self._setup.kind
+            items = tuple(card.name for card in cards_of(self._setup.dealt[seat]))
+            return Pick(kind.count, items, kind.targets(seat, self._players))
+        if phase == core.PLAY:
+            return as_cards(core.legal(hand))
         return _CHOICES
 
     def decisions_left(self, seat: int) -> int:
         """The cards ``seat`` holds (one play each this hand), and its pass while it is due,
         and a shooting choice at most."""
         _check_seat(seat, self._players)
-        hand = self._state.hand
-        cards = hand.hands[seat].bit_count()
-        return cards + (hand.phase is Phase.PASS) + 1
+        hand = self._hand
+        cards = core.holdings(hand)[seat].bit_count()
+        return cards + (core.phase(hand) == core.PASS) + 1
 
     def parse_move(self, seat: int, word: str) -> Move:
         """``word`` as ``seat``'s move: ``self`` or ``others``; during the pass, the cards
@@ -285,10 +340,10 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             cards = parse_cards(word)
         except NotationError as error:
             raise IllegalMove(str(error)) from None
-        hand = self._state.hand
-        if hand.phase is Phase.PASS:
-            return Pass(canonical_pass(cards, hand.kind))
-        if hand.phase is Phase.CHOICE and seat == hand.shooter:
+        phase = core.phase(self._hand)
+        if phase == core.PASS:
+            return Pass(canonical_pass(cards, self._setup.kind))
+        if phase == core.CHOICE and seat == core.shooter(self._hand[3]):
             raise IllegalMove("choose self or others")
         if len(cards) != 1:
             raise IllegalMove("play one card")
@@ -307,7 +362,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         choice's word."""
         word = self.format_move(move)
         if isinstance(move, Pass):
-            targets = self._state.hand.kind.targets(seat, self._players)
+            targets = self._setup.kind.targets(seat, self._players)
             return {"move": word, "cards": [c.name for c in move.cards], "to": list(targets)}
         if isinstance(move, Shoot):
             return {"move": word, "choice": move.value}
@@ -315,7 +370,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
 
     def turn_refusal(self, seat: int) -> str:
         """During the pass a seat out of turn has passed already (P4: a pass is final)."""
-        if self._state.hand.phase is Phase.PASS:
+        if core.phase(self._hand) == core.PASS:
             return "you have already passed this hand"
         return "it is not your turn"
 
@@ -330,22 +385,22 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         if self.outcome is not None:
             raise GameFinished("the game is over")
         _check_seat(seat, self._players)
-        state = self._state
-        hand = state.hand
-        if seat not in state.to_move:
+        hand = self._hand
+        if seat not in core.to_move(hand):
             raise NotYourTurn(self.turn_refusal(seat))
+        phase = core.phase(hand)
         try:
             if isinstance(move, Pass):
-                if hand.phase is not Phase.PASS:
+                if phase != core.PASS:
                     raise IllegalMove("no pass now: play a card")
                 return self._pass(seat, move)
             if isinstance(move, Shoot):
-                if hand.phase is not Phase.CHOICE:
+                if phase != core.CHOICE:
                     raise IllegalMove("no shooting choice is pending")
-                self._state = state.choose(seat, move)
+                self._hand = core.choose(hand, seat, _CHOICE_CODES[move])
                 return self._hand_over()
-            if hand.phase is not Phase.PLAY:
-                if hand.phase is Phase.CHOICE:
+            if phase != core.PLAY:
+                if phase == core.CHOICE:
                     raise IllegalMove("choose self or others")
                 raise IllegalMove("no card is to be played now: pass")
             return self._play_card(seat, move)
@@ -353,26 +408,26 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
             raise IllegalMove(str(error)) from None
 
     def _pass(self, seat: int, move: Pass) -> list[Event]:
-        kind = self._state.hand.kind
-        after = self._state.pass_cards(seat, canonical_pass(move.cards, kind))
-        self._state = after
+        kind = self._setup.kind
+        after = core.pass_cards(self._hand, seat, canonical_pass(move.cards, kind), kind.offsets)
+        self._hand = after
+        self._setup = attrs.evolve(self._setup, passes=pass_cards_of(after[6]))
         events = [Event(EVERYONE, Passed(seat))]
-        hand = after.hand
-        if hand.phase is not Phase.PASS:
+        if after[1] >= 0:  # every seat has passed: the cards moved (P4, P12)
+            number = self._setup.number
             for receiver in range(self._players):
-                cards, givers = hand.received(receiver)
-                events.append(Event(receiver, Received(hand.number, receiver, cards, givers)))
+                cards, givers = core.received(after, kind.offsets, receiver)
+                events.append(Event(receiver, Received(number, receiver, as_cards(cards), givers)))
         return events
 
     def _play_card(self, seat: int, card: Card) -> list[Event]:
-        before = self._state
-        number = len(before.hand.tricks) + 1
-        after = before.play(card)
-        self._state = after
+        before = self._hand
+        number = before[5] + 1
+        after = self._hand = core.play(before, card)
         events = [Event(EVERYONE, Played(seat, card, number))]
-        hand = after.hand
-        if len(hand.tricks) == number:
-            trick = hand.tricks[-1]
+        trick = finished_trick(before, card, after)
+        if trick is not None:
+            self._tricks += (trick,)
             events.append(
                 Event(
                     EVERYONE,
@@ -382,20 +437,23 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
                         trick.cards,
                         trick.winner,
                         trick.points,
-                        hand.broken,
+                        after[4],
                     ),
                 )
             )
-            if hand.phase is Phase.CHOICE:
-                assert hand.shooter is not None
-                events.append(Event(EVERYONE, ShootPending(hand.shooter)))
-            elif hand.phase is Phase.OVER:
+            phase = core.phase(after)
+            if phase == core.CHOICE:
+                events.append(Event(EVERYONE, ShootPending(core.shooter(after[3]))))
+            elif phase == core.OVER:
                 events += self._hand_over()
         return events
 
     def _hand_over(self) -> list[Event]:
-        state = self._state
-        result = state.results[-1]
+        hand = self._state.hand
+        result, winners = scored(hand, self._totals, self._exact100)
+        self._totals, self._winners = result.totals, winners
+        self._results += (result,)
+        self._view = None
         events = [
             Event(
                 EVERYONE,
@@ -409,10 +467,12 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
                 ),
             )
         ]
-        if state.winners is not None:
+        if winners is not None:
             return events
-        self._hands += (HandRecord.of(state.hand),)
-        self._state = state.next_hand(self._deal(state.hand_number + 1))
+        self._hands += (HandRecord.of(hand),)
+        setup = self._setup
+        number = setup.number + 1
+        self._start_hand(number, core.next_dealer(setup.dealer, self._players), self._deal(number))
         return events + self._hand_started()
 
     def resign(self, seat: int) -> list[Event]:
@@ -444,24 +504,23 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
 
     def record(self) -> PlanetsRecord:
         """Every deal, pass, play and choice so far, for exact replay. Reveals every card."""
-        state = self._state
         outcome = self.outcome
         return PlanetsRecord(
             players=self._players,
             galaxies=self._galaxies,
-            exact100=state.exact100,
+            exact100=self._exact100,
             cut=self._cut,
-            first_dealer=state.first_dealer,
-            hands=(*self._hands, HandRecord.of(state.hand)),
+            first_dealer=self._first_dealer,
+            hands=(*self._hands, HandRecord.of(self._state.hand)),
             resigned=self._resigned,
             winners=outcome.winners if outcome else None,
-            totals=state.totals,
+            totals=self._totals,
             fixed_deal=self._fixed,
         )
 
     def fork(self) -> PlanetsGame:
-        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the rules
-        state and the finished hands' records are immutable, so the copy shares them."""
+        """An independent copy (:meth:`hipparchusd.games.base.Game.fork`). Cheap: the core's
+        hand and the finished hands' records are immutable, so the copy shares them."""
         copy = object.__new__(PlanetsGame)
         copy.__dict__.update(self.__dict__)
         return copy

@@ -19,9 +19,9 @@ from ..base import (
     integer_option,
 )
 from .codec import CODEC, structure_record
+from .dealing import check_deal
 from .game import PlanetsGame
 from .notation import parse_deal
-from .rules import check_deal
 from .views import HandStarted
 
 OPTIONS = (

@@ -1,15 +1,14 @@
 """Cards, hands, decks and passes of planets (the Universal Card Deck game of seed 002;
-docs/planets.md).
+docs/planets.md): the object model's side of the values of :mod:`.core`, where the rules are.
 
-A card is a :class:`Card`, an ``IntEnum`` whose value is ``10 * suit + rank``: suits in hand
-order Earth, Jupiter, Mars, Neptune, Saturn, Venus (0-5), ranks low to high 1-7, Moon, Sun,
-Galaxy (0-9). So sorting cards sorts a hand by suit then rank, and within one suit the higher
-value is the higher card (RULINGS P1: the Galaxy ranks above its Sun).
+A card is a :class:`Card`, an ``IntEnum`` whose value is the core's card, ``10 * suit + rank``:
+suits in hand order Earth, Jupiter, Mars, Neptune, Saturn, Venus (0-5), ranks low to high 1-7,
+Moon, Sun, Galaxy (0-9). So sorting cards sorts a hand by suit then rank, and within one suit
+the higher value is the higher card (RULINGS P1: the Galaxy ranks above its Sun).
 
 Inside the rules a set of cards (a hand, a deck) is a *mask*: an ``int`` with bit ``card`` set
-for each card held. Masks make the rules' questions one or two integer operations ("does this
-hand hold Venus?", "which of these may be played?"); :func:`cards_of` turns a mask into the
-sorted tuple of cards that views, events and records carry.
+for each card held (:mod:`.core`); :func:`cards_of` turns a mask into the sorted tuple of cards
+that views, events and records carry.
 """
 
 from __future__ import annotations
@@ -18,18 +17,70 @@ import enum
 
 import attrs
 
-#: Suit letters in hand order (and value order): Earth, Jupiter, Mars, Neptune, Saturn, Venus.
-SUIT_LETTERS = "EJMNSV"
-#: Suit names, by suit number.
-SUIT_NAMES = ("Earth", "Jupiter", "Mars", "Neptune", "Saturn", "Venus")
-#: Rank letters low to high: 1-7, Moon, Sun, Galaxy (RULINGS P1).
-RANK_LETTERS = "1234567MSG"
-#: Rank names, by rank number.
-RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "Moon", "Sun", "Galaxy")
+from . import core
+from .core import (
+    BASE_DECK,
+    EARTH,
+    GALAXY,
+    GALAXY_MASKS,
+    HAND_POINTS,
+    JUPITER,
+    JUPITER_MASK,
+    MARS,
+    NEPTUNE,
+    ONE_POINT_MASK,
+    PLAYER_COUNTS,
+    POINT_MASK,
+    POINTS,
+    RANK_LETTERS,
+    RANK_NAMES,
+    SATURN,
+    SEVEN_POINT_MASK,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    VENUS,
+    deck_mask,
+    hand_size,
+)
 
-EARTH, JUPITER, MARS, NEPTUNE, SATURN, VENUS = range(6)
-#: Rank number of the Galaxy card.
-GALAXY = 9
+__all__ = [
+    "BASE_DECK",
+    "CARDS",
+    "EARTH",
+    "GALAXY",
+    "GALAXY_MASKS",
+    "HAND_POINTS",
+    "JUPITER",
+    "JUPITER_MASK",
+    "MARS",
+    "NEPTUNE",
+    "ONE_POINT_MASK",
+    "PASS_CYCLES",
+    "PLAYER_COUNTS",
+    "POINTS",
+    "POINT_MASK",
+    "RANK_LETTERS",
+    "RANK_NAMES",
+    "SATURN",
+    "SEVEN_POINT_MASK",
+    "SUIT_LETTERS",
+    "SUIT_MASKS",
+    "SUIT_NAMES",
+    "VENUS",
+    "Card",
+    "Pass",
+    "PassKind",
+    "Shoot",
+    "as_cards",
+    "cards_of",
+    "count",
+    "deck_mask",
+    "hand_size",
+    "mask_of",
+    "pass_kind",
+    "suit_cards",
+]
 
 
 class Card(enum.IntEnum):
@@ -114,61 +165,20 @@ class Card(enum.IntEnum):
 #: Every card by value: ``CARDS[n]`` is the card of value ``n`` (faster than ``Card(n)``).
 CARDS: tuple[Card, ...] = tuple(Card)
 
-#: The mask of every card of a suit, by suit number.
-SUIT_MASKS: tuple[int, ...] = tuple(0x3FF << (10 * suit) for suit in range(6))
-#: The Jupiter cards, the Jupiter Galaxy included (RULINGS P6, P11).
-JUPITER_MASK = SUIT_MASKS[JUPITER]
-#: The nine cards from 1 to Sun of each suit, the 54 cards of every deck (RULINGS P1).
-BASE_DECK = sum(0x1FF << (10 * suit) for suit in range(6))
-#: Each Galaxy card's mask, by suit number.
-GALAXY_MASKS: tuple[int, ...] = tuple(1 << (10 * suit + GALAXY) for suit in range(6))
-
-#: Points of each card by value (RULINGS P7): Jupiter 1 to Sun one each, Mars 7 and Neptune 7
-#: seven each; everything else, the Jupiter Galaxy included, nothing.
-POINTS: tuple[int, ...] = tuple(
-    1 if card.suit == JUPITER and card.rank != GALAXY else 7 if card in (Card.M7, Card.N7) else 0
-    for card in CARDS
-)
-#: The eleven point cards (RULINGS P7, P8).
-POINT_MASK = sum(1 << card for card in CARDS if POINTS[card])
-#: The cards of one point (Jupiter 1 to Sun) and of seven (Mars 7, Neptune 7): a trick's
-#: points are two bit counts.
-ONE_POINT_MASK = sum(1 << card for card in CARDS if POINTS[card] == 1)
-SEVEN_POINT_MASK = sum(1 << card for card in CARDS if POINTS[card] == 7)
-#: Points in a whole hand (RULINGS P7).
-HAND_POINTS = 23
-
-#: ``SUIT_CARDS[suit][bits]``: the cards of ``suit`` whose ranks are the set bits of ``bits``
-#: (10 bits), sorted: a mask becomes cards by six look-ups.
-SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(
-        tuple(CARDS[10 * suit + rank] for rank in range(10) if bits >> rank & 1)
-        for bits in range(1024)
-    )
-    for suit in range(6)
-)
-
-
-_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = SUIT_CARDS
-
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards whose bits are set in ``mask``, sorted (by suit, then rank)."""
-    # Six look-ups, unrolled: the rules list legal cards on every play. Adding an empty tuple
-    # makes no new tuple.
-    return (
-        _EARTH[mask & 0x3FF]
-        + _JUPITER[mask >> 10 & 0x3FF]
-        + _MARS[mask >> 20 & 0x3FF]
-        + _NEPTUNE[mask >> 30 & 0x3FF]
-        + _SATURN[mask >> 40 & 0x3FF]
-        + _VENUS[mask >> 50 & 0x3FF]
-    )
+    return tuple(map(CARDS.__getitem__, core.cards_in(mask)))
 
 
 def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     """The cards of ``suit`` in ``mask``, sorted."""
-    return SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]
+    return tuple(map(CARDS.__getitem__, core.SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]))
+
+
+def as_cards(values: tuple[int, ...]) -> tuple[Card, ...]:
+    """The :class:`Card` of each of the core's card ``values``, in order."""
+    return tuple(map(CARDS.__getitem__, values))
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
@@ -182,38 +192,6 @@ def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
 def count(mask: int) -> int:
     """How many cards ``mask`` holds."""
     return mask.bit_count()
-
-
-# Decks and seats (RULINGS P2, P15).
-
-#: The seat counts planets is played with.
-PLAYER_COUNTS = (3, 4, 5, 6)
-
-
-def deck_mask(players: int, galaxies: bool = False) -> int:
-    """The cards in play for ``players`` seats (RULINGS P2): the 54 cards, plus the Venus and
-    Saturn Galaxies for four, the Venus Galaxy for five, all six Galaxies for six with
-    ``galaxies`` (the option ``galaxies=all``).
-
-    Raises:
-        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
-    """
-    if players not in PLAYER_COUNTS:
-        raise ValueError(f"planets is played by 3 to 6 players, not {players}")
-    if galaxies and players != 6:
-        raise ValueError("galaxies=all is for six players only")
-    if players == 4:
-        return BASE_DECK | GALAXY_MASKS[VENUS] | GALAXY_MASKS[SATURN]
-    if players == 5:
-        return BASE_DECK | GALAXY_MASKS[VENUS]
-    if players == 6 and galaxies:
-        return BASE_DECK | sum(GALAXY_MASKS)
-    return BASE_DECK
-
-
-def hand_size(players: int, galaxies: bool = False) -> int:
-    """Cards dealt to each seat (RULINGS P2): 18, 14, 11, then 9 or 10 with all Galaxies."""
-    return count(deck_mask(players, galaxies)) // players
 
 
 @attrs.frozen(slots=True)
@@ -235,37 +213,11 @@ class PassKind:
         return tuple((seat + offset) % players for offset in self.offsets)
 
 
-def _kind(name: str, count: int, *offsets: int) -> PassKind:
-    # One offset for every card, or one per card when they go to different seats.
-    return PassKind(name, offsets * count if len(offsets) == 1 else offsets)
-
-
-#: The pass cycle by seat count (RULINGS P4, P15): hand ``h`` (1-based) uses
-#: ``PASS_CYCLES[players][(h - 1) % len(...)]``. Left is +1, right -1, across +n/2. In a split
-#: pass the first cards go left, then across (four players), then right.
+#: The pass cycle by seat count (RULINGS P4, P15; :data:`.core.PASS_CYCLES`): hand ``h``
+#: (1-based) uses ``PASS_CYCLES[players][(h - 1) % len(...)]``.
 PASS_CYCLES: dict[int, tuple[PassKind, ...]] = {
-    3: (_kind("left", 4, 1), _kind("right", 4, -1), _kind("split", 1, 1, 1, -1, -1)),
-    4: (
-        _kind("left", 3, 1),
-        _kind("right", 3, -1),
-        _kind("across", 3, 2),
-        _kind("split", 1, 1, 2, -1),
-    ),
-    5: (
-        _kind("left", 2, 1),
-        _kind("right", 2, -1),
-        _kind("left2", 2, 2),
-        _kind("right2", 2, -2),
-        PassKind("none", ()),
-    ),
-    6: (
-        _kind("left", 2, 1),
-        _kind("left2", 2, 2),
-        _kind("across", 2, 3),
-        _kind("right2", 2, -2),
-        _kind("right", 2, -1),
-        PassKind("none", ()),
-    ),
+    players: tuple(PassKind(name, offsets) for name, offsets in cycle)
+    for players, cycle in core.PASS_CYCLES.items()
 }
 
 

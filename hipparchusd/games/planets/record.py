@@ -5,8 +5,10 @@ from __future__ import annotations
 import attrs
 
 from ...wording import counted
+from .core import IllegalPlay, cut_dealer
+from .dealing import check_deal
 from .model import Card, Shoot, cards_of
-from .rules import HandState, IllegalPlay, Phase, PlanetsState, check_deal, cut_dealer
+from .rules import HandState, Phase, PlanetsState
 
 
 @attrs.frozen(slots=True)

@@ -1,70 +1,61 @@
-"""The rules of planets as pure, immutable states (docs/planets.md; RULINGS P1-P16).
+"""Hands and games of planets as immutable values: the object model's view of :mod:`.core`,
+where the rules are (docs/planets.md; RULINGS P1-P16).
 
-- :class:`HandState` is one hand: the deal, the simultaneous pass (P4, P12, P15), the tricks
-  (P5, P6, P10, P11), the points taken (P7) and the shooter's pending choice (P8, P13).
+- :class:`HandState` is one hand: its :class:`HandSetup` (the deal and the passes), the
+  :class:`Tally` of its finished tricks, and the cards held and played to the trick in
+  progress.
 - :class:`PlanetsState` is a whole game: the totals, each finished hand's :class:`HandResult`
   (P13, P14), the end test and shared wins (P9), and the hand in progress.
 
 Every method that changes something returns a new state and raises :class:`IllegalPlay` (the
-state unchanged) with a message saying why. Messages name only the moving seat's own cards.
+state unchanged) with a message saying why; the core decides every move. A state made by the
+rules carries the core's hand it shows (:attr:`HandState.core`); one made by its constructor
+(a test's position, a document) works it out from its fields when first asked.
 
-Cards inside a state are masks (``int``, bit ``card`` set per card held; see
-:mod:`~hipparchusd.games.planets.model`) so that the legal cards and the trick's winner are a
-few integer operations: a random hand of four seats is played in well under a millisecond.
-For the same reason the rules build the states of every card played field by field (see
-"Fast construction" below: the same frozen values) and give each such state its seat's legal
-cards, so that a driver asking :meth:`HandState.legal_cards` and then playing one of them
-applies the rules once (``bench/bench_rules.py`` measures random hands per second).
+The deal's functions (:mod:`.dealing`) are found here too, as before the split.
 """
 
 from __future__ import annotations
 
 import enum
-import functools
-import math
-import random
-from collections.abc import Callable, Sequence
-from operator import itemgetter
-from typing import Any
+from collections.abc import Sequence
 
 import attrs
 
-from ...wording import counted
-from .model import (
-    CARDS,
-    HAND_POINTS,
-    JUPITER_MASK,
-    ONE_POINT_MASK,
-    SEVEN_POINT_MASK,
-    SUIT_CARDS,
-    SUIT_MASKS,
-    SUIT_NAMES,
-    Card,
-    PassKind,
-    Shoot,
-    cards_of,
-    count,
-    deck_mask,
-    mask_of,
-    pass_kind,
-)
+from . import core
+from .core import GAME_LIMIT, IllegalPlay, cut_dealer, lowest
+from .dealing import check_deal, check_masks, draw_cut, shuffle, shuffled_deal
+from .model import CARDS, Card, PassKind, Shoot, as_cards, pass_kind
 
-#: Totals above this end the game (RULINGS P9).
-GAME_LIMIT = 100
-
-_V1_BIT = 1 << Card.V1
-#: ``_BITS[card]`` is ``1 << card``.
-_BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
-_V1_ONLY = (Card.V1,)
-
-
-class IllegalPlay(ValueError):
-    """A move the rules refuse; the message says why (never naming another seat's cards)."""
+__all__ = [
+    "CARDS",
+    "CHOICES",
+    "GAME_LIMIT",
+    "PHASES",
+    "HandResult",
+    "HandSetup",
+    "HandState",
+    "IllegalPlay",
+    "Phase",
+    "PlanetsState",
+    "Tally",
+    "Trick",
+    "check_deal",
+    "check_masks",
+    "cut_dealer",
+    "draw_cut",
+    "finished_trick",
+    "lowest",
+    "pass_cards_of",
+    "scored",
+    "shuffle",
+    "shuffled_deal",
+]
 
 
 class Phase(enum.Enum):
     """Where a hand stands: seats choose their passes, play tricks, the shooter chooses, or the
-    hand is over."""
+    hand is over (:func:`.core.phase`)."""
 
     PASS = "pass"
     PLAY = "play"
@@ -72,9 +63,11 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-# Enum members are slow to look up on their class (a descriptor call); the rules ask for them
-# on every card played.
-_PASS, _PLAY, _CHOICE, _OVER = Phase.PASS, Phase.PLAY, Phase.CHOICE, Phase.OVER
+#: Each phase by the core's number for it, and each choice by the core's (0: none yet).
+PHASES = (Phase.PASS, Phase.PLAY, Phase.CHOICE, Phase.OVER)
+CHOICES = (None, Shoot.SELF, Shoot.OTHERS)
+_CHOICE_CODES = {None: 0, Shoot.SELF: core.SELF, Shoot.OTHERS: core.OTHERS}
+_PLAY = Phase.PLAY
 
 
 @attrs.frozen(slots=True)
@@ -121,26 +114,43 @@ class Tally:
     choice: Shoot | None
 
 
+def pass_cards_of(
+    passes: tuple[tuple[int, ...] | None, ...],
+) -> tuple[tuple[Card, ...] | None, ...]:
+    """The core's passes (each seat's chosen cards, ``None`` until it passes) as cards."""
+    return tuple(None if chosen is None else as_cards(chosen) for chosen in passes)
+
+
+def finished_trick(before: core.Hand, card: int, after: core.Hand) -> Trick | None:
+    """The :class:`Trick` that ``card`` completed, taking the core's hand ``before`` to
+    ``after``; ``None`` when the trick goes on."""
+    if after[5] == before[5]:
+        return None
+    winner = after[1]
+    points = after[3][winner] - before[3][winner]
+    return Trick(after[5], before[1], as_cards((*before[2], card)), winner, points)
+
+
 @attrs.frozen(slots=True)
 class HandState:
     """One hand of planets: its :class:`HandSetup`, the :class:`Tally` of its finished tricks,
     the cards each seat holds now (``hands``, masks by seat) and the ``trick`` in progress (its
     cards in play order from the leader).
 
-    The state is split so that a card that does not end a trick makes a new state of four
-    fields only (the setup and the tally are shared): a hand is mostly such plays. The
-    properties below read through to the parts.
+    The state is split so that a card that does not end a trick makes a new state whose setup
+    and tally are shared: a hand is mostly such plays. The properties below read through to
+    the parts.
     """
 
     setup: HandSetup
     tally: Tally
     hands: tuple[int, ...]
     trick: tuple[Card, ...]
-    # The cards the seat to play may play (legal_cards()), when known at construction: not part
-    # of the value (no init, eq, hash or repr; attrs.evolve leaves it out) and never changed
-    # once set. The rules give it to every state they make: a play already holds most of the
-    # answer for the next seat, so a driver's legal_cards() is then a read, and play() checks
-    # a card by looking it up.
+    # The core's hand this state shows, and the legal cards, worked out once: not part of the
+    # value (no init, eq, hash or repr; attrs.evolve leaves them out).
+    _core: core.Hand | None = attrs.field(
+        default=None, init=False, eq=False, hash=False, repr=False
+    )
     _legal: tuple[Card, ...] | None = attrs.field(
         default=None, init=False, eq=False, hash=False, repr=False
     )
@@ -152,16 +162,61 @@ class HandState:
         holder of Venus 1 (RULINGS P12)."""
         players = len(dealt)
         kind = pass_kind(players, number)
-        hands = tuple(dealt)
-        zeros = (0,) * players
-        if kind.count:
-            setup = _setup(players, number, dealer, kind, hands, (None,) * players)
-            tally = _tally(_PASS, -1, (), zeros, False, None, None)
-        else:
-            setup = _setup(players, number, dealer, kind, hands, ((),) * players)
-            tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), zeros, False, None, None)
-            return _hand_state(setup, tally, hands, (), _V1_ONLY)  # Venus 1 leads (P5).
-        return _hand_state(setup, tally, hands, (), ())
+        hand = core.start(dealt, kind.offsets)
+        setup = HandSetup(players, number, dealer, kind, hand[0], pass_cards_of(hand[6]))
+        return cls.of(hand, setup, ())
+
+    @classmethod
+    def of(cls, hand: core.Hand, setup: HandSetup, tricks: tuple[Trick, ...]) -> HandState:
+        """The view of the core's ``hand`` with the ``setup`` of its deal (whose passes it
+        replaces with the hand's, if they differ) and its finished ``tricks`` (which the core
+        does not keep)."""
+        _, leader, trick, taken, broken, _, passes, choice, _ = hand
+        if passes != setup.passes:
+            setup = attrs.evolve(setup, passes=pass_cards_of(passes))
+        phase = core.phase(hand)
+        shooter = core.shooter(taken) if phase >= core.CHOICE else -1
+        tally = Tally(
+            PHASES[phase],
+            leader,
+            tricks,
+            taken,
+            broken,
+            None if shooter < 0 else shooter,
+            CHOICES[choice],
+        )
+        state = cls(setup, tally, core.holdings(hand), as_cards(trick))
+        object.__setattr__(state, "_core", hand)
+        return state
+
+    @property
+    def core(self) -> core.Hand:
+        """The core's hand this state shows (:mod:`.core`, "Representation")."""
+        hand = self._core
+        if hand is None:
+            tally = self.tally
+            done = len(tally.tricks)
+            legal: tuple[int, ...] = ()
+            if tally.phase is _PLAY:
+                held = self.hands[(tally.leader + len(self.trick)) % self.setup.players]
+                legal = core.cards_in(core.allowed(held, self.trick, tally.broken, done))
+            # The core's hands still hold the cards played to the trick in progress.
+            hands = list(self.hands)
+            for offset, card in enumerate(self.trick):
+                hands[(tally.leader + offset) % self.setup.players] |= 1 << card
+            hand = (
+                tuple(hands),
+                tally.leader,
+                self.trick,
+                tally.taken,
+                tally.broken,
+                done,
+                self.setup.passes,
+                _CHOICE_CODES[tally.choice],
+                legal,
+            )
+            object.__setattr__(self, "_core", hand)
+        return hand
 
     # The parts' fields.
 
@@ -236,16 +291,7 @@ class HandState:
     def to_move(self) -> tuple[int, ...]:
         """The seats that must move now, in seat order: during the pass every seat that has not
         passed; then the seat to play, then the shooter; none once the hand is over."""
-        tally = self.tally
-        phase = tally.phase
-        if phase is _PLAY:
-            return ((tally.leader + len(self.trick)) % self.setup.players,)
-        if phase is _PASS:
-            return tuple(seat for seat, chosen in enumerate(self.setup.passes) if chosen is None)
-        if phase is _CHOICE:
-            assert tally.shooter is not None
-            return (tally.shooter,)
-        return ()
+        return core.to_move(self.core)
 
     @property
     def player(self) -> int:
@@ -255,68 +301,34 @@ class HandState:
     def legal_mask(self) -> int:
         """The cards the seat to play may play now, as a mask (RULINGS P5, P6, P11); 0 when
         no card is to be played."""
-        tally = self.tally
-        if tally.phase is not _PLAY:
+        if self.tally.phase is not _PLAY:
             return 0
-        trick = self.trick
-        hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
-        if trick:
-            # Follow the led suit if you can; otherwise any card (P5, P10).
-            return hand & SUIT_MASKS[trick[0] // 10] or hand
-        if not tally.tricks:
-            return hand & _V1_BIT  # Venus 1 leads the first trick (P5, P12).
-        if tally.broken:
-            return hand
-        # No Jupiter lead before one is played, unless nothing else is held (P6).
-        return hand & ~JUPITER_MASK or hand
+        mask = 0
+        for card in core.legal(self.core):
+            mask |= 1 << card
+        return mask
 
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to play may play now, sorted (:meth:`legal_mask` as cards)."""
         legal = self._legal
-        if legal is not None:
-            return legal
-        tally = self.tally
-        if tally.phase is not _PLAY:
-            return ()
-        trick = self.trick
-        hand = self.hands[(tally.leader + len(trick)) % self.setup.players]
-        if trick:
-            return _follow_cards(hand, trick[0] // 10)
-        if not tally.tricks:
-            return _V1_ONLY if hand & _V1_BIT else ()
-        return _lead_cards(hand, tally.broken)
+        if legal is None:
+            legal = as_cards(core.legal(self.core)) if self.tally.phase is _PLAY else ()
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def why_illegal(self, card: Card) -> str | None:
         """Why the seat to play may not play ``card`` now, or ``None`` when it may."""
-        if self.phase is not _PLAY:
+        if self.tally.phase is not _PLAY:
             return "no card is to be played now"
-        hand = self.hands[self.player]
-        bit = 1 << card
-        if not hand & bit:
-            return f"you do not hold {card.name}"
-        if self.legal_mask() & bit:
-            return None
-        if self.trick:
-            return f"you must follow {SUIT_NAMES[self.trick[0] // 10]}"
-        if not self.tricks:
-            return "V1 leads the first trick"
-        return "Jupiter is not broken: lead another suit"
+        return core.why_illegal(self.core, card) or None
 
     def received(self, seat: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
         """What ``seat`` received in this hand's pass, once every seat has passed: the cards
         sorted and the seat each came from (``((), ())`` before then or in a no-pass hand)."""
-        if self.phase is _PASS:
+        if self.tally.phase is Phase.PASS:
             return (), ()
-        got: list[tuple[Card, int]] = []
-        setup = self.setup
-        for giver, chosen in enumerate(setup.passes):
-            if chosen:
-                targets = setup.kind.targets(giver, setup.players)
-                for card, target in zip(chosen, targets, strict=True):
-                    if target == seat:
-                        got.append((card, giver))
-        got.sort()
-        return tuple(card for card, _ in got), tuple(giver for _, giver in got)
+        cards, givers = core.received(self.core, self.setup.kind.offsets, seat)
+        return as_cards(cards), givers
 
     def added(self) -> tuple[int, ...]:
         """What this hand adds to each total (RULINGS P7, P8, P13): the points taken, or after
@@ -325,16 +337,9 @@ class HandState:
         Raises:
             IllegalPlay: the hand is not over.
         """
-        tally = self.tally
-        if tally.phase is not _OVER:
+        if self.tally.phase is not Phase.OVER:
             raise IllegalPlay("the hand is not over")
-        shooter = tally.shooter
-        seats = range(self.setup.players)
-        if shooter is None:
-            return tally.taken
-        if tally.choice is Shoot.SELF:
-            return tuple(-HAND_POINTS if seat == shooter else 0 for seat in seats)
-        return tuple(0 if seat == shooter else HAND_POINTS for seat in seats)
+        return core.added(self.core)
 
     # Moves.
 
@@ -347,52 +352,10 @@ class HandState:
             IllegalPlay: not the pass, already passed, the wrong number of cards, a card named
                 twice or not held.
         """
-        setup = self.setup
-        if self.tally.phase is not _PASS:
+        if self.tally.phase is not Phase.PASS:
             raise IllegalPlay("no pass is to be made now")
-        if not 0 <= seat < setup.players:
-            raise IllegalPlay(f"no seat {seat}")
-        if setup.passes[seat] is not None:
-            raise IllegalPlay("you have already passed this hand")
-        wanted = setup.kind.count
-        if len(cards) != wanted:
-            raise IllegalPlay(f"pass exactly {counted(wanted, 'card')}")
-        hand = setup.dealt[seat]
-        seen = 0
-        for card in cards:
-            bit = 1 << card
-            if seen & bit:
-                raise IllegalPlay(f"{card.name} is named twice")
-            if not hand & bit:
-                raise IllegalPlay(f"you do not hold {card.name}")
-            seen |= bit
-        updated = list(setup.passes)
-        updated[seat] = tuple(cards)
-        passes = tuple(updated)
-        setup = _setup(setup.players, setup.number, setup.dealer, setup.kind, setup.dealt, passes)
-        if None in passes:
-            return _hand_state(setup, self.tally, self.hands, (), ())
-        players = setup.players
-        offsets = setup.kind.offsets
-        hands = list(setup.dealt)
-        uniform = offsets[0] == offsets[-1]  # every card to the same seat: all but split
-        for giver, chosen in enumerate(passes):
-            assert chosen is not None
-            if uniform:
-                # Each seat's own cards are still in its hand (cards only arrive from
-                # others), so ^ removes them.
-                moved = 0
-                for card in chosen:
-                    moved |= _BITS[card]
-                hands[giver] ^= moved
-                hands[(giver + offsets[0]) % players] |= moved
-                continue
-            for card, offset in zip(chosen, offsets, strict=True):
-                bit = _BITS[card]
-                hands[giver] ^= bit
-                hands[(giver + offset) % players] |= bit
-        tally = _tally(_PLAY, _holder(hands, _V1_BIT), (), self.tally.taken, False, None, None)
-        return _hand_state(setup, tally, tuple(hands), (), _V1_ONLY)  # Venus 1 leads (P5).
+        after = core.pass_cards(self.core, seat, cards, self.setup.kind.offsets)
+        return HandState.of(after, self.setup, self.tally.tricks)
 
     def play(self, card: Card) -> HandState:
         """The seat to play plays ``card`` (RULINGS P5, P6, P10, P11). The last card of a trick
@@ -402,65 +365,21 @@ class HandState:
         Raises:
             IllegalPlay: not legal now; the message says why (:meth:`why_illegal`).
         """
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_cards()
-        if card not in legal:
+        if card not in self.legal_cards():
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
-        tally = self.tally
-        setup = self.setup
-        players = setup.players
-        leader = tally.leader
-        trick = self.trick
-        seat = (leader + len(trick)) % players
-        # A list's copy with one item set is the fastest way to a new tuple with one change.
-        changed = list(self.hands)
-        changed[seat] ^= _BITS[card]
-        hands = tuple(changed)
-        trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
-        if len(trick) < players:
-            # The next seat must follow the led suit (P5, P10). _follow_cards() and
-            # _hand_state(), inlined: this is most plays of a hand.
-            suit = trick[0] // 10
-            hand = changed[(seat + 1) % players]
-            following = SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
-            state = _new(HandState)
-            _SET_SETUP(state, setup)
-            _SET_TALLY(state, tally)
-            _SET_HANDS(state, hands)
-            _SET_TRICK(state, trick)
-            _SET_LEGAL(state, following)
+        before = self.core
+        after = core.play(before, card)
+        if after[5] == before[5]:
+            # The trick goes on: the setup and tally are shared, the seat's card leaves its
+            # hand and joins the trick (what HandState.of would rebuild, at a fraction of it).
+            hands = list(self.hands)
+            hands[self.player] &= ~(1 << card)
+            state = HandState(self.setup, self.tally, tuple(hands), (*self.trick, CARDS[card]))
+            object.__setattr__(state, "_core", after)
             return state
-        # The trick is complete. Its cards as a mask; the highest card of the led suit, which
-        # wins it (P5), is then the highest bit of the led suit (a Galaxy above its Sun, P1);
-        # its points are one per Jupiter from 1 to Sun and seven per Mars 7 or Neptune 7 (P7).
-        cards = 0
-        for played in trick:  # (a loop: twice as fast as sum(map(...)) for a few cards)
-            cards |= _BITS[played]
-        best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
-        winner = (leader + trick.index(CARDS[best])) % players
-        points = (cards & ONE_POINT_MASK).bit_count() + 7 * (cards & SEVEN_POINT_MASK).bit_count()
-        # Only a Jupiter card breaks Jupiter, the Jupiter Galaxy included (P11).
-        broken = tally.broken or cards & JUPITER_MASK != 0
-        taken = tally.taken
-        if points:
-            scores = list(taken)
-            scores[winner] += points
-            taken = tuple(scores)
-        done = _trick(len(tally.tricks) + 1, leader, trick, winner, points)
-        tricks = tally.tricks + (done,)  # noqa: RUF005 (as above)
-        hand = hands[winner]
-        if hand:
-            tally = _tally(_PLAY, winner, tricks, taken, broken, None, None)
-            return _hand_state(setup, tally, hands, (), _lead_cards(hand, broken))
-        # Every hand is empty: the hand is over, unless someone took every point (P8).
-        phase = _OVER
-        shooter = None
-        for other, points_taken in enumerate(taken):
-            if points_taken == HAND_POINTS:
-                phase, shooter = _CHOICE, other
-        tally = _tally(phase, winner, tricks, taken, broken, shooter, None)
-        return _hand_state(setup, tally, hands, (), ())
+        trick = finished_trick(before, card, after)
+        tricks = self.tally.tricks if trick is None else (*self.tally.tricks, trick)
+        return HandState.of(after, self.setup, tricks)
 
     def choose(self, seat: int, choice: Shoot) -> HandState:
         """The shooter ``seat`` makes its choice (RULINGS P8, P13); the hand is over.
@@ -468,133 +387,10 @@ class HandState:
         Raises:
             IllegalPlay: no choice is pending, or ``seat`` is not the shooter.
         """
-        tally = self.tally
-        if tally.phase is not _CHOICE:
+        if self.tally.phase is not Phase.CHOICE:
             raise IllegalPlay("no shooting choice is pending")
-        if seat != tally.shooter:
-            raise IllegalPlay("only the seat that took every point card chooses")
-        over = _tally(_OVER, tally.leader, tally.tricks, tally.taken, tally.broken, seat, choice)
-        return _hand_state(self.setup, over, self.hands, (), ())
-
-
-# Fast construction. A frozen attrs class's ``__init__`` sets each field through
-# ``object.__setattr__`` (the way round its own guard against mutation), which made building
-# states most of the cost of a play. The rules build the states of every card played with the
-# functions below instead: the same values, each field set by its slot's own descriptor. They
-# skip nothing else (these classes have no defaults, validators or converters); outside the
-# rules, the classes are built and stay immutable as usual.
-
-_new = object.__new__
-
-
-def _slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
-    """The setters of the slots of ``cls``'s fields ``names``, which must be all its fields
-    in order (so that a field added later cannot be left unset)."""
-    if names != tuple(field.name for field in attrs.fields(cls)):
-        raise TypeError(f"{cls.__name__}'s fields are not {names}")
-    return tuple(cls.__dict__[name].__set__ for name in names)
-
-
-_SET_SETUP, _SET_TALLY, _SET_HANDS, _SET_TRICK, _SET_LEGAL = _slot_setters(
-    HandState, "setup", "tally", "hands", "trick", "_legal"
-)
-_SET_PHASE, _SET_LEADER, _SET_TRICKS, _SET_TAKEN, _SET_BROKEN, _SET_SHOOTER, _SET_CHOICE = (
-    _slot_setters(Tally, "phase", "leader", "tricks", "taken", "broken", "shooter", "choice")
-)
-_SET_NUMBER, _SET_TRICK_LEADER, _SET_CARDS, _SET_WINNER, _SET_POINTS = _slot_setters(
-    Trick, "number", "leader", "cards", "winner", "points"
-)
-_SET_PLAYERS, _SET_HAND_NUMBER, _SET_DEALER, _SET_KIND, _SET_DEALT, _SET_PASSES = _slot_setters(
-    HandSetup, "players", "number", "dealer", "kind", "dealt", "passes"
-)
-
-
-def _hand_state(
-    setup: HandSetup,
-    tally: Tally,
-    hands: tuple[int, ...],
-    trick: tuple[Card, ...],
-    legal: tuple[Card, ...],
-) -> HandState:
-    """``HandState(setup, tally, hands, trick)`` whose legal cards are ``legal``, built
-    fast."""
-    state = _new(HandState)
-    _SET_SETUP(state, setup)
-    _SET_TALLY(state, tally)
-    _SET_HANDS(state, hands)
-    _SET_TRICK(state, trick)
-    _SET_LEGAL(state, legal)
-    return state
-
-
-def _tally(
-    phase: Phase,
-    leader: int,
-    tricks: tuple[Trick, ...],
-    taken: tuple[int, ...],
-    broken: bool,
-    shooter: int | None,
-    choice: Shoot | None,
-) -> Tally:
-    """``Tally(phase, leader, tricks, taken, broken, shooter, choice)``, built fast."""
-    tally = _new(Tally)
-    _SET_PHASE(tally, phase)
-    _SET_LEADER(tally, leader)
-    _SET_TRICKS(tally, tricks)
-    _SET_TAKEN(tally, taken)
-    _SET_BROKEN(tally, broken)
-    _SET_SHOOTER(tally, shooter)
-    _SET_CHOICE(tally, choice)
-    return tally
-
-
-def _trick(number: int, leader: int, cards: tuple[Card, ...], winner: int, points: int) -> Trick:
-    """``Trick(number, leader, cards, winner, points)``, built fast."""
-    trick = _new(Trick)
-    _SET_NUMBER(trick, number)
-    _SET_TRICK_LEADER(trick, leader)
-    _SET_CARDS(trick, cards)
-    _SET_WINNER(trick, winner)
-    _SET_POINTS(trick, points)
-    return trick
-
-
-def _setup(
-    players: int,
-    number: int,
-    dealer: int,
-    kind: PassKind,
-    dealt: tuple[int, ...],
-    passes: tuple[tuple[Card, ...] | None, ...],
-) -> HandSetup:
-    """``HandSetup(players, number, dealer, kind, dealt, passes)``, built fast."""
-    setup = _new(HandSetup)
-    _SET_PLAYERS(setup, players)
-    _SET_HAND_NUMBER(setup, number)
-    _SET_DEALER(setup, dealer)
-    _SET_KIND(setup, kind)
-    _SET_DEALT(setup, dealt)
-    _SET_PASSES(setup, passes)
-    return setup
-
-
-def _follow_cards(hand: int, suit: int) -> tuple[Card, ...]:
-    """The cards a seat holding ``hand`` may play to a trick led in ``suit``: that suit if it
-    holds any, else any card (RULINGS P5, P10). Following is one table look-up."""
-    return SUIT_CARDS[suit][hand >> (10 * suit) & 0x3FF] or cards_of(hand)
-
-
-def _lead_cards(hand: int, broken: bool) -> tuple[Card, ...]:
-    """The cards a seat holding ``hand`` may lead after the first trick: no Jupiter before one
-    is played (``broken``), unless nothing else is held (RULINGS P6, P11)."""
-    return cards_of(hand if broken else hand & ~JUPITER_MASK or hand)
-
-
-def _holder(hands: Sequence[int], bit: int) -> int:
-    for seat, hand in enumerate(hands):
-        if hand & bit:
-            return seat
-    raise IllegalPlay("no seat holds that card")
+        after = core.choose(self.core, seat, _CHOICE_CODES[choice])
+        return HandState.of(after, self.setup, self.tally.tricks)
 
 
 @attrs.frozen(slots=True)
@@ -610,6 +406,19 @@ class HandResult:
     choice: Shoot | None
     added: tuple[int, ...]
     totals: tuple[int, ...]
+
+
+def scored(
+    hand: HandState, totals: tuple[int, ...], exact100: bool
+) -> tuple[HandResult, tuple[int, ...] | None]:
+    """The result of the finished ``hand`` after ``totals`` and the game's winners then, or
+    ``None`` while it goes on (P9, P14: :func:`.core.totals_after`, :func:`.core.winners`)."""
+    added = hand.added()
+    after = core.totals_after(totals, added, exact100)
+    result = HandResult(
+        hand.number, hand.dealer, hand.taken, hand.shooter, hand.choice, added, after
+    )
+    return result, core.winners(after)
 
 
 @attrs.frozen(slots=True)
@@ -658,7 +467,7 @@ class PlanetsState:
     @property
     def next_dealer(self) -> int:
         """The dealer of the next hand: the deal rotates left (P3)."""
-        return (self.hand.dealer + 1) % self.players
+        return core.next_dealer(self.hand.dealer, self.players)
 
     @property
     def to_move(self) -> tuple[int, ...]:
@@ -674,31 +483,19 @@ class PlanetsState:
     def play(self, card: Card) -> PlanetsState:
         """See :meth:`HandState.play`; a hand's end is scored at once (P14)."""
         hand = self.hand.play(card)
-        if hand.phase is _OVER:
+        if hand.phase is Phase.OVER:
             return self._scored(hand)
-        return PlanetsState(
-            self.players, self.galaxies, self.exact100, self.first_dealer, self.totals,
-            self.results, hand, None,
-        )  # fmt: skip
+        return attrs.evolve(self, hand=hand)
 
     def choose(self, seat: int, choice: Shoot) -> PlanetsState:
         """See :meth:`HandState.choose`; the hand is then scored (P13, P14)."""
         return self._scored(self.hand.choose(seat, choice))
 
     def _scored(self, hand: HandState) -> PlanetsState:
-        # P14: add the hand's points (after the choice), then the exact-100 reset, then P9.
-        added = hand.added()
-        totals = tuple(total + points for total, points in zip(self.totals, added, strict=True))
-        if self.exact100:
-            totals = tuple(0 if total == GAME_LIMIT else total for total in totals)
-        result = HandResult(
-            hand.number, hand.dealer, hand.taken, hand.shooter, hand.choice, added, totals
+        result, winners = scored(hand, self.totals, self.exact100)
+        return attrs.evolve(
+            self, totals=result.totals, results=(*self.results, result), hand=hand, winners=winners
         )
-        winners = lowest(totals) if max(totals) > GAME_LIMIT else None
-        return PlanetsState(
-            self.players, self.galaxies, self.exact100, self.first_dealer, totals,
-            (*self.results, result), hand, winners,
-        )  # fmt: skip
 
     def next_hand(self, dealt: Sequence[int]) -> PlanetsState:
         """The next hand, ``dealt`` (masks by seat) by the next dealer (P3).
@@ -707,167 +504,8 @@ class PlanetsState:
             IllegalPlay: the hand in progress is not over, or the game is.
             ValueError: a bad deal.
         """
-        if self.hand.phase is not _OVER or self.winners is not None:
+        if self.hand.phase is not Phase.OVER or self.winners is not None:
             raise IllegalPlay("the hand is not over" if self.winners is None else "game over")
         check_masks(dealt, self.players, self.galaxies)
         hand = HandState.start(self.hand.number + 1, self.next_dealer, dealt)
         return attrs.evolve(self, hand=hand)
-
-
-def lowest(totals: Sequence[int], *, excluding: int | None = None) -> tuple[int, ...]:
-    """The seats with the lowest total (shared wins, RULINGS P9), leaving out ``excluding``
-    (a seat that resigned: P16)."""
-    best = min(total for seat, total in enumerate(totals) if seat != excluding)
-    return tuple(seat for seat, total in enumerate(totals) if total == best and seat != excluding)
-
-
-# Deals and the cut.
-
-
-def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
-    """Check a deal given as masks: ``players`` hands of equal size holding the deck of P2
-    between them, each card once.
-
-    Raises:
-        ValueError: what is wrong (the player count, a hand's size, a card missing, extra or
-            dealt twice).
-    """
-    if len(dealt) != players:
-        raise ValueError(f"a deal has {counted(players, 'hand')}, not {len(dealt)}")
-    deck = deck_mask(players, galaxies)
-    size = count(deck) // players
-    union = 0
-    for seat, hand in enumerate(dealt):
-        if count(hand) != size:
-            raise ValueError(f"hand {seat} has {counted(count(hand), 'card')}, not {size}")
-        twice = union & hand
-        if twice:
-            raise ValueError(f"{cards_of(twice)[0].name} is dealt twice")
-        union |= hand
-    if union != deck:
-        extra = cards_of(union & ~deck)
-        if extra:
-            raise ValueError(f"{extra[0].name} is not in the deck for {players} players")
-        raise ValueError(f"{cards_of(deck & ~union)[0].name} is not dealt")
-
-
-def check_deal(
-    hands: Sequence[Sequence[Card]], players: int, galaxies: bool = False
-) -> tuple[int, ...]:
-    """The masks of a deal given as cards by seat, checked (see :func:`check_masks`).
-
-    Raises:
-        ValueError: a card twice in a hand, or see :func:`check_masks`.
-    """
-    masks = []
-    for seat, hand in enumerate(hands):
-        mask = mask_of(tuple(hand))
-        if count(mask) != len(hand):
-            raise ValueError(f"hand {seat} names a card twice")
-        masks.append(mask)
-    check_masks(masks, players, galaxies)
-    return tuple(masks)
-
-
-def shuffle(rng: random.Random, items: list[Card]) -> None:
-    """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
-    ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
-    in the rare case it falls in the incomplete top of the range), whose digits in the
-    factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
-    one per card: ten times faster with ``random.Random``, and one read of the system's
-    randomness with ``random.SystemRandom``."""
-    bits, complete, groups = _shuffle_plan(len(items))
-    number = rng.getrandbits(bits)
-    while number >= complete:
-        number = rng.getrandbits(bits)
-    for product, positions in groups:
-        # The next digits, taken from a small number: the same digits as from the big one,
-        # since their radices divide the product.
-        number, digits = divmod(number, product)
-        for i in positions:
-            j = digits % (i + 1)
-            digits //= i + 1
-            items[i], items[j] = items[j], items[i]
-
-
-@functools.cache
-def _shuffle_plan(size: int) -> tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]:
-    """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
-    is used (a multiple of ``size!``), and the swap positions ``i`` (``size - 1`` down to 1;
-    position ``i`` takes a digit of radix ``i + 1``) in groups whose radices multiply to less
-    than 2**62 (the product comes first)."""
-    orders = math.factorial(size)
-    bits = orders.bit_length() + 64
-    groups: list[tuple[int, tuple[int, ...]]] = []
-    positions: list[int] = []
-    product = 1
-    for i in range(size - 1, 0, -1):
-        if product * (i + 1) >= 1 << 62:
-            groups.append((product, tuple(positions)))
-            positions, product = [], 1
-        positions.append(i)
-        product *= i + 1
-    groups.append((product, tuple(positions)))
-    return bits, (1 << bits) // orders * orders, tuple(groups)
-
-
-@functools.cache
-def _deck(players: int, galaxies: bool) -> tuple[Card, ...]:
-    """The cards of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
-    return cards_of(deck_mask(players, galaxies))
-
-
-def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
-    """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
-    the first cards to seat 0, and so on (the dealer's seat does not matter to a random
-    deal).
-
-    Raises:
-        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
-    """
-    deck = list(_deck(players, galaxies))
-    shuffle(rng, deck)
-    size = len(deck) // players
-    # The cards differ: a sum of their bits is their mask. itemgetter picks a hand's bits in
-    # one call (a hand has 9 cards or more, so it gives a tuple).
-    return tuple(
-        sum(itemgetter(*deck[start : start + size])(_BITS)) for start in range(0, len(deck), size)
-    )
-
-
-def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
-    """One card drawn by each seat from the shuffled deck, for the cut (P3)."""
-    return tuple(rng.sample(cards_of(deck_mask(players, galaxies)), players))
-
-
-def cut_dealer(draws: Sequence[Card]) -> int:
-    """The seat that deals first, given the card each seat drew (RULINGS P3): the highest suit
-    (Earth > Jupiter > Mars > Neptune > Saturn > Venus), then the highest rank.
-
-    Raises:
-        ValueError: no draws, or a card drawn twice.
-    """
-    if not draws or len(set(draws)) != len(draws):
-        raise ValueError("the cut needs one different card per seat")
-    # Earth is suit 0 and the highest: compare (-suit, rank).
-    return max(range(len(draws)), key=lambda seat: (-draws[seat].suit, draws[seat].rank))
-
-
-__all__ = [
-    "CARDS",
-    "GAME_LIMIT",
-    "HandResult",
-    "HandSetup",
-    "HandState",
-    "IllegalPlay",
-    "Phase",
-    "PlanetsState",
-    "Tally",
-    "Trick",
-    "check_deal",
-    "check_masks",
-    "cut_dealer",
-    "draw_cut",
-    "lowest",
-    "shuffled_deal",
-]

@@ -41,6 +41,8 @@ class View:
     ``shoot_pending`` is the seat whose shooting choice is awaited. ``winners`` and
     ``resigned`` are set once the game is over; ``fixed_deal`` marks a game whose deals were
     fixed at creation (a seed or an explicit deal), so its creator knows every hand.
+    ``exact100`` is the game's ``exact100=reset`` option (P14), which the standing and so a
+    shooter's choice depend on (a view without it is read as a game without it).
     """
 
     seat: int | None
@@ -64,6 +66,7 @@ class View:
     winners: tuple[int, ...] | None
     resigned: int | None
     fixed_deal: bool
+    exact100: bool = False
 
 
 def build_view(
@@ -88,11 +91,14 @@ def build_view(
         if phase is not Phase.PASS:
             received = hand.received(seat)[0]
     over = resigned is not None or state.winners is not None
+    # A resignation ends the game whatever the hand's phase (P16): its view is over, as any
+    # finished game's, and keeps the trick it interrupted on the table.
+    shown = Phase.OVER if resigned is not None else phase
     return View(
         seat=seat,
         hand=None if seat is None else cards_of(hand.hands[seat]),
         hand_sizes=tuple(mask.bit_count() for mask in hand.hands),
-        phase=phase,
+        phase=shown,
         passed=passed,
         pass_name=setup.kind.name,
         pass_count=setup.kind.count,
@@ -110,6 +116,7 @@ def build_view(
         winners=winners if resigned is not None else state.winners,
         resigned=resigned,
         fixed_deal=fixed_deal,
+        exact100=state.exact100,
     )
 
 

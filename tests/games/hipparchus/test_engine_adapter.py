@@ -44,7 +44,7 @@ def test_the_search_sees_only_its_seats_information(seed: int, moves: int) -> No
     assert one.playouts == 300
 
 
-@pytest.mark.parametrize("text", ["random", "heuristic", "ismcts:200", "ismcts:30ms"])
+@pytest.mark.parametrize("text", ["random", "heuristic", "sampler:20", "ismcts:200", "ismcts:30ms"])
 @pytest.mark.parametrize(("seed", "moves"), [(21, 0), (22, 3), (23, 10), (24, 17), (25, 26)])
 def test_every_level_plays_a_legal_move(text: str, seed: int, moves: int) -> None:
     game, seat = random_position(seed, moves)

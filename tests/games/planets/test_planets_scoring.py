@@ -8,6 +8,7 @@ from planets_positions import game_in_position, position
 from hipparchusd.games.base import EVERYONE, GameFinished, IllegalMove, NotYourTurn, Outcome
 from hipparchusd.games.planets import Card, Shoot
 from hipparchusd.games.planets.codec import CODEC, load_payload
+from hipparchusd.games.planets.game import PlanetsGame
 from hipparchusd.games.planets.views import HandOver, HandStarted, ShootPending
 
 # A last trick of three seats: seat 0 leads J2 and wins it (J2 over J1; Earth cannot win a
@@ -125,6 +126,30 @@ def test_p16_a_resigning_seat_ends_the_game_and_is_ranked_last() -> None:
         played.resign(1)
     with pytest.raises(GameFinished):
         played.play(0, Card.J2)
+
+
+def test_p16_a_resigned_game_is_over_in_every_view_and_keeps_the_trick_it_interrupted() -> None:
+    """protocol/games/planets.md, "Views": a game ended by a resignation shows phase ``over``
+    (as any finished game), not the hand's own phase; the trick in progress stays on view."""
+    played = game_in_position(position(LAST, 0, broken=True), (5, 40, 30))
+    played.play(0, Card.J2)
+    played.resign(1)
+    for seat in (0, 1, 2, None):
+        view = played.view(seat)
+        assert view.phase.value == "over" and view.to_move == ()
+        assert view.trick is not None
+        assert (view.trick.leader, view.trick.cards) == (0, (Card.J2,))
+    assert CODEC.unstructure(played.view(None))["phase"] == "over"
+
+
+def test_p16_a_game_resigned_during_the_pass_is_over_with_no_trick() -> None:
+    played = PlanetsGame(players=3, seed=5)
+    played.start()
+    assert played.view(0).phase.value == "pass"
+    played.resign(2)
+    view = played.view(0)
+    assert view.phase.value == "over" and view.trick is None and view.to_move == ()
+    assert view.resigned == 2
 
 
 def test_p16_other_seats_with_equal_lowest_totals_share_the_win() -> None:

@@ -1,0 +1,595 @@
+"""The rules of planets, once, on ints, bitmasks and small tuples (seed 002; RULINGS P1-P16).
+
+Everything that plays planets plays it through this module: the daemon's game (:mod:`.game`),
+the object model of hands and games (:mod:`.model`, :mod:`.rules`), replay, and the engine's
+playouts. The object model is a view over these values, as python-chess's moves and squares are
+a view over its bitboards.
+
+Representation
+--------------
+- A *card* is one int, ``10 * suit + rank``: suits Earth, Jupiter, Mars, Neptune, Saturn, Venus
+  (0-5, the order of the cut and of a sorted hand), ranks 1-7, Moon, Sun, Galaxy (0-9, low to
+  high). Within a suit the higher int is the higher card. :class:`.model.Card` members are
+  these ints.
+- A *set of cards* (a hand, a deck, a trick's cards) is a *mask*: an int with bit ``card`` set
+  for each card in it. A seat's legal cards, the winner of a trick and its points are then a
+  few integer operations.
+- A *seat* is 0 to n-1, clockwise; "left" is the next seat, seat + 1 mod n (P15).
+- A *hand* (one deal of the cards, its pass, its tricks) is the tuple
+  ``(hands, leader, trick, taken, broken, done, passes, choice, legal)``:
+  ``hands`` each seat's cards before the trick in progress (masks: the cards of ``trick`` are
+  still in them, and leave them all at once when the trick is complete, :func:`holdings`;
+  during the pass, as dealt: cards move when the last seat has passed); ``leader`` the seat
+  leading the trick in progress, -1 during the pass (who leads is not known before the cards
+  move, P12); ``trick`` the cards played to the trick in progress, in order from the leader;
+  ``taken`` the points each seat has taken (P7); ``broken`` whether a Jupiter card has been
+  played to a trick (P11); ``done`` the finished tricks; ``passes`` each seat's pass, the
+  chosen cards in order (``None`` until it has passed; ``()`` in a no-pass hand); ``choice``
+  the shooter's choice, 0 until made, then :data:`SELF` or :data:`OTHERS` (P8); ``legal`` the
+  cards the seat to play may play, sorted (a tuple of cards, empty when no card is to be
+  played). The rules work ``legal`` out with each move (a follow is one table look-up:
+  :data:`SUIT_CARDS`), so asking for it, and checking a card against it, costs nothing.
+  Its phase (:func:`phase`) follows: the pass while ``leader`` is -1, play while a trick is
+  in progress or the leader holds cards, then the shooter's choice while one is owed, then
+  over.
+
+Every function is pure: it returns new values and never changes its arguments (the playout
+works on lists of its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ...wording import counted
+
+# P1: the deck.
+
+#: Suit letters and names by suit number, in the order of the cut (P3) and of a sorted hand.
+SUIT_LETTERS = "EJMNSV"
+SUIT_NAMES = ("Earth", "Jupiter", "Mars", "Neptune", "Saturn", "Venus")
+#: Rank letters and names, low to high: 1-7, Moon, Sun, Galaxy (the Galaxy above its Sun).
+RANK_LETTERS = "1234567MSG"
+RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "Moon", "Sun", "Galaxy")
+EARTH, JUPITER, MARS, NEPTUNE, SATURN, VENUS = range(6)
+#: The rank number of a Galaxy card.
+GALAXY = 9
+#: The mask of every card of a suit, by suit number.
+SUIT_MASKS: tuple[int, ...] = tuple(0x3FF << (10 * suit) for suit in range(6))
+#: The Jupiter cards, the Jupiter Galaxy included (P6, P11).
+JUPITER_MASK = SUIT_MASKS[JUPITER]
+#: The nine cards from 1 to Sun of each suit: the 54 cards of every deck.
+BASE_DECK = sum(0x1FF << (10 * suit) for suit in range(6))
+#: Each Galaxy card's mask, by suit number.
+GALAXY_MASKS: tuple[int, ...] = tuple(1 << (10 * suit + GALAXY) for suit in range(6))
+V1 = 10 * VENUS
+M7 = 10 * MARS + 6
+N7 = 10 * NEPTUNE + 6
+
+
+def card_name(card: int) -> str:
+    """The card's two letters, suit then rank: ``V1``, ``JS``, ``VG``."""
+    return SUIT_LETTERS[card // 10] + RANK_LETTERS[card % 10]
+
+
+#: ``SUIT_CARDS[suit][bits]``: the cards of ``suit`` whose ranks are the set bits of ``bits``
+#: (10 bits), sorted: a mask becomes cards by six look-ups (:func:`cards_in`), the cards of
+#: one suit by one.
+SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(10 * suit + rank for rank in range(10) if bits >> rank & 1) for bits in range(1024))
+    for suit in range(6)
+)
+_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = SUIT_CARDS
+
+
+def cards_in(mask: int) -> tuple[int, ...]:
+    """The cards whose bits are set in ``mask``, sorted (by suit, then rank)."""
+    # Six look-ups, unrolled: the rules list the legal cards on every lead. The mask split in
+    # two 30-bit halves first, so that the rest is arithmetic on one-digit ints.
+    low = mask & 0x3FFFFFFF
+    high = mask >> 30
+    return (
+        *_EARTH[low & 0x3FF],
+        *_JUPITER[low >> 10 & 0x3FF],
+        *_MARS[low >> 20],
+        *_NEPTUNE[high & 0x3FF],
+        *_SATURN[high >> 10 & 0x3FF],
+        *_VENUS[high >> 20],
+    )
+
+
+# P2: the cards in play by the number of players.
+
+#: The seat counts planets is played with.
+PLAYER_COUNTS = (3, 4, 5, 6)
+
+
+def deck_mask(players: int, galaxies: bool = False) -> int:
+    """P2: the cards in play for ``players`` seats: the 54 cards, plus the Venus and Saturn
+    Galaxies for four, the Venus Galaxy for five, all six Galaxies for six with ``galaxies``
+    (the option ``galaxies=all``).
+
+    Raises:
+        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
+    """
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"planets is played by 3 to 6 players, not {players}")
+    if galaxies and players != 6:
+        raise ValueError("galaxies=all is for six players only")
+    if players == 4:
+        return BASE_DECK | GALAXY_MASKS[VENUS] | GALAXY_MASKS[SATURN]
+    if players == 5:
+        return BASE_DECK | GALAXY_MASKS[VENUS]
+    if players == 6 and galaxies:
+        return BASE_DECK | sum(GALAXY_MASKS)
+    return BASE_DECK
+
+
+def hand_size(players: int, galaxies: bool = False) -> int:
+    """P2: the cards dealt to each seat: 18, 14, 11, then 9 or 10 with all Galaxies."""
+    return deck_mask(players, galaxies).bit_count() // players
+
+
+# P3: the first dealer and the deal's rotation.
+
+
+def cut_dealer(draws: Sequence[int]) -> int:
+    """P3: the seat that deals first, given the card each seat drew: the highest suit (Earth >
+    Jupiter > Mars > Neptune > Saturn > Venus), then the highest rank. The deal then rotates
+    left each hand (:func:`next_dealer`); play goes clockwise.
+
+    Raises:
+        ValueError: no draws, or a card drawn twice.
+    """
+    if not draws or len(set(draws)) != len(draws):
+        raise ValueError("the cut needs one different card per seat")
+    # Earth is suit 0 and the highest: compare (-suit, rank).
+    return max(range(len(draws)), key=lambda seat: (-(draws[seat] // 10), draws[seat] % 10))
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """P3: the dealer of the next hand, the seat on the left of ``dealer``."""
+    return (dealer + 1) % players
+
+
+# P4, P15: the pass. Each kind of pass is its name and, for each chosen card in order, the
+# seat offset (clockwise, mod n) it goes to: left +1, right -1, across +n/2. In a split pass
+# the first cards go left, then across (four players), then right.
+
+Pass = tuple[str, tuple[int, ...]]
+
+#: The pass cycle by seat count: hand ``h`` (1-based) uses ``PASS_CYCLES[n][(h - 1) % len]``,
+#: whoever deals (P15: hand 1 uses the first pass of the cycle).
+PASS_CYCLES: dict[int, tuple[Pass, ...]] = {
+    3: (("left", (1,) * 4), ("right", (-1,) * 4), ("split", (1, 1, -1, -1))),
+    4: (
+        ("left", (1,) * 3),
+        ("right", (-1,) * 3),
+        ("across", (2,) * 3),
+        ("split", (1, 2, -1)),
+    ),
+    5: (
+        ("left", (1,) * 2),
+        ("right", (-1,) * 2),
+        ("left2", (2,) * 2),
+        ("right2", (-2,) * 2),
+        ("none", ()),
+    ),
+    6: (
+        ("left", (1,) * 2),
+        ("left2", (2,) * 2),
+        ("across", (3,) * 2),
+        ("right2", (-2,) * 2),
+        ("right", (-1,) * 2),
+        ("none", ()),
+    ),
+}
+
+
+def pass_of(players: int, number: int) -> Pass:
+    """P4, P15: the pass of hand ``number`` (1-based) for ``players`` seats."""
+    cycle = PASS_CYCLES[players]
+    return cycle[(number - 1) % len(cycle)]
+
+
+# P7: points.
+
+#: Points of each card (P7): Jupiter 1 to Sun one each, Mars 7 and Neptune 7 seven each;
+#: everything else, the Jupiter Galaxy included (P11), nothing.
+POINTS: tuple[int, ...] = tuple(
+    1 if card // 10 == JUPITER and card % 10 != GALAXY else 7 if card in (M7, N7) else 0
+    for card in range(60)
+)
+#: The eleven point cards (P7, P8).
+POINT_MASK = sum(1 << card for card in range(60) if POINTS[card])
+#: The cards of one point and of seven: a trick's points are two bit counts.
+ONE_POINT_MASK = sum(1 << card for card in range(60) if POINTS[card] == 1)
+SEVEN_POINT_MASK = sum(1 << card for card in range(60) if POINTS[card] == 7)
+#: The points of a whole hand.
+HAND_POINTS = 23
+
+# Phases of a hand, and the shooter's choices (P8, P13).
+PASS, PLAY, CHOICE, OVER = range(4)
+SELF, OTHERS = 1, 2
+
+Hand = tuple[
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    bool,
+    int,
+    tuple[tuple[int, ...] | None, ...],
+    int,
+    tuple[int, ...],
+]
+
+_BIT_OF = tuple(1 << card for card in range(60)).__getitem__
+_POINTS_OF = POINTS.__getitem__
+_V1_BIT = 1 << V1
+_V1_ONLY = (V1,)
+_NOT_JUPITER = ~JUPITER_MASK
+
+
+class IllegalPlay(ValueError):
+    """A move the rules refuse; the message says why (never naming another seat's cards)."""
+
+
+def holder(hands: Sequence[int], card: int) -> int:
+    """The seat whose hand holds ``card``.
+
+    Raises:
+        IllegalPlay: no seat holds it.
+    """
+    bit = 1 << card
+    for seat, hand in enumerate(hands):
+        if hand & bit:
+            return seat
+    raise IllegalPlay("no seat holds that card")
+
+
+def start(dealt: Sequence[int], offsets: tuple[int, ...]) -> Hand:
+    """A hand dealt as ``dealt`` (masks by seat) whose pass sends each seat's i-th chosen card
+    to the seat ``offsets[i]`` on (P4). A no-pass hand (no offsets) goes straight to play, led
+    by the holder of Venus 1 (P5, P12)."""
+    hands = tuple(dealt)
+    players = len(hands)
+    zeros = (0,) * players
+    if offsets:
+        return (hands, -1, (), zeros, False, 0, (None,) * players, 0, ())
+    return (hands, holder(hands, V1), (), zeros, False, 0, ((),) * players, 0, _V1_ONLY)
+
+
+def shooter(taken: Sequence[int]) -> int:
+    """P8: the seat that took every point card (all 23 points), -1 if none did."""
+    for seat, points in enumerate(taken):
+        if points == HAND_POINTS:
+            return seat
+    return -1
+
+
+def phase(hand: Hand) -> int:
+    """The hand's phase: :data:`PASS`, :data:`PLAY`, :data:`CHOICE` (P8: the shooter's choice
+    is owed) or :data:`OVER`."""
+    hands, leader, trick, taken, _, _, _, choice, _ = hand
+    if leader < 0:
+        return PASS
+    if trick or hands[leader]:
+        return PLAY
+    if not choice and HAND_POINTS in taken:
+        return CHOICE
+    return OVER
+
+
+def to_move(hand: Hand) -> tuple[int, ...]:
+    """The seats that must move now, in seat order: during the pass every seat that has not
+    passed (P4: all at once); then the seat to play, then the shooter; none once it is over."""
+    now = phase(hand)
+    if now == PLAY:
+        return ((hand[1] + len(hand[2])) % len(hand[0]),)
+    if now == PASS:
+        return tuple(seat for seat, chosen in enumerate(hand[6]) if chosen is None)
+    if now == CHOICE:
+        return (shooter(hand[3]),)
+    return ()
+
+
+def legal(hand: Hand) -> tuple[int, ...]:
+    """The cards the seat to play may play now, sorted (:func:`allowed`); empty when no card
+    is to be played."""
+    return hand[8]
+
+
+def allowed(held: int, trick: tuple[int, ...], broken: bool, done: int) -> int:
+    """The cards of ``held`` its seat may play to ``trick`` (the cards played to it so far),
+    ``done`` tricks into a hand where Jupiter is ``broken`` or not, as a mask.
+
+    P5: follow the led suit if you can, otherwise any card (P10: point cards too, in the first
+    trick as in any other). P5, P12: the holder of Venus 1 (after the pass) leads it to the
+    first trick. P6, P11: no Jupiter lead until a Jupiter card has been played to a trick,
+    unless the leader holds nothing but Jupiter cards.
+    """
+    if trick:
+        return held & SUIT_MASKS[trick[0] // 10] or held
+    if not done:
+        return held & _V1_BIT
+    if broken:
+        return held
+    return held & _NOT_JUPITER or held
+
+
+def why_illegal(hand: Hand, card: int) -> str:
+    """Why the seat to play may not play ``card`` now (naming only its own cards), ``""`` when
+    it may."""
+    if phase(hand) != PLAY:
+        return "no card is to be played now"
+    hands, leader, trick, _, _, done, _, _, legal_now = hand
+    if not hands[(leader + len(trick)) % len(hands)] >> card & 1:
+        return f"you do not hold {card_name(card)}"
+    if card in legal_now:
+        return ""
+    if trick:
+        return f"you must follow {SUIT_NAMES[trick[0] // 10]}"
+    if not done:
+        return "V1 leads the first trick"
+    return "Jupiter is not broken: lead another suit"
+
+
+def play(hand: Hand, card: int) -> Hand:
+    """The hand after the seat to play plays ``card`` (P5, P6, P10-P12). The last card of a
+    trick gives it to the highest card of the led suit (P1: a Galaxy above its Sun), who takes
+    its points (P7) and leads the next trick; a Jupiter card in it breaks Jupiter (P11: only a
+    Jupiter card, the Jupiter Galaxy included). After the last trick the shooter, if any, owes
+    its choice (P8).
+
+    Raises:
+        IllegalPlay: ``card`` is not legal now; the message says why (:func:`why_illegal`).
+    """
+    hands, leader, trick, taken, broken, done, passes, choice, legal_now = hand
+    if card not in legal_now:
+        raise IllegalPlay(why_illegal(hand, card))
+    players = len(hands)
+    trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+    if len(trick) < players:
+        # The next seat, which has not played to the trick, must follow the led suit if it
+        # can (P5, P10): allowed(), as cards, in one look-up when it can.
+        held = hands[(leader + len(trick)) % players]
+        suit = trick[0] // 10
+        following = SUIT_CARDS[suit][held >> 10 * suit & 0x3FF] or cards_in(held)
+        return (hands, leader, trick, taken, broken, done, passes, choice, following)
+    # The trick is complete: its cards as a mask, which leaves every hand; the highest card of
+    # the led suit is the highest bit of the led suit (P5); one point per Jupiter 1 to Sun,
+    # seven per Mars 7 or Neptune 7 (P7).
+    # (Each by map(), which loops in C: a trick's end is a quarter of the cost of a hand.)
+    cards = sum(map(_BIT_OF, trick))  # the cards differ: their sum is their mask
+    best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
+    winner = (leader + trick.index(best)) % players
+    points = sum(map(_POINTS_OF, trick))
+    if points:
+        scores = list(taken)
+        scores[winner] += points
+        taken = tuple(scores)
+    broken = broken or cards & JUPITER_MASK != 0
+    hands = tuple(map((~cards).__and__, hands))
+    held = hands[winner]
+    leading = cards_in(held if broken else held & _NOT_JUPITER or held)
+    return (hands, winner, (), taken, broken, done + 1, passes, choice, leading)
+
+
+def holdings(hand: Hand) -> tuple[int, ...]:
+    """The cards each seat holds now (masks): its cards before the trick in progress less the
+    card it played to it, if any."""
+    hands, leader, trick = hand[0], hand[1], hand[2]
+    if not trick:
+        return hands
+    now = list(hands)
+    for offset, card in enumerate(trick):
+        now[(leader + offset) % len(hands)] &= ~(1 << card)
+    return tuple(now)
+
+
+def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, ...]) -> Hand:
+    """``seat`` passes ``cards``, in order: the i-th goes to the seat ``offsets[i]`` on (P4,
+    P15). Seats pass at the same time: nobody sees what it receives before choosing, and no
+    card moves until the last seat has passed. Then the holder of Venus 1 leads (P12: Venus 1
+    may be passed; whoever holds it after the pass leads it).
+
+    Raises:
+        IllegalPlay: not the pass, already passed, the wrong number of cards, a card named
+            twice or not held.
+    """
+    hands, leader, trick, taken, broken, done, passes, choice, _ = hand
+    if leader >= 0:
+        raise IllegalPlay("no pass is to be made now")
+    if not 0 <= seat < len(hands):
+        raise IllegalPlay(f"no seat {seat}")
+    if passes[seat] is not None:
+        raise IllegalPlay("you have already passed this hand")
+    if len(cards) != len(offsets):
+        raise IllegalPlay(f"pass exactly {counted(len(offsets), 'card')}")
+    held = hands[seat]
+    given = 0
+    for card in cards:
+        given |= 1 << card
+    if given & ~held or given.bit_count() != len(cards):
+        seen = 0  # which card is wrong, for the message (the first, in the order given)
+        for card in cards:
+            bit = 1 << card
+            if seen & bit:
+                raise IllegalPlay(f"{card_name(card)} is named twice")
+            if not held & bit:
+                raise IllegalPlay(f"you do not hold {card_name(card)}")
+            seen |= bit
+    chosen = list(passes)
+    chosen[seat] = tuple(cards)
+    passes = tuple(chosen)
+    if None in passes:
+        return (hands, leader, trick, taken, broken, done, passes, choice, ())
+    players = len(hands)
+    moved = list(hands)
+    uniform = offsets[0] == offsets[-1]  # every card to one seat: every pass but the split
+    for giver, chosen_cards in enumerate(passes):
+        assert chosen_cards is not None
+        # The giver still holds its own chosen cards (cards only arrive from others), so ^
+        # takes them out.
+        if uniform:
+            mask = 0
+            for card in chosen_cards:
+                mask |= 1 << card
+            moved[giver] ^= mask
+            moved[(giver + offsets[0]) % players] |= mask
+            continue
+        for card, offset in zip(chosen_cards, offsets, strict=True):
+            moved[giver] ^= 1 << card
+            moved[(giver + offset) % players] |= 1 << card
+    return (tuple(moved), holder(moved, V1), (), taken, broken, done, passes, choice, _V1_ONLY)
+
+
+def received(hand: Hand, offsets: tuple[int, ...], seat: int) -> tuple[tuple[int, ...], ...]:
+    """What ``seat`` received in the pass, once the cards have moved: the cards sorted and the
+    seat each came from (``((), ())`` before then and in a no-pass hand)."""
+    if hand[1] < 0:
+        return (), ()
+    players = len(hand[0])
+    got = sorted(
+        (card, giver)
+        for giver, given in enumerate(hand[6])
+        if given
+        for card, offset in zip(given, offsets, strict=True)
+        if (giver + offset) % players == seat
+    )
+    return tuple(card for card, _ in got), tuple(giver for _, giver in got)
+
+
+def choose(hand: Hand, seat: int, choice: int) -> Hand:
+    """The shooter ``seat`` makes its choice (P8, P13): :data:`SELF` or :data:`OTHERS`; the
+    hand is then over.
+
+    Raises:
+        IllegalPlay: no choice is owed, or ``seat`` is not the shooter.
+    """
+    if phase(hand) != CHOICE:
+        raise IllegalPlay("no shooting choice is pending")
+    if seat != shooter(hand[3]):
+        raise IllegalPlay("only the seat that took every point card chooses")
+    hands, leader, trick, taken, broken, done, passes, _, legal_now = hand
+    return (hands, leader, trick, taken, broken, done, passes, choice, legal_now)
+
+
+def added(hand: Hand) -> tuple[int, ...]:
+    """What the finished hand adds to each total: the points taken (P7); after a shoot (P8,
+    P13) the shooter's points are not added: ``SELF`` gives it -23 and the others 0,
+    ``OTHERS`` gives it 0 and every opponent +23.
+
+    Raises:
+        IllegalPlay: the hand is not over.
+    """
+    if phase(hand) != OVER:
+        raise IllegalPlay("the hand is not over")
+    taken, choice = hand[3], hand[7]
+    seat = shooter(taken)
+    if seat < 0:
+        return taken
+    if choice == SELF:
+        return tuple(-HAND_POINTS if other == seat else 0 for other in range(len(taken)))
+    return tuple(0 if other == seat else HAND_POINTS for other in range(len(taken)))
+
+
+# P9, P14, P16: totals, the end of the game and its winners.
+
+#: P9: the game ends after a hand in which some total exceeds this.
+GAME_LIMIT = 100
+
+
+def totals_after(
+    totals: Sequence[int], hand_added: Sequence[int], exact100: bool
+) -> tuple[int, ...]:
+    """P14: the totals after a hand: the hand's points added (after the shooting choice), then,
+    with ``exact100=reset`` (P9's variation), every total of exactly 100 dropped to 0. Totals
+    may go below zero (P13)."""
+    after = tuple(total + points for total, points in zip(totals, hand_added, strict=True))
+    if exact100:
+        return tuple(0 if total == GAME_LIMIT else total for total in after)
+    return after
+
+
+def winners(totals: Sequence[int]) -> tuple[int, ...] | None:
+    """P9, P14: after a hand in which some total exceeds 100, the game is over and the seats
+    with the lowest total win (equal lowest totals share the win); ``None`` while it goes
+    on."""
+    return lowest(totals) if max(totals) > GAME_LIMIT else None
+
+
+def lowest(totals: Sequence[int], *, excluding: int | None = None) -> tuple[int, ...]:
+    """The seats with the lowest total (P9: ties share the win), leaving out ``excluding``: a
+    seat that resigned, which ranks last (P16: a resignation ends the game at once)."""
+    best = min(total for seat, total in enumerate(totals) if seat != excluding)
+    return tuple(seat for seat, total in enumerate(totals) if total == best and seat != excluding)
+
+
+# The engine's playouts.
+
+#: A playout's choice of card: ``choose(legal, led, best, last, rand)`` gives a card of the
+#: mask ``legal``; ``led`` is the led suit's mask (0 for a lead), ``best`` the highest card of
+#: the led suit played so far (-1 for a lead), ``last`` whether the seat plays last to the
+#: trick, ``rand()`` a number in [0, 1).
+Chooser = Callable[[int, int, int, bool, Callable[[], float]], int]
+
+
+def random_card(legal: int, led: int, best: int, last: bool, rand: Callable[[], float]) -> int:
+    """A :data:`Chooser`: a uniformly random card of ``legal``."""
+    k = int(rand() * legal.bit_count())
+    while k:
+        legal &= legal - 1
+        k -= 1
+    return (legal & -legal).bit_length() - 1
+
+
+def playout(hand: Hand, choose: Chooser, rand: Callable[[], float]) -> list[int]:
+    """The points each seat takes in ``hand`` played on to its last trick by ``choose`` (a
+    :data:`Chooser`), by the rules above (P5-P7, P10-P12): what a playout needs, and the
+    cheapest way to it. The trick's winner, its cards and its led suit are kept as it goes,
+    so that a finished trick costs a few integer operations. ``hand`` is unchanged.
+    """
+    hands = list(holdings(hand))
+    leader, trick, taken, broken, done = hand[1], hand[2], list(hand[3]), hand[4], hand[5]
+    players = len(hands)
+    played = len(trick)
+    cards = 0
+    led = best = winner = 0
+    for offset, card in enumerate(trick):
+        cards |= 1 << card
+        if not offset:
+            led, best, winner = SUIT_MASKS[card // 10], card, leader
+        elif led >> card & 1 and card > best:
+            best, winner = card, (leader + offset) % players
+    seat = (leader + played) % players
+    while played or hands[seat]:
+        held = hands[seat]
+        if played:
+            card = choose(held & led or held, led, best, played == players - 1, rand)
+            if led >> card & 1 and card > best:
+                best, winner = card, seat
+        else:
+            if not done:
+                may = held & _V1_BIT
+            elif broken:
+                may = held
+            else:
+                may = held & _NOT_JUPITER or held
+            card = choose(may, 0, -1, False, rand)
+            led, best, winner = SUIT_MASKS[card // 10], card, seat
+        bit = 1 << card
+        hands[seat] = held ^ bit
+        cards |= bit
+        played += 1
+        if played < players:
+            seat = (seat + 1) % players
+            continue
+        taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
+            cards & SEVEN_POINT_MASK
+        ).bit_count()
+        broken = broken or cards & JUPITER_MASK != 0
+        done += 1
+        seat, played, cards = winner, 0, 0
+    return taken

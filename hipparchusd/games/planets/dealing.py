@@ -1,0 +1,146 @@
+"""Deals of planets: the shuffle, the deal, the draws of the cut, and the checks of a given deal
+(RULINGS P2, P3; docs/planets.md, "Players, deck and deal").
+
+A deal is the seats' hands as masks (:mod:`.core`). By default the shuffle draws on the
+operating system's randomness; a seed gives reproducible deals (the game is then fixed).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Sequence
+from operator import itemgetter
+
+from ...wording import counted
+from .core import cut_dealer
+from .model import CARDS, Card, cards_of, count, deck_mask, mask_of
+
+__all__ = [
+    "check_deal",
+    "check_masks",
+    "cut_dealer",
+    "draw_cut",
+    "shuffle",
+    "shuffled_deal",
+]
+
+#: ``_BITS[card]`` is ``1 << card``.
+_BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
+
+
+def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
+    """Check a deal given as masks: ``players`` hands of equal size holding the deck of P2
+    between them, each card once.
+
+    Raises:
+        ValueError: what is wrong (the player count, a hand's size, a card missing, extra or
+            dealt twice).
+    """
+    if len(dealt) != players:
+        raise ValueError(f"a deal has {counted(players, 'hand')}, not {len(dealt)}")
+    deck = deck_mask(players, galaxies)
+    size = count(deck) // players
+    union = 0
+    for seat, hand in enumerate(dealt):
+        if count(hand) != size:
+            raise ValueError(f"hand {seat} has {counted(count(hand), 'card')}, not {size}")
+        twice = union & hand
+        if twice:
+            raise ValueError(f"{cards_of(twice)[0].name} is dealt twice")
+        union |= hand
+    if union != deck:
+        extra = cards_of(union & ~deck)
+        if extra:
+            raise ValueError(f"{extra[0].name} is not in the deck for {players} players")
+        raise ValueError(f"{cards_of(deck & ~union)[0].name} is not dealt")
+
+
+def check_deal(
+    hands: Sequence[Sequence[Card]], players: int, galaxies: bool = False
+) -> tuple[int, ...]:
+    """The masks of a deal given as cards by seat, checked (see :func:`check_masks`).
+
+    Raises:
+        ValueError: a card twice in a hand, or see :func:`check_masks`.
+    """
+    masks = []
+    for seat, hand in enumerate(hands):
+        mask = mask_of(tuple(hand))
+        if count(mask) != len(hand):
+            raise ValueError(f"hand {seat} names a card twice")
+        masks.append(mask)
+    check_masks(masks, players, galaxies)
+    return tuple(masks)
+
+
+def shuffle(rng: random.Random, items: list[Card]) -> None:
+    """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
+    ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
+    in the rare case it falls in the incomplete top of the range), whose digits in the
+    factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
+    one per card: ten times faster with ``random.Random``, and one read of the system's
+    randomness with ``random.SystemRandom``."""
+    bits, complete, groups = _shuffle_plan(len(items))
+    number = rng.getrandbits(bits)
+    while number >= complete:
+        number = rng.getrandbits(bits)
+    for product, positions in groups:
+        # The next digits, taken from a small number: the same digits as from the big one,
+        # since their radices divide the product.
+        number, digits = divmod(number, product)
+        for i in positions:
+            j = digits % (i + 1)
+            digits //= i + 1
+            items[i], items[j] = items[j], items[i]
+
+
+@functools.cache
+def _shuffle_plan(size: int) -> tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
+    is used (a multiple of ``size!``), and the swap positions ``i`` (``size - 1`` down to 1;
+    position ``i`` takes a digit of radix ``i + 1``) in groups whose radices multiply to less
+    than 2**62 (the product comes first)."""
+    orders = math.factorial(size)
+    bits = orders.bit_length() + 64
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    positions: list[int] = []
+    product = 1
+    for i in range(size - 1, 0, -1):
+        if product * (i + 1) >= 1 << 62:
+            groups.append((product, tuple(positions)))
+            positions, product = [], 1
+        positions.append(i)
+        product *= i + 1
+    groups.append((product, tuple(positions)))
+    return bits, (1 << bits) // orders * orders, tuple(groups)
+
+
+@functools.cache
+def _deck(players: int, galaxies: bool) -> tuple[Card, ...]:
+    """The cards of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
+    return cards_of(deck_mask(players, galaxies))
+
+
+def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
+    """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
+    the first cards to seat 0, and so on (the dealer's seat does not matter to a random
+    deal).
+
+    Raises:
+        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
+    """
+    deck = list(_deck(players, galaxies))
+    shuffle(rng, deck)
+    size = len(deck) // players
+    # The cards differ: a sum of their bits is their mask. itemgetter picks a hand's bits in
+    # one call (a hand has 9 cards or more, so it gives a tuple).
+    return tuple(
+        sum(itemgetter(*deck[start : start + size])(_BITS)) for start in range(0, len(deck), size)
+    )
+
+
+def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
+    """One card drawn by each seat from the shuffled deck, for the cut (P3)."""
+    return tuple(rng.sample(cards_of(deck_mask(players, galaxies)), players))
