@@ -180,7 +180,9 @@ class Engines:
         """The ``limit`` failure answering the request of ``result``, saying ``message``, for
         the limit named ``limit`` (a setting's name: the metrics' label)."""
         request_id = result.response.request_id if result.response is not None else None
-        return Result(Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id, limit=limit)))
+        return Result(
+            Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id, limit=limit))
+        )
 
     def submit(self, jobs: list[EngineJob]) -> None:
         """Start or stop the searches ``jobs`` ask for (they run in :meth:`run`'s nursery)."""

@@ -21,7 +21,7 @@ from prometheus_client.exposition import choose_encoder
 from ..web import HttpAnswer
 from ..web.site import error_answer
 from .bounded import serve_bounded
-from .websocket import REQUEST_TIMEOUT, read_request_head, send_answer
+from .webfront import REQUEST_TIMEOUT, read_request_head, send_answer
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -67,7 +67,7 @@ class MetricsListener:
                 head = await read_request_head(stream)
             if head is None:
                 return
-            request, _ = head
+            request, _, _ = head
             if isinstance(request, HttpAnswer):
                 await send_answer(stream, request)
                 return

@@ -263,6 +263,38 @@ def abandon(
         prune(conn, prune_before)
 
 
+def end_game(
+    conn: psycopg.Connection[Any],
+    game_id: str,
+    record: str,
+    finished_at: float,
+    reason: str,
+    prune_before: float | None,
+    node: str,
+    epoch: int,
+    fence: int,
+    timing: str | None = None,
+) -> None:
+    """End the unfinished game ``game_id`` this node owns as the server's operator asked
+    (issue 26): as :func:`finish` (no winner: ``record`` is the game as it stood, ``timing``
+    its timing record if any), with the operator's ``reason`` in ``operator_end``."""
+    owner = (node, epoch)
+    cursor = conn.execute(
+        "UPDATE games AS g SET finished_at = %(at)s, record = %(record)s, "
+        "timing = %(timing)s, snapshot = NULL, operator_end = %(reason)s, "
+        "owner = NULL, owner_epoch = NULL WHERE g.game_id = %(game)s "
+        f"AND g.finished_at IS NULL AND g.fence = %(fence)s AND EXISTS ({LIVE_NODE})",
+        params(
+            owner, fence, at=finished_at, record=record, game=game_id, timing=timing, reason=reason
+        ),
+    )
+    if cursor.rowcount != 1:
+        raise why_refused(conn, game_id, owner, fence, "unfinished game")
+    conn.execute("DELETE FROM moves WHERE game_id = %s", (game_id,))
+    if prune_before is not None:
+        prune(conn, prune_before)
+
+
 def touch(conn: psycopg.Connection[Any], game_ids: list[str], now: float) -> None:
     """Mark the unfinished games ``game_ids`` active at ``now`` (e.g. adjourned then)."""
     if game_ids:
