@@ -173,12 +173,21 @@ def bots_saw(bots: list[Bot], over: dict[str, Any] | None) -> None:
 
 
 async def wait_for(
-    pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20.0, what: str = ""
+    pilot: Pilot[Any],
+    condition: Callable[[], bool],
+    timeout: float = 20.0,
+    what: str = "",
+    progress: Callable[[], object] | None = None,
 ) -> None:
     """Let the app run until ``condition()`` holds (raising AssertionError after
-    ``timeout`` seconds)."""
+    ``timeout`` seconds). With ``progress``, the timeout counts from the last change of
+    ``progress()`` instead: a long wait that keeps moving (a whole match on a loaded machine)
+    is bounded by its progress, not by a guess at its total time."""
     deadline = time.monotonic() + timeout
+    seen = progress() if progress is not None else None
     while not condition():
+        if progress is not None and (now := progress()) != seen:
+            seen, deadline = now, time.monotonic() + timeout
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or condition}")
         await asyncio.sleep(0.005)

@@ -286,7 +286,14 @@ async def watch_match(tmp_path: Path) -> None:
             started = time.monotonic()
             for bot in bots:
                 bot.start()
-            await wait_for(pilot, lambda: screen.over is not None, timeout=30, what="the end")
+            # 30 s without a new line on the screen, however long the whole match takes.
+            await wait_for(
+                pilot,
+                lambda: screen.over is not None,
+                timeout=30,
+                what="the end",
+                progress=lambda: len(screen.transcript),
+            )
             # Paced: a pause after every play (and trick, and round) shown.
             plays = sum(" played " in line for line in screen.transcript)
             assert time.monotonic() - started >= plays * delay

@@ -547,7 +547,14 @@ async def watch_planets(tmp_path: Path) -> None:
             bots = [Bot(daemon, "g1", names[s], s, token=token_of(s)) for s in range(6)]
             for bot in bots:
                 bot.start()
-            await wait_for(pilot, lambda: screen.over is not None, timeout=30, what="the end")
+            # 30 s without a new line on the screen, however long the whole hand takes.
+            await wait_for(
+                pilot,
+                lambda: screen.over is not None,
+                timeout=30,
+                what="the end",
+                progress=lambda: len(screen.transcript),
+            )
             for bot in bots:
                 bot.join(10)
             assert screen.over == bots[0].result
