@@ -2,7 +2,8 @@
 run the daemon.
 
 A first word naming a subcommand (see :data:`SUBCOMMANDS`) runs that instead, e.g.
-``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]``; with no subcommand,
+``hipparchusd export [--game ID] [--since DATE] [--state-dir DIR]`` or ``hipparchusd admin
+status``; with no subcommand,
 ``hipparchusd [options]`` serves.
 """
 
@@ -31,6 +32,14 @@ log = logging.getLogger("hipparchusd")
 SETTINGS_FIELDS = frozenset(setting.field for setting in declared(Settings))
 
 
+def admin_main(argv: list[str]) -> int:
+    """``hipparchusd admin ...`` (:mod:`hipparchusd.admin.command_line`), imported only when
+    run."""
+    from .admin.command_line import main as run_admin
+
+    return run_admin(argv)
+
+
 def match_main(argv: list[str]) -> int:
     """``hipparchusd match ...`` (:mod:`hipparchusd.match`), imported only when run."""
     from .match import main as run_match
@@ -39,7 +48,11 @@ def match_main(argv: list[str]) -> int:
 
 
 #: Subcommands by name: each takes the arguments after its name and returns an exit status.
-SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {"export": export_main, "match": match_main}
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "admin": admin_main,
+    "export": export_main,
+    "match": match_main,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
             f"Game engine daemon for card games: serves {served}. Speaks protocol 1 "
             "(protocol/PROTOCOL.md) over TCP, and with --ws-port serves the web page and the "
             "protocol over WebSocket. Stop it with SIGINT or SIGTERM (a second one stops at "
-            "once); SIGHUP reloads the configuration file."
+            "once; with --drain-on-stop SIGTERM drains first); SIGHUP reloads the configuration "
+            "file. 'hipparchusd admin ...' talks to a running daemon."
         ),
         epilog=(f"subcommands: {', '.join(SUBCOMMANDS)}" if SUBCOMMANDS else None),
     )
@@ -78,12 +92,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_setting(parser: argparse.ArgumentParser, setting: Declared) -> None:
     """Add the command-line option of the declared ``setting`` to ``parser``: its long option
-    (and aliases), value type or ``parse``, choices, metavar, and help with the default.
+    (and aliases), value type or ``parse``, choices, metavar, and help with the default; for a
+    ``bool`` option, the switch ``--x`` and its negation ``--no-x``.
 
     Its default is not the parser's: the namespace holds only the options actually given,
     which win over the configuration file (the defaults come from :class:`Settings`, or from
     the environment, see :func:`~hipparchusd.config_file.load_settings`)."""
     option = setting.option
+    if setting.kind is bool:
+        # A switch: --x turns it on, --no-x off (argparse's BooleanOptionalAction).
+        parser.add_argument(
+            setting.flag,
+            *option.aliases,
+            dest=setting.field,
+            action=argparse.BooleanOptionalAction,
+            default=argparse.SUPPRESS,
+            help=f"{option.help} (default {setting.default_shown})".replace("%", "%%"),
+        )
+        return
     parser.add_argument(
         setting.flag,
         *option.aliases,
@@ -167,11 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_CONFIG
     except SettingsError as error:
         parser.error(str(error))
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, log_format=settings.log_format)
     if path is not None:
         log.info("configuration file %s", path)
     try:
-        listeners, web_listeners = activated_listener_groups()
+        passed = activated_listener_groups()
     except ActivationError as error:
         log.error("socket activation: %s", error)
         return EX_CONFIG
@@ -180,12 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # Passed sockets replace the bound ones: a web socket passed alone still serves the web
     # only, and the protocol binds its own only when nothing at all was passed.
-    activated = bool(listeners or web_listeners)
+    activated = passed.activated
     try:
         return run(
             settings,
-            listeners=listeners if activated else None,
-            web_listeners=web_listeners if activated else None,
+            listeners=passed.protocol if activated else None,
+            web_listeners=passed.web if activated else None,
+            metrics_listeners=passed.metrics if activated else None,
             notifier=notifier,
             load_settings=load,
         )

@@ -32,9 +32,10 @@ METADATA_KEY = "hipparchusd.option"
 #: An attrs validator: ``check(instance, attribute, value)`` raises for a bad value.
 Check = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
-#: The value types a configuration file writes an option in (TOML's boolean aside, which no
-#: option takes yet: its command-line form, ``--x``/``--no-x``, would need declaring first).
-SCALARS: tuple[type, ...] = (int, float, str)
+#: The value types a configuration file writes an option in. A ``bool`` option is a switch:
+#: ``--x``/``--no-x`` on the command line (:func:`hipparchusd.cli.add_setting`), ``x = true``
+#: in the file.
+SCALARS: tuple[type, ...] = (bool, int, float, str)
 
 
 class SettingsError(ValueError):
@@ -127,7 +128,7 @@ class Declared:
     Attributes:
         field: the settings field it sets (``max_games``).
         kind: the type its value is written in, on the command line (before ``parse``) and in
-            the configuration file: ``int``, ``float`` or ``str``.
+            the configuration file: ``bool`` (a switch), ``int``, ``float`` or ``str``.
         default: the field's default.
         option: the rest of its declaration.
     """
@@ -162,6 +163,8 @@ class Declared:
         ``.0``)."""
         if self.option.default_text is not None:
             return self.option.default_text
+        if isinstance(self.default, bool):
+            return "on" if self.default else "off"
         if isinstance(self.default, float):
             return f"{self.default:g}"
         return str(self.default)
@@ -173,9 +176,10 @@ def declared(cls: type) -> tuple[Declared, ...]:
     :func:`option` (other fields are not options).
 
     Raises:
-        TypeError: an option whose type is not ``int``, ``float`` or ``str`` (or one of them
-            or None) and that has no ``parse``, or whose default ``--help`` could not state
-            without a ``default_text``; found when the class is first read, not by a user.
+        TypeError: an option whose type is not ``bool``, ``int``, ``float`` or ``str`` (or
+            one of them or None) and that has no ``parse``, or whose default ``--help`` could
+            not state without a ``default_text``; found when the class is first read, not by
+            a user.
     """
     hints = typing.get_type_hints(cls)
     found: list[Declared] = []
@@ -204,6 +208,16 @@ def _written_as(hint: object, declared_option: Option) -> type | None:
         assert isinstance(hint, type)
         return hint
     return str if declared_option.parse is not None else None
+
+
+def switch(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A check: ``True`` or ``False`` (a switch: ``--x``/``--no-x``, ``x = true``).
+
+    Raises:
+        SettingsError: naming the field.
+    """
+    if not isinstance(value, bool):
+        raise SettingsError(f"{attribute.name} must be true or false, not {value!r}")
 
 
 def option_of(attribute: attrs.Attribute[Any]) -> Option | None:

@@ -1,7 +1,8 @@
 """What the lobby and a game store say to each other, in neither's terms: a game as a store
 keeps it (:class:`StoredGame`, :class:`StoredSeat`) and the changes the lobby asks the store to
 record (:data:`StoreCommand`: :class:`CreateGame`, :class:`AddSeat`, :class:`RemoveSeat`,
-:class:`AddMove`, :class:`Snapshot`, :class:`Finish`, :class:`Abandon`, :class:`DropGame`).
+:class:`AddMove`, :class:`Snapshot`, :class:`Finish`, :class:`Abandon`, :class:`EndGame`,
+:class:`DropGame`).
 
 The lobby makes these values and imports no store; the server's shell interprets each command
 as one call of :class:`~hipparchusd.store.base.GameStore` (:mod:`hipparchusd.server.storage`).
@@ -40,6 +41,9 @@ class StoredGame:
     finished game, its final record); ``moves`` are the (seat, canonical move text) pairs made
     after that snapshot, in order. ``abandoned``: a finished game ended as abandoned (nobody
     resumed it within the expiry, RULINGS H14): no winner, its record the game as it stood.
+    ``operator_end``: for a finished game the server's operator ended (``hipparchusd admin
+    end``; no winner, its record the game as it stood), the reason the operator gave (``""``
+    for none); else ``None``.
 
     Time (RULINGS T6): ``move_timing`` holds, for an unfinished game, the timing stored with
     each of its moves (all of them, those the snapshot covers included, in order; ``None`` for
@@ -56,6 +60,7 @@ class StoredGame:
     moves: tuple[tuple[int, str], ...]
     finished: bool
     abandoned: bool = False
+    operator_end: str | None = None
     move_timing: tuple[JSON, ...] = ()
     timing: JSON = None
 
@@ -156,6 +161,21 @@ class Abandon:
 
 
 @attrs.frozen
+class EndGame:
+    """``GameStore.end_game``: the server's operator ended ``game_id`` (``hipparchusd admin
+    end``), giving ``reason`` (``""`` for none): over with no winner; keep ``record``, the
+    game as it stood, and its timing record with it if it has one (``timing``, as
+    :class:`Finish`'s: a timed game's decisions up to the end)."""
+
+    call: ClassVar[str] = "end_game"
+
+    game_id: str
+    record: JSON
+    reason: str
+    timing: JSON = None
+
+
+@attrs.frozen
 class DropGame:
     """``GameStore.drop_game``: forget ``game_id``, which never started."""
 
@@ -166,5 +186,5 @@ class DropGame:
 
 #: A change for the store to record.
 StoreCommand: TypeAlias = (
-    CreateGame | AddSeat | RemoveSeat | AddMove | Snapshot | Finish | Abandon | DropGame
+    CreateGame | AddSeat | RemoveSeat | AddMove | Snapshot | Finish | Abandon | EndGame | DropGame
 )

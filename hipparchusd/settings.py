@@ -11,20 +11,23 @@ from __future__ import annotations
 import logging
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .addresses import AddressSet, parse_networks
-from .directories import default_state_dir, resolve_state_dir
+from .directories import NO_STATE_DIR, default_admin_socket, default_state_dir, resolve_state_dir
 
 # SettingsError is the settings' error too: offered from here (``as`` marks the re-export).
 from .option_fields import SettingsError as SettingsError
-from .option_fields import non_negative, one_of, option, port_number, whole
+from .option_fields import non_negative, one_of, option, port_number, switch, whole
 
 #: The protocol's default TCP port (PROTOCOL.md).
 DEFAULT_PORT = 7460
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+#: ``--log-format``: timestamped (or journald's) text lines, or one JSON object per line.
+LOG_FORMATS = ("text", "json")
 
 #: The shortest request line limit: room for an id, a command and a game id, and for the
 #: ``? line-too-long`` answer to make sense.
@@ -148,6 +151,29 @@ def parse_state_dir(value: str) -> str | None:
 
 def _default_state_dir() -> str:
     return str(default_state_dir())
+
+
+def _socket_path(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (not isinstance(value, str) or not value or "\0" in value):
+        raise SettingsError(f"{attribute.name} must be a socket path (or none), not {value!r}")
+
+
+def parse_socket_path(value: str) -> str | None:
+    """The ``admin_socket`` setting for an ``--admin-socket`` (or ``admin-socket``) value: the
+    path (``~`` expanded), or ``None`` for ``none`` (no admin channel).
+
+    Raises:
+        ValueError: an empty value.
+    """
+    if not value:
+        raise ValueError('must not be empty (use "none" for no admin channel)')
+    if value == NO_STATE_DIR:
+        return None
+    return str(Path(value).expanduser())
+
+
+def _default_admin_socket() -> str:
+    return str(default_admin_socket())
 
 
 @attrs.frozen(kw_only=True)
@@ -288,6 +314,16 @@ class Settings:
         choices=LOG_LEVELS,
         reloadable=True,
     )
+    log_format: str = option(
+        "text",
+        one_of,
+        help="text: one line per entry (timestamped, or with journald's priority prefix under "
+        "systemd); json: one JSON object per line with the fields time, level, logger, event, "
+        "message and, where they apply, game, connection and seat (never a card or a token)",
+        parse=str.lower,
+        choices=LOG_FORMATS,
+        reloadable=True,
+    )
     state_dir: str | None = option(
         None,
         _state_dir,
@@ -304,6 +340,47 @@ class Settings:
         non_negative,
         help="keep finished games in the state directory this long; 0: forever",
         unit="days",
+    )
+    admin_socket: str | None = option(
+        None,
+        _socket_path,
+        help="the admin channel's Unix socket (hipparchusd admin ...), readable by the daemon's "
+        "user only; 'none': no admin channel",
+        metavar="PATH|none",
+        parse=parse_socket_path,
+        default_text="admin.sock in $RUNTIME_DIRECTORY under systemd, else in the user's runtime "
+        "directory, e.g. $XDG_RUNTIME_DIR/hipparchusd",
+        environ_default=_default_admin_socket,
+    )
+    metrics_host: str = option(
+        "127.0.0.1",
+        _host,
+        help="address the Prometheus metrics listener binds, unless systemd passes its socket",
+        metavar="HOST",
+    )
+    metrics_port: int | None = option(
+        None,
+        attrs.validators.optional(port_number),
+        help="serve Prometheus metrics over HTTP (at /metrics) on this port; 0 picks a free one",
+        metavar="PORT",
+        default_text="off",
+    )
+    drain_timeout: float = option(
+        3600.0,
+        non_negative,
+        help="how long a drain (hipparchusd admin drain, or a stop with --drain-on-stop) waits "
+        "for the games in progress to end or adjourn before the shutdown goes on without them "
+        "(they stay in the state directory); 0: no wait",
+        unit="seconds",
+        reloadable=True,
+    )
+    drain_on_stop: bool = option(
+        False,
+        switch,
+        help="on SIGTERM (systemctl stop), drain first: refuse new games, wait for the games in "
+        "progress to end or adjourn (up to --drain-timeout), then shut down; a second SIGTERM "
+        "shuts down at once, a third stops at once",
+        reloadable=True,
     )
     grace_period: float = option(
         5.0,

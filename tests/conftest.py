@@ -52,7 +52,8 @@ def start_daemon(
     tmp_path: Path, *args: str, env: dict[str, str] | None = None, wait: float = 15.0
 ) -> DaemonProcess:
     """Start a daemon on a free port with ``args`` (default ``--state-dir none``) and wait until
-    it accepts connections (it has sent its greeting).
+    it accepts connections (it has sent its greeting). Its runtime directory (the admin
+    socket's) is a folder of the test's, ``run-<port>``, unless ``env`` says otherwise.
 
     Raises:
         RuntimeError: the daemon exited or did not answer within ``wait`` seconds (with its log).
@@ -74,7 +75,7 @@ def start_daemon(
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
+            env={**os.environ, "RUNTIME_DIRECTORY": str(tmp_path / f"run-{port}"), **(env or {})},
         )
     daemon = DaemonProcess(process, "127.0.0.1", port, log_path)
     deadline = time.monotonic() + wait

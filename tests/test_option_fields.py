@@ -19,6 +19,7 @@ from hipparchusd.option_fields import (
     one_of,
     option,
     port_number,
+    switch,
     whole,
 )
 
@@ -138,3 +139,30 @@ def test_a_declaration_the_generators_could_not_use_is_refused() -> None:
         declared(NoParse)
     with pytest.raises(TypeError, match="needs a text"):
         declared(NoText)
+
+
+@attrs.frozen(kw_only=True)
+class Switched:
+    """A settings class with a switch (a ``bool`` option)."""
+
+    drain: bool = option(False, switch, help="drain first")
+
+
+def test_a_switch_is_x_and_no_x_on_the_command_line_and_a_boolean_in_the_file(
+    tmp_path: Path,
+) -> None:
+    parser = argparse.ArgumentParser(prog="toy")
+    (setting,) = declared(Switched)
+    add_setting(parser, setting)
+    assert setting.kind is bool and setting.default_shown == "off"
+    assert vars(parser.parse_args([])) == {}
+    assert vars(parser.parse_args(["--drain"])) == {"drain": True}
+    assert vars(parser.parse_args(["--drain", "--no-drain"])) == {"drain": False}
+    assert "--drain, --no-drain drain first (default off)" in " ".join(parser.format_help().split())
+    schema = Schema((option_key(setting),))
+    path = tmp_path / "toy.toml"
+    assert schema.parse({"drain": True}, path) == {"drain": True}
+    with pytest.raises(ConfigError, match="expected a boolean"):
+        schema.parse({"drain": 1}, path)
+    with pytest.raises(SettingsError, match="drain must be true or false"):
+        Switched(drain=1)  # type: ignore[arg-type]

@@ -47,8 +47,9 @@ def test_every_amount_of_time_says_its_unit() -> None:
 
 
 def test_what_needs_a_restart() -> None:
-    # The listeners are bound, the state directory opened (with its retention) and the worker
-    # processes started once, at start-up (systemd/README.md, "Configuration").
+    # The listeners are bound (the admin socket and the metrics listener too), the state
+    # directory opened (with its retention) and the worker processes started once, at
+    # start-up (systemd/README.md, "Configuration").
     assert {s.name for s in SETTINGS if not s.option.reloadable} == {
         "host",
         "port",
@@ -58,6 +59,9 @@ def test_what_needs_a_restart() -> None:
         "engine-start",
         "ws-host",
         "ws-port",
+        "admin-socket",
+        "metrics-host",
+        "metrics-port",
         # The store is opened, the node registered and the bus joined once (issue 28).
         "store",
         "node",

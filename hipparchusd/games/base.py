@@ -100,17 +100,20 @@ class Outcome:
     planets: total points). ``resigned``: the seat that resigned, if the game ended that way.
     ``abandoned``: the game did not end by its rules but was ended by the server, adjourned
     and resumed by nobody within the expiry (RULINGS H14): no winners, no scores
-    (:meth:`abandonment`). ``aborted``: ended by the server because a seat never made its
-    first decision in time (RULINGS T5): no winners, no scores (:meth:`abortion`).
-    ``timeout``: the seat whose time ran out, when that ended the game as its resignation
-    (T2; ``resigned`` names it too). ``claimed``: the resignation was claimed by another seat
-    over a seat absent past the absence grace (T4; ``resigned`` names the absent seat).
+    (:meth:`abandonment`). ``operator``: ended by the server's operator (``hipparchusd admin
+    end``): no winners, no scores (:meth:`operator_end`). ``aborted``: ended by the server
+    because a seat never made its first decision in time (RULINGS T5): no winners, no scores
+    (:meth:`abortion`). ``timeout``: the seat whose time ran out, when that ended the game as
+    its resignation (T2; ``resigned`` names it too). ``claimed``: the resignation was claimed
+    by another seat over a seat absent past the absence grace (T4; ``resigned`` names the
+    absent seat).
     """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None = None
     abandoned: bool = False
+    operator: bool = False
     aborted: bool = False
     timeout: int | None = None
     claimed: bool = False
@@ -119,6 +122,11 @@ class Outcome:
     def abandonment(cls) -> Outcome:
         """The outcome of a game ended as abandoned (RULINGS H14): nobody won."""
         return cls((), (), None, abandoned=True)
+
+    @classmethod
+    def operator_end(cls) -> Outcome:
+        """The outcome of a game the server's operator ended: nobody won."""
+        return cls((), (), None, operator=True)
 
     @classmethod
     def abortion(cls) -> Outcome:
@@ -140,16 +148,18 @@ class GameOver:
     """The generic event that ends every game: its :class:`Outcome`'s ``winners`` (one or
     several), ``scores`` per seat (the game's final result) and the seat that ``resigned``;
     ``abandoned`` for a game the server ended as abandoned (no winners, no scores: on the wire
-    ``game-over winners=- scores=- resigned=- abandoned=true``), ``aborted`` likewise for an
-    aborted game (T5), ``timeout`` for the seat whose time ran out (T2) and ``claimed`` for a
-    claimed resignation (T4). Each of these four is left out of the event when not set, so
-    that every other game's event reads as it always has."""
+    ``game-over winners=- scores=- resigned=- abandoned=true``), ``operator`` likewise for a
+    game the server's operator ended (``operator=true``), ``aborted`` for an aborted game
+    (T5), ``timeout`` for the seat whose time ran out (T2) and ``claimed`` for a claimed
+    resignation (T4). Each of these five is left out of the event when not set, so that every
+    other game's event reads as it always has."""
 
     kind: ClassVar[str] = "game-over"
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     resigned: int | None
     abandoned: bool = False
+    operator: bool = False
     aborted: bool = False
     timeout: int | None = None
     claimed: bool = False
@@ -162,6 +172,7 @@ class GameOver:
             outcome.scores,
             outcome.resigned,
             outcome.abandoned,
+            outcome.operator,
             outcome.aborted,
             outcome.timeout,
             outcome.claimed,

@@ -1,6 +1,7 @@
 """The daemon's command handling, pure and synchronous (PROTOCOL.md sections 4, 5 and 7): the
 :class:`Lobby` and its command table (:mod:`.core`, with its parts :mod:`.connections`,
-:mod:`.seating`, :mod:`.playing`, :mod:`.engine` and :mod:`.housekeeping` over :mod:`.base`),
+:mod:`.seating`, :mod:`.playing`, :mod:`.engine`, :mod:`.housekeeping` and :mod:`.operator`
+over :mod:`.base`),
 what its calls return (:mod:`.results`), what it sends (:mod:`.messages`), and its connections
 and games (:mod:`.tables`). It knows no sockets, no trio and no store: what it asks of a store
 are values (:mod:`hipparchusd.records`)."""

@@ -39,6 +39,17 @@ def stopping() -> ProtocolError:
     return ProtocolError(ErrorCode.SHUTTING_DOWN, "the server is stopping")
 
 
+def why_over(table: Table) -> str:
+    """Why ``table``'s game, over, is over when not by its own rules, for the ``game-over``
+    refusals' messages: `` (abandoned)`` (RULINGS H14), `` (ended by the server's operator)``,
+    else nothing."""
+    if table.abandoned:
+        return " (abandoned)"
+    if table.ended is not None and table.ended.operator:
+        return " (ended by the server's operator)"
+    return ""
+
+
 class LobbyBase(abc.ABC):
     """The state the parts of the :class:`~.core.Lobby` share (see ``Lobby.__init__``) and
     their common helpers. Not used on its own."""
@@ -61,6 +72,9 @@ class LobbyBase(abc.ABC):
     tables: dict[str, Table]
     sessions: dict[int, Session]
     shutting_down: bool
+    #: The operator's message while the server is in maintenance (``new`` is refused with
+    #: it: :meth:`~.operator.Operator.set_maintenance`), else ``None``.
+    maintenance: str | None
     _next_game: int
     _next_session: int
     #: Token digest to (table, seat), for ``resume``.
@@ -140,6 +154,7 @@ class LobbyBase(abc.ABC):
                 ErrorCode.LIMIT,
                 f"this connection holds {limit} games waiting for players "
                 "(max-games-per-connection); leave one or let one start first",
+                limit="max-games-per-connection",
             )
         if session.address in self.trusted:
             return
@@ -159,6 +174,7 @@ class LobbyBase(abc.ABC):
                 ErrorCode.LIMIT,
                 f"connections from your address hold {limit} games waiting for players "
                 "(max-games-per-address); leave one or let one start first",
+                limit="max-games-per-address",
             )
 
     def _table(self, game_id: str) -> Table:
@@ -238,6 +254,8 @@ class LobbyBase(abc.ABC):
             state["abandoned"] = True
         ended = table.ended
         if ended is not None:
+            if ended.operator:
+                state["operator"] = True
             if ended.aborted:
                 state["aborted"] = True
             if ended.timeout is not None:
@@ -259,8 +277,7 @@ class LobbyBase(abc.ABC):
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
         if table.finished or table.game.outcome is not None:
-            why = " (abandoned)" if table.abandoned else ""
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why}")
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why_over(table)}")
         return seat
 
     def _snapshot(self, game: ServedGame | None) -> JSON:

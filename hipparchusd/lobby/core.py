@@ -21,7 +21,8 @@ the asking seat (a spectator gets the seatless view). Tokens are kept only as SH
 The :class:`Lobby` is made of parts, one module each, over the state they share
 (:class:`~.base.LobbyBase`): :mod:`.connections` the connections; :mod:`.seating` the seat
 and spectator commands; :mod:`.playing` the commands on games; :mod:`.engine` the engine's;
-:mod:`.housekeeping` restoring, adjourning and dropping games. This module assembles them and
+:mod:`.housekeeping` restoring, adjourning and dropping games; :mod:`.operator` what the
+server's operator asks through the admin channel. This module assembles them and
 has the requests: the command table (:data:`COMMANDS`, one :class:`Command` per command, which
 binds its grammar, summary, handler and the game it acts on), their dispatch, and the
 commands about the server itself.
@@ -51,6 +52,7 @@ from .connections import Connections
 from .engine import Engine
 from .housekeeping import Housekeeping
 from .messages import PROTOCOL_VERSION, SERVER_NAME, Response
+from .operator import Operator
 from .results import Result
 from .tables import Session, token_digest
 from .timing import time_options
@@ -125,7 +127,7 @@ class Command:
         return self.syntax.usage
 
 
-class Lobby(Connections, Housekeeping, Engine):
+class Lobby(Connections, Housekeeping, Engine, Operator):
     """Every game and connection of one server, and the handling of their commands.
 
     Args:
@@ -192,6 +194,7 @@ class Lobby(Connections, Housekeeping, Engine):
         self.tables = {}
         self.sessions = {}
         self.shutting_down = False
+        self.maintenance = None
         self._next_game = 1
         self._next_session = 1
         self._tokens = {}

@@ -81,7 +81,9 @@ class Engine(Seating, Playing):
             return level
         if budget.millis is not None and budget.millis > self.max_search_ms:
             raise ProtocolError(
-                ErrorCode.LIMIT, f"a search takes at most {self.max_search_ms}ms here"
+                ErrorCode.LIMIT,
+                f"a search takes at most {self.max_search_ms}ms here",
+                limit="max-search-ms",
             )
         if budget.cpu_millis is not None and budget.cpu_millis > self.max_search_ms:
             raise ProtocolError(
@@ -89,7 +91,9 @@ class Engine(Seating, Playing):
             )
         if budget.playouts is not None and budget.playouts > self.max_search_playouts:
             raise ProtocolError(
-                ErrorCode.LIMIT, f"a search makes at most {self.max_search_playouts} playouts here"
+                ErrorCode.LIMIT,
+                f"a search makes at most {self.max_search_playouts} playouts here",
+                limit="max-search-playouts",
             )
         return level
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..clocks import Clocks
-from ..games.base import BadOption, GameError
+from ..games.base import BadOption, GameError, Outcome
 from ..jsondata import JSONObject
 from ..protocol import ErrorCode, ProtocolError
 from ..records import Abandon, DropGame, Finish, Snapshot, StoreCommand, StoredGame
@@ -97,7 +97,11 @@ class Housekeeping(LobbyBase):
             game.start()
             table.enter(Lifecycle.PLAYING)
         if stored.finished:
-            table.ended = ending_from(stored.timing, game)
+            table.ended = (
+                Outcome.operator_end()
+                if stored.operator_end is not None
+                else ending_from(stored.timing, game)
+            )
             if isinstance(stored.timing, dict):
                 decisions = stored.timing.get("decisions")
                 if isinstance(decisions, list):
@@ -318,6 +322,7 @@ class Housekeeping(LobbyBase):
                 ErrorCode.LIMIT,
                 f"the server holds {counted(self.max_games, 'game')}: {stored.game_id[:40]} stays "
                 "adjourned; resume it once a game ends",
+                limit="max-games",
             )
         return self.restore(stored, now)
 

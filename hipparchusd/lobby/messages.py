@@ -102,9 +102,9 @@ class Shutdown:
 
 
 def _game_over_data(event: GameOver) -> JSONObject:
-    """``game-over``'s data: ``abandoned``, ``aborted``, ``timeout`` and ``claimed`` only for a
-    game that ended so, so that every other game's event reads as it always has (PROTOCOL.md
-    section 4)."""
+    """``game-over``'s data: ``abandoned``, ``operator`` (a game the server's operator
+    ended), ``aborted``, ``timeout`` and ``claimed`` only for a game that ended so, so that
+    every other game's event reads as it always has (PROTOCOL.md section 4)."""
     data: JSONObject = {
         "winners": list(event.winners),
         "scores": list(event.scores),
@@ -112,6 +112,8 @@ def _game_over_data(event: GameOver) -> JSONObject:
     }
     if event.abandoned:
         data["abandoned"] = True
+    if event.operator:
+        data["operator"] = True
     if event.aborted:
         data["aborted"] = True
     if event.timeout is not None:

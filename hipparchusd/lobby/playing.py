@@ -18,7 +18,7 @@ from ..protocol import ErrorCode, Mode, ProtocolError, Request, shown
 from ..protocol import formatting as fmt
 from ..records import AddMove, CreateGame, StoredGame
 from ..wording import counted
-from .base import game_refusal, stopping
+from .base import game_refusal, stopping, why_over
 from .deadlines import Deadlines
 from .messages import Response
 from .results import NeedsStoredGame, Result
@@ -41,6 +41,8 @@ class Playing(Deadlines):
             raise ProtocolError(ErrorCode.UNKNOWN_KIND, f"no game kind {shown(args[0])} ({known})")
         if self.shutting_down:
             raise stopping()
+        if self.maintenance is not None:
+            raise ProtocolError(ErrorCode.MAINTENANCE, self.maintenance)
         try:
             rules, game_options = time_rules(kind, options)
             game = kind.create(game_options)
@@ -48,7 +50,9 @@ class Playing(Deadlines):
             raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         if self.active_games >= self.max_games:
             raise ProtocolError(
-                ErrorCode.LIMIT, f"the server holds {counted(self.max_games, 'game')} (max-games)"
+                ErrorCode.LIMIT,
+                f"the server holds {counted(self.max_games, 'game')} (max-games)",
+                limit="max-games",
             )
         self._check_games_limits(session, None)
         # An id is used once, even by a game the store then refuses.
@@ -107,9 +111,10 @@ class Playing(Deadlines):
         seat = self._seat(session, table)
         if not table.started:
             raise ProtocolError(ErrorCode.NOT_STARTED, f"{table.id} waits for players")
-        if table.abandoned:
-            # Its game never ended by its rules and would still offer moves (RULINGS H14).
-            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over (abandoned)")
+        if table.abandoned or table.ended is not None:
+            # Its game never ended by its rules (RULINGS H14, T5, an operator's end) or ended
+            # by the server's clocks (T2, T4), and its own state may still offer moves.
+            raise ProtocolError(ErrorCode.GAME_OVER, f"{table.id} is over{why_over(table)}")
         # The JSON form (e.g. clump positions) is made now, for a JSON-mode connection only: the
         # answer waits behind the game's earlier results (their events come first, as for
         # ``state``), and by then the position may have moved on.
@@ -200,6 +205,8 @@ class Playing(Deadlines):
         }
         if table.abandoned:
             data["abandoned"] = True
+        if table.ended is not None and table.ended.operator:
+            data["operator"] = True
         timing = self._timing_record(table, table.decisions, table.ended)
         if timing is not None:
             data["timing"] = timing
@@ -223,6 +230,8 @@ class Playing(Deadlines):
         }
         if stored.abandoned:
             data["abandoned"] = True
+        if stored.operator_end is not None:
+            data["operator"] = True
         if isinstance(stored.timing, dict):
             data["timing"] = stored.timing
             for key in ("aborted", "timeout", "claimed"):

@@ -136,8 +136,9 @@ class Table:
     #: The timing record's decisions so far: one JSON object for each decision the clocks
     #: timed or the server made (:meth:`~hipparchusd.lobby.timing.Timing._timing_record`).
     decisions: list[JSONObject] = attrs.field(factory=list)
-    #: How the server ended the game by its clocks or an absence, when it did (an abort, a
-    #: flag, a claim): the outcome to report, in place of the game's own.
+    #: How the server ended the game when not by its rules or not as they would (its clocks
+    #: or an absence: an abort, a flag, a claim; or the server's operator: ``hipparchusd admin
+    #: end``): the outcome to report, in place of the game's own.
     ended: Outcome | None = None
     #: The session id and peer address of the connection that created the game, which its
     #: engine-only limits count against and whose turn its engine seats' searches take
@@ -207,7 +208,8 @@ class Table:
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (``None`` while it goes on): the game's own outcome, or
-        :meth:`Outcome.abandonment` for a game ended as abandoned."""
+        :meth:`Outcome.abandonment` for a game ended as abandoned, :attr:`ended` for one the
+        server ended otherwise."""
         if self.abandoned:
             return Outcome.abandonment()
         if self.ended is not None:

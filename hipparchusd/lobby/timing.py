@@ -291,11 +291,18 @@ class Timing(LobbyBase):
         return str(within(Level.parse(level_word), budget)), self.now + budget / 1000
 
     def _ended(self, table: Table, outcome: Outcome) -> None:
-        table.enter(Lifecycle.OVER)
         if outcome.aborted:
-            log.info("game %s aborted: a seat did not make its first decision in time", table.id)
+            log.info(
+                "game %s aborted: a seat did not make its first decision in time",
+                table.id,
+                extra={"event": "game-aborted", "game": table.id},
+            )
         elif outcome.abandoned:
-            log.info("game %s ended as abandoned: no winner", table.id)
+            log.info(
+                "game %s ended as abandoned: no winner",
+                table.id,
+                extra={"event": "game-abandoned", "game": table.id},
+            )
         else:
             winners = ",".join(map(str, outcome.winners))
             how = ""
@@ -305,7 +312,19 @@ class Timing(LobbyBase):
                 how = f", claimed over the absent seat {outcome.resigned}"
             elif outcome.resigned is not None:
                 how = f", seat {outcome.resigned} resigned"
-            log.info("game %s ended: won by seat %s%s", table.id, winners, how)
+            log.info(
+                "game %s ended: won by seat %s%s",
+                table.id,
+                winners,
+                how,
+                extra={"event": "game-ended", "game": table.id},
+            )
+        self._close(table)
+
+    def _close(self, table: Table) -> None:
+        """The game of ``table`` is over: kept for ``record`` and ``state`` among the
+        ``finished_kept`` last finished ones."""
+        table.enter(Lifecycle.OVER)
         self._finished.append(table.id)
         while len(self._finished) > self.finished_kept:
             self._forget(self._finished.popleft())

@@ -35,7 +35,7 @@ from textual.widgets import Footer, RichLog, Static
 from ..client import ConnectionClosed, Event, ServerError
 from .clocks import Clocks
 from .connection import Connection
-from .phrases import sentence
+from .phrases import game_over_without_result, sentence
 from .seat_actions import SeatActions, Seating
 from .table import SeatTable, seat_line
 from .widgets import ChoiceBar, Look, ResultScreen
@@ -281,26 +281,29 @@ class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metacla
 
     def game_over(self, data: dict[str, Any]) -> None:
         """The game has ended: say who won (and how the clocks or an absence ended it, if they
-        did), forget the seat's token."""
+        did), or that nobody did (a game abandoned, aborted or ended by the server's operator:
+        PROTOCOL.md section 4), forget the seat's token."""
         self.over = data
         self.my_turn = False
         self.clocks.stop()
         self.refresh_bindings()
-        winners = [int(s) for s in data.get("winners") or []]
-        scores = data.get("scores") or []
-        names = " and ".join(self.label(s) for s in winners)
-        verb = "win" if winners == [self.seating.seat] or len(winners) > 1 else "wins"
-        line = Text(f"Game over: {names} {verb}", "bold")
-        if data.get("aborted"):
-            line = Text("Game over: aborted, no result (a first decision did not come in time)")
-        resigned = data.get("resigned")
-        if data.get("timeout") is not None:
-            line.append(f" ({self.label(int(data['timeout']))} ran out of time)")
-        elif data.get("claimed") and resigned is not None:
-            line.append(f" (claimed: {self.label(int(resigned))} was away)")
-        elif resigned is not None:
-            line.append(f" ({self.label(int(resigned))} resigned)")
-        if not data.get("aborted"):  # an aborted game has no scores to give
+        no_result = game_over_without_result(data)
+        if no_result is not None:
+            # No winners and no scores to give.
+            line = Text(no_result)
+        else:
+            winners = [int(s) for s in data.get("winners") or []]
+            scores = data.get("scores") or []
+            names = " and ".join(self.label(s) for s in winners)
+            verb = "win" if winners == [self.seating.seat] or len(winners) > 1 else "wins"
+            line = Text(f"Game over: {names} {verb}", "bold")
+            resigned = data.get("resigned")
+            if data.get("timeout") is not None:
+                line.append(f" ({self.label(int(data['timeout']))} ran out of time)")
+            elif data.get("claimed") and resigned is not None:
+                line.append(f" (claimed: {self.label(int(resigned))} was away)")
+            elif resigned is not None:
+                line.append(f" ({self.label(int(resigned))} resigned)")
             each = (f"{self.label(seat)} {score}" for seat, score in enumerate(scores))
             line.append(". Scores: " + ", ".join(each))
         self.note(line)

@@ -48,3 +48,17 @@ def sentence(text: str, names: Iterable[str] = ()) -> str:
         if text.startswith(name) and text[len(name) : len(name) + 1] not in NAME_CHARACTERS:
             return text
     return text[:1].upper() + text[1:]
+
+
+def game_over_without_result(data: dict[str, Any]) -> str | None:
+    """The line that ends a game which gave no result, from its ``game-over`` data
+    (PROTOCOL.md section 4): abandoned (``abandoned``), ended by the server's operator
+    (``operator``) or aborted (``aborted``, section 10); ``None`` for a game with winners,
+    whose line names them."""
+    if data.get("abandoned"):
+        return "Game over: abandoned, nobody won"
+    if data.get("operator"):
+        return "Game over: ended by the server's operator, nobody won"
+    if data.get("aborted"):
+        return "Game over: aborted, no result (a first decision did not come in time)"
+    return None

@@ -26,6 +26,7 @@ class ErrorCode(enum.StrEnum):
     LINE_TOO_LONG = "line-too-long"
     LIMIT = "limit"
     SHUTTING_DOWN = "shutting-down"
+    MAINTENANCE = "maintenance"
     INTERNAL = "internal"
 
 
@@ -34,7 +35,8 @@ class ProtocolError(Exception):
     nothing the requester may not know). ``request_id`` is the request's id, if it had one.
     ``private`` marks a message that may name the requester's own hidden cards (a game's
     illegal-move explanation): it goes to the requester only and is never logged, not even
-    at debug level (RULINGS H13)."""
+    at debug level (RULINGS H13). ``limit`` names the server limit a ``limit`` refusal met
+    (the option's name, e.g. ``max-games``), for the operator's figures; never sent."""
 
     def __init__(
         self,
@@ -43,12 +45,14 @@ class ProtocolError(Exception):
         request_id: str | None = None,
         *,
         private: bool = False,
+        limit: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.request_id = request_id
         self.private = private
+        self.limit = limit
 
 
 #: The most characters of a client's word that an error message repeats.

@@ -9,8 +9,11 @@ connection's outbound queue whatever its transport, and the TCP transport), :mod
 (the web listener: the page over HTTP, the WebSocket handshake), :mod:`.websocket` (the
 WebSocket transport: the same sessions over another I/O), :mod:`.engines` (the searches
 results ask for: bot seats, ``genmove``, ``analyze`` streams), :mod:`.workers` (the engine's
-worker processes they run on), :mod:`.storage` (the lobby's store commands as store calls)
-and :mod:`.run` (the process: store, signals, systemd)."""
+worker processes they run on), :mod:`.storage` (the lobby's store commands as store calls),
+the operator's side (issue 26): :mod:`.scrape` (the Prometheus metrics listener),
+:mod:`.admin` (the admin channel), :mod:`.drain` (draining before a restart) and
+:mod:`.bounded` (their accept loop), and :mod:`.run` (the process: store, signals,
+systemd)."""
 
 from .connection import Connection
 from .lifecycle import Server

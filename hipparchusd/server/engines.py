@@ -148,15 +148,18 @@ class Engines:
 
     # -- what results ask for ---------------------------------------------------------------
 
-    def refusal(self, session: Session) -> str | None:
+    def refusal(self, session: Session) -> tuple[str, str] | None:
         """Why a client search for ``session`` is refused now (``max_searches``, or
-        ``max_searches_per_address`` unless its address is trusted), or ``None``."""
+        ``max_searches_per_address`` unless its address is trusted): the limit's name (the
+        metrics' label) and the message; or ``None``."""
         if self.client_searches >= self.max_searches:
-            return f"{self.max_searches} searches run already (max-searches); try again later"
+            return "max-searches", (
+                f"{self.max_searches} searches run already (max-searches); try again later"
+            )
         address = session.address
         limit = self.max_searches_per_address
         if self.searches_by_address[address] >= limit and address not in self.lobby.trusted:
-            return (
+            return "max-searches-per-address", (
                 f"connections from your address run {limit} searches "
                 "(max-searches-per-address); try again when one ends"
             )
@@ -169,14 +172,17 @@ class Engines:
             if isinstance(job, AnalysisStream):
                 refused = self.refusal(job.session)
                 if refused is not None:
-                    return self.limit_result(result, refused)
+                    return self.limit_result(result, *refused)
         return result
 
     @staticmethod
-    def limit_result(result: Result, message: str) -> Result:
-        """The ``limit`` failure answering the request of ``result``, saying ``message``."""
+    def limit_result(result: Result, limit: str, message: str) -> Result:
+        """The ``limit`` failure answering the request of ``result``, saying ``message``, for
+        the limit named ``limit`` (a setting's name: the metrics' label)."""
         request_id = result.response.request_id if result.response is not None else None
-        return Result(Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id)))
+        return Result(
+            Response.failed(ProtocolError(ErrorCode.LIMIT, message, request_id, limit=limit))
+        )
 
     def submit(self, jobs: list[EngineJob]) -> None:
         """Start or stop the searches ``jobs`` ask for (they run in :meth:`run`'s nursery)."""
@@ -285,7 +291,8 @@ class Engines:
         """
         refused = self.refusal(session)
         if refused is not None:
-            raise ProtocolError(ErrorCode.LIMIT, refused)
+            limit, message = refused
+            raise ProtocolError(ErrorCode.LIMIT, message, limit=limit)
         self._count(session, 1)
         try:
             owner = (session.address, session.id)

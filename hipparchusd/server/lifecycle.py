@@ -14,14 +14,17 @@ from __future__ import annotations
 import collections
 import contextlib
 import errno
+import functools
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import trio
 
 from ..addresses import host_of
+from ..config_file import Changes
 from ..games.base import GameKind
 from ..lobby import Lobby, Result, Session
 from ..protocol import ErrorCode
@@ -29,7 +32,9 @@ from ..protocol import formatting as fmt
 from ..settings import Settings
 from ..store.base import GameStore
 from ..wording import counted
+from .admin import AdminChannel, AdminSocket
 from .connection import Connection, Refused, TcpConnection, peer_name
+from .drain import drain
 from .engines import Engines
 from .pipeline import Pipeline
 from .storage import execute
@@ -39,6 +44,11 @@ from .webfront import WebFront
 from .workers import EnginePool
 
 if TYPE_CHECKING:
+    # Imported when metrics are enabled only: prometheus_client adds about a tenth to the
+    # instructions a daemon spends starting (bench/bench_requests.py --matches 0), for a
+    # listener that is off by default.
+    from ..metrics import Levels, Metrics
+
     # Imported where it is made (run.py), with the cluster's libraries (the cluster extra).
     from .cluster.node import Cluster
 
@@ -96,6 +106,7 @@ class Server:
         self.file_capacity: int | None = None
         self.ports: list[int] = []
         self.web_ports: list[int] = []
+        self.metrics_ports: list[int] = []
         self.pipeline = Pipeline(self.lobby, store, self.connections)
         self.engines = Engines(
             self.lobby,
@@ -122,6 +133,52 @@ class Server:
         self._all_closed.set()
         #: Set once :meth:`serve` has returned (connections and store closed).
         self.stopped = trio.Event()
+        #: When the server was made (``time.monotonic``), for the admin channel's uptime;
+        #: whether a drain was asked for (:meth:`drain`).
+        self.started_at, self.draining = time.monotonic(), False
+        self._drain_asked = trio.Event()
+        #: Re-reads and applies the configuration, as SIGHUP does (set by
+        #: :func:`~hipparchusd.server.run.run_async`): the changes, or why nothing changed.
+        self.reload: Callable[[], Changes | str] | None = None
+        #: The daemon's figures, when it serves metrics (:meth:`enable_metrics`).
+        self.metrics: Metrics | None = None
+
+    def enable_metrics(self) -> Metrics:
+        """Count the figures the metrics listener serves (:mod:`hipparchusd.metrics`), from
+        now on: the pipeline's answers and store calls, the store's commits, and at
+        each scrape :meth:`metric_levels`; idempotent."""
+        if self.metrics is None:
+            from ..metrics import Metrics  # (see the imports)
+
+            self.metrics = Metrics(self.lobby.commands, self.metric_levels)
+            self.pipeline.metrics = self.metrics
+            self.store.observe_commits(self.metrics.committed)
+        return self.metrics
+
+    def metric_levels(self) -> Levels:
+        """What the server holds now, for a scrape (:class:`~hipparchusd.metrics.Levels`)."""
+        from ..metrics import Levels  # (see the imports)
+
+        engines = self.engines
+        # A pool's searches are those asked and not answered: running, or waiting in its queue.
+        queued = engines.waiting
+        running = sum(pool.searches for pool in engines.pools) - queued
+        return Levels(
+            connections=collections.Counter(c.transport for c in self.connections.values()),
+            games=collections.Counter((t.kind.name, t.status) for t in self.lobby.tables.values()),
+            searches_running=running,
+            searches_queued=queued,
+            worker_restarts=engines.restarts,
+            writer_restarts=self.store.restarts,
+            maintenance=self.lobby.maintenance is not None,
+            draining=self.draining,
+        )
+
+    def drain(self) -> None:
+        """Begin a drain (:mod:`.drain`) unless one is under way or the server is stopping."""
+        if not self.draining and not self.shutting_down:
+            self.draining = True
+            self._drain_asked.set()  # for _drain_when_asked, a task of serve()
 
     @property
     def games(self) -> int:
@@ -134,9 +191,11 @@ class Server:
         return len(self.connections)
 
     def status(self) -> str:
-        """A one-line status, e.g. ``3 games, 6 connections``."""
+        """A one-line status, e.g. ``3 games, 6 connections`` (``draining: ...`` during a
+        drain)."""
         games, connections = self.games, self.connection_count
-        return f"{counted(games, 'game')}, {counted(connections, 'connection')}"
+        status = f"{counted(games, 'game')}, {counted(connections, 'connection')}"
+        return f"draining: {status}" if self.draining and not self.shutting_down else status
 
     def reconfigure(self, settings: Settings) -> None:
         """Take new limits from a configuration reload (SIGHUP): ``max_connections``,
@@ -171,13 +230,17 @@ class Server:
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
         web_listeners: Sequence[trio.abc.Listener[Any]] = (),
+        metrics_listeners: Sequence[trio.abc.Listener[Any]] = (),
+        admin: AdminSocket | None = None,
         task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Accept connections on ``listeners`` (the protocol over TCP) and ``web_listeners``
-        (HTTP for the page, and the protocol over WebSocket: :mod:`.webfront`) until
-        :meth:`shutdown`, then send the shutdown notice, let connections finish for
-        ``grace_period`` seconds, close them and the store. ``task_status.started`` is called
-        with this server once it accepts connections."""
+        (HTTP for the page, and the protocol over WebSocket: :mod:`.webfront`), scrapes on
+        ``metrics_listeners`` (:mod:`.scrape`) and the operator on ``admin`` (:mod:`.admin`)
+        until :meth:`shutdown` (or the end of a :meth:`drain`), then send the shutdown notice,
+        let connections finish for ``grace_period`` seconds, close them and the store (and
+        ``admin``). ``task_status.started`` is called with this server once it accepts
+        connections."""
         web = WebFront(self)
         try:
             if self.cluster is not None:
@@ -196,8 +259,16 @@ class Server:
                             )
                         for listener in web_listeners:
                             acceptors.start_soon(self._accept, listener, connections, web.handle)
+                        for listener in metrics_listeners:
+                            from .scrape import MetricsListener  # (see the imports)
+
+                            scrapes = MetricsListener(self.enable_metrics().registry)
+                            acceptors.start_soon(scrapes.serve, listener)
+                        if admin is not None:
+                            acceptors.start_soon(AdminChannel(self).serve, admin.listener)
                         acceptors.start_soon(self.sweeps.sweep)
                         acceptors.start_soon(self.sweeps.expire_periodically)
+                        acceptors.start_soon(self._drain_when_asked)
                         task_status.started(self)
                         await self._shutdown.wait()
                         if self.cluster is not None:
@@ -220,9 +291,12 @@ class Server:
                     connections.cancel_scope.cancel()
                 engines.cancel_scope.cancel()
         finally:
-            for listener in (*listeners, *web_listeners):
+            for listener in (*listeners, *web_listeners, *metrics_listeners):
                 with trio.CancelScope(shield=True):
                     await listener.aclose()
+            if admin is not None:
+                with trio.CancelScope(shield=True):
+                    await admin.aclose()
             with trio.CancelScope(shield=True):
                 await self.store.aclose()
             log.info("stopped")
@@ -287,6 +361,19 @@ class Server:
             if again is not None:
                 self.timers.set(game_id, max(again, trio.current_time() + RETRY_DEADLINE))
 
+    async def _drain_when_asked(self) -> None:
+        await self._drain_asked.wait()
+        adjourn = functools.partial(self.sweeps.adjourn_unfollowed, 0.0)
+        durable = self.store.durable
+        await drain(self.lobby, self.settings.drain_timeout, adjourn if durable else None,
+                    self.shutdown)  # fmt: skip
+
+    async def sequenced(
+        self, games: Sequence[str], prepare: Callable[[], Result], conn: Connection | None
+    ) -> Result:
+        """:meth:`Pipeline.sequenced` (for the admin channel)."""
+        return await self.pipeline.sequenced(games, prepare, conn)
+
     async def _accept(
         self,
         listener: trio.abc.Listener[Any],
@@ -344,6 +431,7 @@ class Server:
         # Other daemons' sessions served here hold no socket (issue 28): they do not count.
         remote = self.cluster.proxy_count if self.cluster is not None else 0
         if len(self.connections) - remote >= limit:
+            self._refused("max-connections")
             return ErrorCode.LIMIT, "too many connections"
         return self.address_refusal(address, 0)
 
@@ -356,11 +444,17 @@ class Server:
             self.per_address[address] + pending >= settings.max_connections_per_address
             and address not in settings.trusted
         ):
+            self._refused("max-connections-per-address")
             return ErrorCode.LIMIT, (
                 f"too many connections from your address "
                 f"(max-connections-per-address {settings.max_connections_per_address})"
             )
         return None
+
+    def _refused(self, limit: str) -> None:
+        """Count a refusal by the limit ``limit``, when there are metrics."""
+        if self.metrics is not None:
+            self.metrics.refused(limit)
 
     async def _run_connection(self, stream: trio.SocketStream) -> None:
         """Serve one TCP connection (:class:`TcpConnection`), or refuse it with ``? limit``
@@ -400,7 +494,12 @@ class Server:
         pipeline = self.pipeline
         self.connections[session.id] = conn
         self._all_closed = trio.Event() if len(self.connections) == 1 else self._all_closed
-        log.info("connection %d opened from %s (%s)", session.id, peer, conn.transport)
+        log.info(
+            "connection %d opened from %s (%s)", session.id, peer, conn.transport,
+            extra={"event": "connection-opened", "connection": session.id},
+        )  # fmt: skip
+        if self.metrics is not None:
+            self.metrics.opened(conn.transport)
         reason = "closed by peer"
         try:
             with conn.cancel_scope:
@@ -413,6 +512,7 @@ class Server:
                     nursery.cancel_scope.deadline = trio.current_time() + _FLUSH_TIMEOUT
             if conn.overflowed:
                 reason = "outbound queue full"
+                self._refused("outbound-queue")
             elif conn.timed_out:
                 reason = "idle timeout"
             elif conn.closed_because is not None:
@@ -435,7 +535,10 @@ class Server:
                 del self.per_address[address]
             if not self.connections:
                 self._all_closed.set()
-            log.info("connection %d closed (%s)", session.id, reason)
+            log.info(
+                "connection %d closed (%s)", session.id, reason,
+                extra={"event": "connection-closed", "connection": session.id},
+            )  # fmt: skip
 
     async def _finish(self, conn: Connection) -> None:
         """Take the connection out of the lobby (``disconnected`` events) and stop its writer

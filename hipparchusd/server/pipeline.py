@@ -13,10 +13,12 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from time import perf_counter
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 
+from ..games.base import Outcome
 from ..lobby import (
     EventMessage,
     Lobby,
@@ -37,6 +39,9 @@ from .sequencer import Sequencer
 from .storage import describe, execute
 from .timers import Timers
 from .workers import EngineError
+
+if TYPE_CHECKING:
+    from ..metrics import Metrics  # (loaded by a server that serves metrics only)
 
 log = logging.getLogger("hipparchusd.server")
 
@@ -112,6 +117,9 @@ class Pipeline:
         #: whoever built both sets it.
         self.timers: Timers | None = None
         self.sequencer = Sequencer()
+        #: The figures the answers are counted in (:mod:`hipparchusd.metrics`), if any: set by
+        #: the server when it serves metrics.
+        self.metrics: Metrics | None = None
         #: The connections with something queued since the last :meth:`flush`.
         self.dirty: list[Connection] = []
 
@@ -119,20 +127,45 @@ class Pipeline:
 
     async def answer(self, conn: Connection, item: str | LineError) -> bool:
         """Answer one line from ``conn``; True if the connection must close after the
-        answer. What it queues waits for the caller's :meth:`flush`."""
+        answer. What it queues waits for the caller's :meth:`flush`. With :attr:`metrics`,
+        the answer's latency and error code are counted."""
         session = conn.session
+        metrics = self.metrics
         if isinstance(item, LineError):
             log.debug("connection %d: %s: %s", session.id, item.code, item.message)
             conn.enqueue(fmt.failure(None, session.mode, item.code, item.message))
+            if metrics is not None:
+                metrics.failed(item.code)
+                if item.code is ErrorCode.LINE_TOO_LONG:
+                    metrics.refused("max-line-bytes")
             return False
         try:
             request = parse_request(item)
         except ProtocolError as error:
             log.debug("connection %d: %s: %s", session.id, error.code, error.message)
             conn.enqueue(fmt.failure(error.request_id, session.mode, error.code, error.message))
+            if metrics is not None:
+                metrics.failed(error.code)
             return False
         if request is None:
             return False
+        if metrics is None:
+            return (await self._answer(conn, request, item)).close
+        started = perf_counter()
+        result = await self._answer(conn, request, item)
+        response = result.response
+        refusal = None if response is None else response.error
+        if refusal is None:
+            metrics.answered(request.command, perf_counter() - started, None, None)
+        else:
+            metrics.answered(request.command, perf_counter() - started, refusal.code, refusal.limit)
+        return result.close
+
+    async def _answer(self, conn: Connection, request: Request, line: str) -> Result:
+        """Answer ``request`` (read as ``line``) from ``conn`` (see :meth:`answer`): the
+        result answered (its response what ``conn`` was sent; ``None`` when another daemon
+        answered it, issue 28)."""
+        session = conn.session
         engines = self.engines
         if engines is not None and session.id in engines.streaming_sessions:
             # Any request ends the connection's analysis (PROTOCOL.md section 9): its final
@@ -141,14 +174,15 @@ class Pipeline:
         router = self.router
         if router is not None:
             try:
-                routed = await router.route(conn, request, item)
+                routed = await router.route(conn, request, line)
             except Exception:
                 log.exception("connection %d: routing %s failed", session.id, request.command)
                 message = f"{request.command} failed; see the server log"
-                conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
-                return False
+                failure = Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+                conn.enqueue(failure.encode(session.mode))
+                return Result(failure)
             if routed is not None:
-                return routed
+                return Result(close=routed)
         try:
             lobby = self.lobby
             # The moment the request came, which the games' clocks read: a request that waits
@@ -176,11 +210,12 @@ class Pipeline:
         except Exception:
             log.exception("connection %d: %s failed", session.id, request.command)
             message = f"{request.command} failed; see the server log"
-            conn.enqueue(fmt.failure(request.id, session.mode, ErrorCode.INTERNAL, message))
-            return False
+            failure = Response.failed(ProtocolError(ErrorCode.INTERNAL, message, request.id))
+            conn.enqueue(failure.encode(session.mode))
+            return Result(failure)
         if router is not None:
             router.after_local(session)
-        return result.close
+        return result
 
     async def sequenced(
         self,
@@ -414,26 +449,24 @@ class Pipeline:
             if commands and result.pending is not None:
                 first, commands = commands[0], commands[1:]
                 try:
-                    await execute(self.store, first)
+                    await self._store(first)
                 except Exception as error:
                     log.error("store %s failed: %r", describe(first), error, exc_info=error)
-                    if conn is not None and result.response is not None:
-                        conn.enqueue(
-                            fmt.failure(
-                                result.response.request_id,
-                                conn.session.mode,
-                                ErrorCode.INTERNAL,
-                                STORE_UNREACHABLE
-                                if isinstance(error, StoreUnreachable)
-                                else STORE_FAILED,
-                            )
+                    if result.response is not None:
+                        unreachable = isinstance(error, StoreUnreachable)
+                        message = STORE_UNREACHABLE if unreachable else STORE_FAILED
+                        failure = ProtocolError(
+                            ErrorCode.INTERNAL, message, result.response.request_id
                         )
+                        result.response = Response.failed(failure)
+                        if conn is not None:
+                            conn.enqueue(result.response.encode(conn.session.mode))
                     return
             result.commit()
             try:
                 for command in commands:
                     try:
-                        await execute(self.store, command)
+                        await self._store(command)
                     except Exception as error:
                         # The change is made (and recorded, if it was pending): after a
                         # failed snapshot the store replays the moves after the earlier one.
@@ -442,6 +475,27 @@ class Pipeline:
                 self._deliver(result, conn)
         finally:
             self.flush()
+
+    async def _store(self, command: StoreCommand) -> None:
+        """Carry out the store ``command``, timed when there are :attr:`metrics`.
+
+        Raises:
+            OSError: as :func:`~.storage.execute`.
+        """
+        metrics = self.metrics
+        if metrics is None:
+            await execute(self.store, command)
+            return
+        started = perf_counter()
+        try:
+            await execute(self.store, command)
+        finally:
+            metrics.stored(command.call, perf_counter() - started)
+
+    def _outcome(self, game_id: str) -> tuple[str, Outcome | None] | None:
+        """The kind and outcome of the loaded game ``game_id`` (for :attr:`metrics`)."""
+        table = self.lobby.tables.get(game_id)
+        return None if table is None else (table.kind.name, table.outcome)
 
     def _commands(self, result: Result) -> list[StoreCommand]:
         """The store commands to carry out for ``result``: none for a store that is not
@@ -453,6 +507,8 @@ class Pipeline:
         recipients (:meth:`flush` sends them)."""
         if conn is not None and result.response is not None:
             conn.enqueue(result.response.encode(conn.session.mode))
+        if self.metrics is not None and result.store_calls:
+            self.metrics.carried_out(result.store_calls, self._outcome)
         if result.engine and self.engines is not None:
             self.engines.submit(result.engine)
         timers = self.timers

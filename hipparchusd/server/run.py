@@ -2,7 +2,9 @@
 service manager's notifications.
 
 Signals: SIGINT or SIGTERM begins the graceful shutdown (:meth:`Server.shutdown`); a second one
-stops at once. SIGHUP reloads the configuration (:func:`reload_settings`).
+stops at once. With ``--drain-on-stop`` a SIGTERM drains first (:mod:`.drain`); the next one
+begins the shutdown, the one after stops at once. SIGHUP reloads the configuration
+(:func:`reload_settings`).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ..config_file import DAEMON_SCHEMA, ConfigError, changes
-from ..logs import set_level
+from ..config_file import DAEMON_SCHEMA, Changes, ConfigError, changes
+from ..logs import configure_logging, set_level
 from ..settings import Settings, SettingsError
 from ..store import statedir
 from ..store.base import GameStore, StoreError
 from ..systemd.notify import Notifier
+from .admin import AdminSocket, open_admin_socket
 from .lifecycle import Server
 
 if TYPE_CHECKING:
@@ -150,6 +153,7 @@ async def serve(
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    metrics_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     cluster: Cluster | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -157,17 +161,30 @@ async def serve(
     with ``cluster`` its part among the daemons sharing ``store`` (issue 28), if any.
 
     Listens on ``settings.host``/``settings.port`` unless ``listeners`` are given (e.g. the
-    sockets systemd passes), and for the page and WebSockets on ``web_listeners``, else on
-    ``settings.ws_host``/``settings.ws_port`` when that is set (:func:`open_listeners`).
-    Calls ``task_status.started(server)`` once accepting: use
+    sockets systemd passes), for the page and WebSockets on ``web_listeners``, else on
+    ``settings.ws_host``/``settings.ws_port`` when that is set, and for Prometheus on
+    ``metrics_listeners``, else on ``settings.metrics_host``/``settings.metrics_port`` when
+    that is set (:func:`open_listeners`); and for the operator on ``settings.admin_socket``
+    when that is set (:func:`~.admin.open_admin_socket`). Calls
+    ``task_status.started(server)`` once accepting: use
     ``server = await nursery.start(serve, settings, store)``. Takes ownership of ``store``
     (closes it at the end).
 
     Raises:
         OSError: an address cannot be bound.
     """
+    admin: AdminSocket | None = None
     try:
-        listeners, web_listeners = await open_listeners(settings, listeners, web_listeners)
+        listeners, web_listeners, metrics_listeners = await open_listeners(
+            settings, listeners, web_listeners, metrics_listeners
+        )
+        if settings.admin_socket is not None:
+            try:
+                admin = await open_admin_socket(Path(settings.admin_socket))
+            except BaseException:
+                for listener in (*listeners, *web_listeners, *metrics_listeners):
+                    await trio.aclose_forcefully(listener)
+                raise
     except BaseException:
         await store.aclose()
         raise
@@ -175,6 +192,7 @@ async def serve(
     for group, ports, what in (
         (listeners, server.ports, ""),
         (web_listeners, server.web_ports, " (web)"),
+        (metrics_listeners, server.metrics_ports, " (metrics)"),
     ):
         for listener in group:
             sock = getattr(listener, "socket", None)
@@ -182,35 +200,53 @@ async def serve(
                 address = sock.getsockname()
                 ports.append(address[1])
                 log.info("listening on %s port %d%s", address[0], address[1], what)
-    await server.serve(listeners, web_listeners=web_listeners, task_status=task_status)
+    await server.serve(
+        listeners,
+        web_listeners=web_listeners,
+        metrics_listeners=metrics_listeners,
+        admin=admin,
+        task_status=task_status,
+    )
+
+
+Listeners = Sequence[trio.abc.Listener[Any]]
 
 
 async def open_listeners(
     settings: Settings,
-    listeners: Sequence[trio.abc.Listener[Any]] | None,
-    web_listeners: Sequence[trio.abc.Listener[Any]] | None,
-) -> tuple[Sequence[trio.abc.Listener[Any]], Sequence[trio.abc.Listener[Any]]]:
-    """The protocol's and the web's listeners: those given, else bound from ``settings``
-    (``host``/``port``; ``ws_host``/``ws_port`` when ``ws_port`` is set, else none). Passed
-    sockets win: when systemd passes any, nothing is bound here.
+    listeners: Listeners | None,
+    web_listeners: Listeners | None,
+    metrics_listeners: Listeners | None = None,
+) -> tuple[Listeners, Listeners, Listeners]:
+    """The protocol's, the web's and the metrics' listeners: those given, else bound from
+    ``settings`` (``host``/``port``; ``ws_host``/``ws_port`` when ``ws_port`` is set, else
+    none; ``metrics_host``/``metrics_port`` likewise). Passed sockets win: when systemd passes
+    any, nothing is bound here.
 
     Raises:
         OSError: an address cannot be bound (what was bound is closed again).
     """
     if listeners is not None:
-        return listeners, web_listeners or ()
-    if settings.reuse_port == "on":
-        listeners = await shared_port_listeners(settings.port, settings.host)
-    else:
-        listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
-    if web_listeners is None and settings.ws_port is not None:
-        try:
+        return listeners, web_listeners or (), metrics_listeners or ()
+    bound: list[trio.abc.Listener[Any]] = []
+    try:
+        if settings.reuse_port == "on":
+            listeners = await shared_port_listeners(settings.port, settings.host)
+        else:
+            listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
+        bound += listeners
+        if web_listeners is None and settings.ws_port is not None:
             web_listeners = await trio.open_tcp_listeners(settings.ws_port, host=settings.ws_host)
-        except BaseException:
-            for listener in listeners:
-                await trio.aclose_forcefully(listener)
-            raise
-    return listeners, web_listeners or ()
+            bound += web_listeners
+        if metrics_listeners is None and settings.metrics_port is not None:
+            metrics_listeners = await trio.open_tcp_listeners(
+                settings.metrics_port, host=settings.metrics_host
+            )
+    except BaseException:
+        for listener in bound:
+            await trio.aclose_forcefully(listener)
+        raise
+    return listeners, web_listeners or (), metrics_listeners or ()
 
 
 async def shared_port_listeners(port: int, host: str) -> list[trio.SocketListener]:
@@ -244,20 +280,23 @@ async def shared_port_listeners(port: int, host: str) -> list[trio.SocketListene
     return listeners
 
 
-def reload_settings(server: Server, load: Callable[[], Settings]) -> None:
-    """Apply what can change without a restart (SIGHUP): re-read the settings with ``load``
-    (the configuration file, then the same command-line options as at start), then set the new
-    log level and limits (:meth:`Server.reconfigure`) and log each change. A changed ``host``,
-    ``port`` or ``state_dir`` is logged as needing a restart and left as it is. A file with an
-    error is logged, naming the key, and changes nothing."""
+def reload_settings(server: Server, load: Callable[[], Settings]) -> Changes | str:
+    """Apply what can change without a restart (SIGHUP, ``hipparchusd admin reload``): re-read
+    the settings with ``load`` (the configuration file, then the same command-line options as
+    at start), then set the new log level and format and limits (:meth:`Server.reconfigure`)
+    and log each change; the changes found. A changed ``host``, ``port`` or ``state_dir`` is
+    logged as needing a restart and left as it is. A file with an error is logged, naming the
+    key, and changes nothing: the error's message is returned instead."""
     try:
         new = load()
     except (ConfigError, SettingsError) as error:
         log.error("reload failed, settings unchanged: %s", error)
-        return
+        return str(error)
     old = server.settings
     found = changes(old, new, DAEMON_SCHEMA)
     effective = found.effective(old, new, DAEMON_SCHEMA)
+    if effective.log_format != old.log_format:
+        configure_logging(effective.log_level, log_format=effective.log_format)
     set_level(effective.log_level)
     server.file_capacity = ensure_open_files(effective.max_connections)
     server.reconfigure(effective)
@@ -267,6 +306,7 @@ def reload_settings(server: Server, load: Callable[[], Settings]) -> None:
         log.warning("reload: %s: %s -> %s needs a restart; still %s", name, before, after, before)
     if not (found.applied or found.need_restart):
         log.info("reload: nothing changed")
+    return found
 
 
 async def run_async(
@@ -274,17 +314,22 @@ async def run_async(
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    metrics_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     notifier: Notifier | None = None,
     load_settings: Callable[[], Settings] | None = None,
     task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Open the store (its unfinished games restored) and serve until SIGINT or SIGTERM, then
     shut down gracefully; a second SIGINT or SIGTERM stops at once (the store is still closed).
-    SIGHUP reloads the settings with ``load_settings`` (ignored without it).
+    With ``drain_on_stop``, a SIGTERM drains first (:meth:`Server.drain`), the next one begins
+    the shutdown and the one after stops at once. SIGHUP (or ``hipparchusd admin reload``)
+    reloads the settings with ``load_settings`` (ignored without it).
 
     ``notifier`` reports to systemd: ``READY=1`` once accepting, ``STATUS=`` with the game and
     connection counts when they change, ``WATCHDOG=1`` from this event loop (from before the
-    store loads), ``RELOADING=1`` and ``READY=1`` around a reload, ``STOPPING=1`` at shutdown.
+    store loads), ``RELOADING=1`` and ``READY=1`` around a reload, ``STOPPING=1`` at shutdown
+    (and at a drain on SIGTERM, with ``EXTEND_TIMEOUT_USEC=`` while it lasts, so that
+    ``TimeoutStopSec=`` bounds the shutdown after it rather than the drain).
 
     Raises:
         OSError: the address cannot be bound, or the store cannot be used (a
@@ -293,7 +338,9 @@ async def run_async(
     """
     notifier = notifier or Notifier(None)
     file_capacity = ensure_open_files(settings.max_connections)
-    listeners, web_listeners = await open_listeners(settings, listeners, web_listeners)
+    listeners, web_listeners, metrics_listeners = await open_listeners(
+        settings, listeners, web_listeners, metrics_listeners
+    )
     handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     with trio.open_signal_receiver(*handled) as signals:
         async with trio.open_nursery() as nursery:
@@ -314,11 +361,23 @@ async def run_async(
                         store,
                         listeners=listeners,
                         web_listeners=web_listeners,
+                        metrics_listeners=metrics_listeners,
                         cluster=cluster,
                         task_status=task_status,
                     )
                 )
                 server.file_capacity = file_capacity
+
+                def reload() -> Changes | str:
+                    notifier.reloading()
+                    try:
+                        if load_settings is None:
+                            return "no configuration to reload"
+                        return reload_settings(server, load_settings)
+                    finally:
+                        notifier.ready(server.status())
+
+                server.reload = reload
                 notifier.ready(server.status())
                 nursery.start_soon(notifier.run_status, server.status)
                 task_status.started(server)
@@ -330,10 +389,17 @@ async def run_async(
                             log.info("received SIGHUP while shutting down: ignored")
                         elif signum == signal.SIGHUP:
                             log.info("received SIGHUP: reloading the configuration")
-                            notifier.reloading()
-                            if load_settings is not None:
-                                reload_settings(server, load_settings)
-                            notifier.ready(server.status())
+                            reload()
+                        elif (
+                            signum == signal.SIGTERM
+                            and server.settings.drain_on_stop
+                            and not server.draining
+                            and not server.shutting_down
+                        ):
+                            log.info("received SIGTERM: draining first (drain-on-stop)")
+                            notifier.stopping(f"draining: {server.status()}")
+                            server.drain()
+                            nursery.start_soon(_extend_stop_timeout, server, notifier)
                         elif not server.shutting_down:
                             log.info("received %s", name)
                             notifier.stopping(f"shutting down: {server.status()}")
@@ -345,6 +411,20 @@ async def run_async(
                 nursery.start_soon(on_signals)
                 await server.stopped.wait()
                 nursery.cancel_scope.cancel()
+
+
+#: Seconds each ``EXTEND_TIMEOUT_USEC=`` gives systemd's stop timeout while a drain lasts, and
+#: how often it is sent (well within it).
+EXTEND_BY, EXTEND_EVERY = 30.0, 10.0
+
+
+async def _extend_stop_timeout(server: Server, notifier: Notifier) -> None:
+    """While the drain SIGTERM began lasts, keep systemd's stop timeout from running out
+    (``EXTEND_TIMEOUT_USEC=``, sd_notify(3)); the drain's own ``--drain-timeout`` bounds it."""
+    while not server.shutting_down:
+        notifier.extend_timeout(EXTEND_BY)
+        notifier.status(server.status())
+        await trio.sleep(EXTEND_EVERY)
 
 
 async def _exit_on_store_failure(
@@ -370,6 +450,7 @@ def run(
     *,
     listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     web_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
+    metrics_listeners: Sequence[trio.abc.Listener[Any]] | None = None,
     notifier: Notifier | None = None,
     load_settings: Callable[[], Settings] | None = None,
 ) -> int:
@@ -389,6 +470,7 @@ def run(
                 settings,
                 listeners=listeners,
                 web_listeners=web_listeners,
+                metrics_listeners=metrics_listeners,
                 notifier=notifier,
                 load_settings=load_settings,
             )

@@ -11,6 +11,7 @@ from ..records import (
     AddSeat,
     CreateGame,
     DropGame,
+    EndGame,
     Finish,
     RemoveSeat,
     Snapshot,
@@ -46,6 +47,10 @@ async def execute(store: GameStore, command: StoreCommand) -> None:
             await store.remove_seat(game_id, seat)
         case Abandon(game_id, record, last_active):
             await store.abandon(game_id, record, last_active)
+        case EndGame(game_id, record, reason, None):
+            await store.end_game(game_id, record, reason)
+        case EndGame(game_id, record, reason, timing):
+            await store.end_game(game_id, record, reason, timing)
         case DropGame(game_id):
             await store.drop_game(game_id)
         case _:

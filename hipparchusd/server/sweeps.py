@@ -96,18 +96,23 @@ class Sweeps:
                 if result.games:
                     await self.pipeline.carry_out(result, None)
             if self._adjourn_timeout(settings) > 0:
-                now = trio.current_time()
-                busy = self.pipeline.sequencer.busy
-                adjourned = self.lobby.adjourn_unfollowed(now, settings.adjourn_timeout, busy)
-                for game_id in adjourned:
-                    self.engines.stop_game(game_id, "adjourned")
-                if adjourned:
-                    # Their expiry counts from now, not from their last move.
-                    try:
-                        await self.store.mark_adjourned(adjourned)
-                    except OSError as error:
-                        log.error("noting adjourned games in the store failed: %s", error)
+                await self.adjourn_unfollowed(settings.adjourn_timeout)
             self.reload_uncertain()
+
+    async def adjourn_unfollowed(self, timeout: float) -> None:
+        """Adjourn the games in progress nobody has followed for ``timeout`` seconds
+        (:meth:`Lobby.adjourn_unfollowed`, timed from the first call that finds each one
+        unfollowed; a drain asks with 0), stopping their searches; with a durable store only."""
+        busy = self.pipeline.sequencer.busy
+        adjourned = self.lobby.adjourn_unfollowed(trio.current_time(), timeout, busy)
+        for game_id in adjourned:
+            self.engines.stop_game(game_id, "adjourned")
+        if adjourned:
+            # Their expiry counts from now, not from their last move.
+            try:
+                await self.store.mark_adjourned(adjourned)
+            except OSError as error:
+                log.error("noting adjourned games in the store failed: %s", error)
 
     async def expire_periodically(self) -> None:
         """At start-up, then every :data:`EXPIRY_INTERVAL` seconds, end the adjourned games
@@ -209,6 +214,8 @@ class Sweeps:
         for conn in list(self.connections.values()):
             started = conn.line_started
             if started is not None and now - started >= timeout and not conn.busy:
+                if self.pipeline.metrics is not None:
+                    self.pipeline.metrics.refused("request-timeout")
                 message = f"request line not completed within {timeout:g} s (request-timeout)"
                 conn.enqueue(fmt.failure(None, conn.session.mode, ErrorCode.LIMIT, message))
                 conn.flush()

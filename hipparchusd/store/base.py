@@ -19,7 +19,7 @@ answers with no-ops, so that no caller needs to know which store it has.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import attrs
@@ -139,6 +139,17 @@ class GameStore(Protocol):
         """
         ...
 
+    async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:
+        """End the unfinished game ``game_id`` as the server's operator asked (``hipparchusd
+        admin end``, giving ``reason``, ``""`` for none): no winner, ``record`` (the game as it
+        stood) kept per the retention setting with its ``timing`` record if it has one (as
+        :meth:`finish` keeps it), marked ended by the operator with the reason.
+
+        Raises:
+            StoreError: no unfinished game ``game_id``, or the write failed.
+        """
+        ...
+
     async def drop_game(self, game_id: str) -> None:
         """Forget a game that never started (no snapshot), its seats included: the daemon
         drops a waiting game nobody follows after ``abandon_timeout`` seconds. Its id still
@@ -211,6 +222,18 @@ class GameStore(Protocol):
         has it. Each id is given once."""
         ...
 
+    @property
+    def restarts(self) -> int:
+        """How many times the store replaced a part of itself that died (a writer process),
+        for the daemon's metrics; 0 for a store with no such part."""
+        ...
+
+    def observe_commits(self, observer: Callable[[int], None]) -> None:
+        """From now on call ``observer`` after each commit with the number of calls it carried
+        (a group commit's batch), for the daemon's metrics; it must be quick and not raise. A
+        store that commits nothing never calls it."""
+        ...
+
     async def wait_failed(self) -> str:
         """Return once the store has failed for good (it can no longer record anything, and
         will not recover by itself), saying why, naming the store: the daemon then stops with
@@ -258,6 +281,9 @@ class MemoryStore:
     async def abandon(self, game_id: str, record: JSON, last_active: float | None) -> None:
         """Nothing to do."""
 
+    async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:
+        """Nothing to do."""
+
     async def drop_game(self, game_id: str) -> None:
         """Nothing to do."""
 
@@ -288,6 +314,12 @@ class MemoryStore:
     def take_uncertain(self) -> set[str]:
         """Always empty: every call's outcome is known."""
         return set()
+
+    #: Nothing here is ever replaced.
+    restarts = 0
+
+    def observe_commits(self, observer: Callable[[int], None]) -> None:
+        """Nothing to do: nothing is committed."""
 
     async def wait_failed(self) -> str:
         """Never returns: nothing here can fail for good."""

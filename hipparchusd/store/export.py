@@ -6,14 +6,16 @@ first, of::
     {"game_id": "g1", "kind": <the kind's name>, "options": {"seed": "11"},
      "created_at": "2026-11-30T22:51:28+00:00", "finished_at": "2026-11-30T23:05:02+00:00",
      "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
-     "abandoned": false, "record": {...}}
+     "abandoned": false, "operator_end": null, "record": {...}}
 
 ``record`` is the game's record as the project's cattrs converter unstructures it (for
 Hipparchus a :class:`~hipparchusd.games.hipparchus.MatchRecord`: every deal and play), so
 ``replay(converter.structure(item["record"], MatchRecord))`` replays the game exactly. Resume
 tokens are never exported. ``abandoned`` is true for a game that nobody resumed within the
 daemon's adjourn expiry (RULINGS H14): it ended with no winner, and its record holds the game
-as it stood then (replaying it gives that unfinished position).
+as it stood then (replaying it gives that unfinished position). ``operator_end`` is, for a game
+the daemon's operator ended (``hipparchusd admin end``: no winner, its record the game as it
+stood), the reason given (``""`` for none), else ``null``.
 
 The database is opened read-only, so an export may run while the daemon serves games.
 """
@@ -96,8 +98,8 @@ def export_games(
     if isinstance(since, date) and not isinstance(since, datetime):
         since = datetime(since.year, since.month, since.day, tzinfo=UTC)
     query = (
-        "SELECT game_id, kind, options, created_at, finished_at, record, abandoned FROM games "
-        "WHERE finished_at IS NOT NULL"
+        "SELECT game_id, kind, options, created_at, finished_at, record, abandoned, operator_end "
+        "FROM games WHERE finished_at IS NOT NULL"
     )
     parameters: list[str | float] = []
     if game_id is not None:
@@ -116,9 +118,8 @@ def export_games(
                 f"migrate it to {schema.latest_version()} before exporting"
             )
         games: list[JSON] = []
-        for row_id, kind, options, created_at, finished_at, record, abandoned in conn.execute(
-            query, parameters
-        ).fetchall():
+        rows = conn.execute(query, parameters).fetchall()
+        for row_id, kind, options, created_at, finished_at, record, abandoned, ended in rows:
             where = f"{path}, game {row_id}"
             seats: list[JSON] = [
                 {"seat": seat, "name": name}
@@ -135,6 +136,7 @@ def export_games(
                     "finished_at": _iso(finished_at),
                     "seats": seats,
                     "abandoned": bool(abandoned),
+                    "operator_end": ended,
                     "record": load(record, "record", where),
                 }
             )

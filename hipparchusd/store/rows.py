@@ -17,7 +17,8 @@ def stored_game(rows: GameRows, *, finished: bool, where: str) -> StoredGame:
     Raises:
         StoreError: a stored value cannot be read (:func:`~.codec.load`).
     """
-    (game_id, kind, options, created_at, stored, abandoned, timing), seats, moves, timings = rows
+    row, seats, moves, timings = rows
+    game_id, kind, options, created_at, stored, abandoned, timing, operator_end = row
     place = f"{where}, game {game_id}"
     return StoredGame(
         game_id=game_id,
@@ -31,6 +32,7 @@ def stored_game(rows: GameRows, *, finished: bool, where: str) -> StoredGame:
         moves=tuple(moves),
         finished=finished,
         abandoned=bool(abandoned),
+        operator_end=operator_end,
         move_timing=tuple(None if t is None else load(t, "timing", place) for t in timings),
         timing=None if timing is None else load(timing, "timing", place),
     )

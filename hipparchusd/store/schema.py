@@ -14,7 +14,7 @@ crash or an error during a migration leaves the database at its old version. Bef
 database that holds data, the store copies it aside
 (:meth:`hipparchusd.store.sqlite.SqliteStore.open`).
 
-What the layout holds (version 5):
+What the layout holds (version 6):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``), ``last_opened``
   (Unix time and pid of the last process that opened it for writing), ``latest_game_id`` (the
@@ -31,7 +31,9 @@ What the layout holds (version 5):
   docs/rules.md), which sets ``abandoned`` (version 4; 0 or 1) with its ``finished_at`` and
   ``record``. ``timing`` (version 5, enveloped JSON) is a finished game's timing record (its
   time control, each decision's time, the moves the server made for a seat, an abort, a flag
-  or a claim: issue 27), ``NULL`` for a game that has none.
+  or a claim: issue 27), ``NULL`` for a game that has none. ``operator_end`` (version 6) is
+  ``NULL`` unless the server's operator ended the game (``hipparchusd admin end``: no winner,
+  its record the game as it stood), and then the reason the operator gave (``''`` for none).
 - ``seats(game_id, seat, name, token_hash, bot)``: the SHA-256 digest of each seat's resume
   token, indexed (``seats_by_token``, version 2) for the ``resume`` of an adjourned game;
   ``bot`` (version 3) is the engine's level word for a seat the daemon's engine plays, else
@@ -135,6 +137,13 @@ def _timing_v5(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN timing TEXT")
 
 
+def _operator_end_v6(conn: sqlite3.Connection) -> None:
+    """Version 5 to 6: ``games.operator_end``, so that a game the server's operator ended
+    (issue 26) is recorded as such, with the reason given, rather than as won or abandoned.
+    Every game of an older database ended otherwise: ``NULL``."""
+    conn.execute("ALTER TABLE games ADD COLUMN operator_end TEXT")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: Sequence[Migration] = (
     _create_v1,
@@ -142,6 +151,7 @@ MIGRATIONS: Sequence[Migration] = (
     _bot_seats_v3,
     _track_activity_v4,
     _timing_v5,
+    _operator_end_v6,
 )
 
 

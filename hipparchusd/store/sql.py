@@ -229,6 +229,30 @@ def abandon(
         prune(conn, prune_before)
 
 
+def end_game(
+    conn: sqlite3.Connection,
+    game_id: str,
+    record: str,
+    finished_at: float,
+    reason: str,
+    prune_before: float | None,
+    timing: str | None = None,
+) -> None:
+    """End the unfinished game ``game_id`` as the server's operator asked: as :func:`finish`
+    (no winner: ``record`` is the game as it stood, ``timing`` its timing record if any),
+    with the operator's ``reason`` in ``operator_end``."""
+    cursor = conn.execute(
+        "UPDATE games SET finished_at = ?, record = ?, timing = ?, snapshot = NULL, "
+        "operator_end = ? WHERE game_id = ? AND finished_at IS NULL",
+        (finished_at, record, timing, reason, game_id),
+    )
+    if cursor.rowcount != 1:
+        raise Refused(f"no unfinished game {game_id} is stored")
+    conn.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+    if prune_before is not None:
+        prune(conn, prune_before)
+
+
 def touch(conn: sqlite3.Connection, game_ids: list[str], now: float) -> None:
     """Mark the unfinished games ``game_ids`` active at ``now`` (e.g. adjourned then)."""
     if game_ids:
@@ -271,11 +295,12 @@ def prune(conn: sqlite3.Connection, before: float) -> int:
 
 #: One game's rows: (game id, kind, options text, created_at, snapshot text or None (for a
 #: finished game, its record text), abandoned (0 or 1), timing text or None (a finished
-#: game's timing record)), its seats as (seat, name, token digest, bot level or None), its
-#: moves after the snapshot as (seat, move) in order, and the timing text (or None) of every
-#: one of its moves, those the snapshot covers too, in order (no moves for a finished game).
+#: game's timing record), operator_end (the operator's reason for a game the operator ended,
+#: else None)), its seats as (seat, name, token digest, bot level or None), its moves after
+#: the snapshot as (seat, move) in order, and the timing text (or None) of every one of its
+#: moves, those the snapshot covers too, in order (no moves for a finished game).
 GameRows = tuple[
-    tuple[str, str, str, float, str | None, int, str | None],
+    tuple[str, str, str, float, str | None, int, str | None, str | None],
     list[tuple[int, str, bytes, str | None]],
     list[tuple[int, str]],
     list[str | None],
@@ -313,7 +338,7 @@ def load_unfinished(
     return [
         (row, seats.get(row[0], []), moves.get(row[0], []), timings.get(row[0], []))
         for row in conn.execute(
-            "SELECT game_id, kind, options, created_at, snapshot, abandoned, NULL "
+            "SELECT game_id, kind, options, created_at, snapshot, abandoned, NULL, NULL "
             f"FROM games AS g WHERE {where} ORDER BY created_at, rowid",
             parameters,
         )
@@ -361,7 +386,8 @@ def find_finished_by_token(conn: sqlite3.Connection, token_hash: bytes) -> GameR
 def load_finished(conn: sqlite3.Connection, game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record, abandoned, timing FROM games "
+        "SELECT game_id, kind, options, created_at, record, abandoned, timing, operator_end "
+        "FROM games "
         "WHERE game_id = ? AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
@@ -395,6 +421,7 @@ OPERATIONS: Final[dict[str, Callable[..., Any]]] = {
         add_move,
         finish,
         abandon,
+        end_game,
         touch,
         expired,
         drop_game,

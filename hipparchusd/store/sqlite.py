@@ -129,6 +129,10 @@ class SqliteStore:
         """New writers started after a writer died."""
         return self._link.restarts
 
+    def observe_commits(self, observer: Callable[[int], None]) -> None:
+        """Call ``observer`` after each commit with the number of calls it carried."""
+        self._link.on_commit = observer
+
     @property
     def failed(self) -> trio.Event:
         """Set when the writer died and no new one could be started (see the class)."""
@@ -312,6 +316,21 @@ class SqliteStore:
         await self._link.call(
             "abandon", (game_id, text, now, last_active, self._retention.due(now))
         )
+
+    async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:
+        """End the unfinished game ``game_id`` now as its operator asked, giving ``reason``
+        (issue 26): no winner, ``record`` (the game as it stood) and its ``timing`` record if
+        any kept under the retention rule like any finished game's, marked ended by the
+        operator.
+
+        Raises:
+            StoreError: no unfinished game ``game_id``, or the write failed.
+        """
+        text = dump("record", record)
+        timed = None if timing is None else dump("timing", timing)
+        now = self._clock()
+        due = self._retention.due(now)
+        await self._link.call("end_game", (game_id, text, now, reason, due, timed))
 
     async def mark_adjourned(self, game_ids: Sequence[str]) -> None:
         """Mark the unfinished games ``game_ids`` active now: the daemon adjourned them, and

@@ -117,6 +117,9 @@ class WriterLink:
         self.transactions = 0
         self.requests = 0
         self.restarts = 0
+        #: Called with the number of calls each commit carried (a group commit's batch), for
+        #: the daemon's metrics; ``None``: nobody asks.
+        self.on_commit: Callable[[int], None] | None = None
         #: Set when the writer died and no new one could be started (see the class).
         self.failed = trio.Event()
         self._start = start
@@ -252,6 +255,8 @@ class WriterLink:
                 for transactions, answers in frames.feed(data):
                     self.transactions += transactions
                     self.requests += len(answers)
+                    if transactions and self.on_commit is not None:
+                        self.on_commit(len(answers))
                     for request_id, error, result in answers:
                         request = self._waiting.pop(request_id)
                         failure = None if error is None else self._error(request, error)

@@ -152,21 +152,45 @@ def activated_listeners(
     return [listener for _, listener in _activated(environ, unset)]
 
 
+METRICS_FD_NAME = "metrics"
+"""The ``FileDescriptorName=`` of the sockets that serve Prometheus metrics
+(``hipparchusd-metrics.socket``)."""
+
+
+@attrs.frozen
+class ListenerGroups:
+    """The sockets systemd passed, by what they serve: the protocol over TCP, the web
+    (:data:`WEB_FD_NAME`: the page and WebSockets) and the metrics (:data:`METRICS_FD_NAME`).
+    All empty when not socket-activated."""
+
+    protocol: list[trio.SocketListener]
+    web: list[trio.SocketListener]
+    metrics: list[trio.SocketListener]
+
+    @property
+    def activated(self) -> bool:
+        """Whether systemd passed any socket (then the daemon binds none of its own)."""
+        return bool(self.protocol or self.web or self.metrics)
+
+
 def activated_listener_groups(
     environ: MutableMapping[str, str] | None = None, *, unset: bool = True
-) -> tuple[list[trio.SocketListener], list[trio.SocketListener]]:
-    """The sockets passed by systemd as two groups of trio listeners: the protocol's over TCP,
-    and the web's (named :data:`WEB_FD_NAME`: the page and WebSockets). Both empty when not
-    socket-activated.
+) -> ListenerGroups:
+    """The sockets passed by systemd as groups of trio listeners, by their names
+    (:class:`ListenerGroups`).
 
     Raises:
         ActivationError: as :func:`activated_listeners`.
     """
-    protocol: list[trio.SocketListener] = []
-    web: list[trio.SocketListener] = []
+    groups = ListenerGroups([], [], [])
     for passed, listener in _activated(environ, unset):
-        (web if passed.name == WEB_FD_NAME else protocol).append(listener)
-    return protocol, web
+        if passed.name == WEB_FD_NAME:
+            groups.web.append(listener)
+        elif passed.name == METRICS_FD_NAME:
+            groups.metrics.append(listener)
+        else:
+            groups.protocol.append(listener)
+    return groups
 
 
 def _activated(

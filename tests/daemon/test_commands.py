@@ -249,6 +249,9 @@ async def test_every_error_code(start_server: StartServer) -> None:
     assert (await w.ok("name")).lines == ["hipparchusd"]  # the connection is still usable
 
     server.lobby.commands = COMMANDS
+    server.lobby.set_maintenance("back at five")  # as hipparchusd admin maintenance on does
+    await fail(a, "new hipparchus", "maintenance")
+    server.lobby.set_maintenance(None)
     game2 = await new_game(a)  # the finished game no longer counts against max_games
     await a.ok(f"join {game2}")
     await b.ok(f"join {game2}")

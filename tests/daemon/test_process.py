@@ -16,6 +16,7 @@ import pytest
 import trio
 
 from hipparchusd.cli import parse_settings
+from hipparchusd.directories import default_admin_socket
 from hipparchusd.settings import Settings, SettingsError
 from hipparchusd.store.statedir import default_state_dir
 
@@ -65,9 +66,15 @@ def test_port_0_logs_the_bound_port(tmp_path: Path) -> None:
     )
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
-        match = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-        assert match and int(match.group(1)) > 0, line
+        # The listening line comes once the listeners are bound; before it, others may (the
+        # admin channel's socket): a few lines, each written at start-up, are read.
+        lines = []
+        for _ in range(5):
+            lines.append(process.stderr.readline())
+            match = re.search(r"listening on 127\.0\.0\.1 port (\d+)", lines[-1])
+            if match:
+                break
+        assert match and int(match.group(1)) > 0, lines
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(10) == 0
@@ -88,7 +95,11 @@ def test_help_explains_every_option() -> None:
 
 def test_defaults_and_validation() -> None:
     # The default state directory is the user's data directory ($STATE_DIRECTORY under systemd).
-    assert parse_settings([]) == Settings(state_dir=str(default_state_dir()))
+    # The admin channel's socket is in the user's runtime directory ($RUNTIME_DIRECTORY under
+    # systemd).
+    assert parse_settings([]) == Settings(
+        state_dir=str(default_state_dir()), admin_socket=str(default_admin_socket())
+    )
     assert Settings().port == 7460 and Settings().host == "127.0.0.1"
     settings = parse_settings(["--port", "0", "--idle-timeout", "1.5", "--state-dir", "none"])
     assert settings.port == 0 and settings.idle_timeout == 1.5 and settings.state_dir is None

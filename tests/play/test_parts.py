@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from hipparchusd.games.base import GameOver, Outcome
+from hipparchusd.lobby.messages import LOBBY_EVENTS
 from hipparchusd.play.app import parse_args, wants_symbols
 from hipparchusd.play.opponents import check_levels, seat_range
-from hipparchusd.play.phrases import sentence
+from hipparchusd.play.phrases import game_over_without_result, sentence
 from hipparchusd.play.seats import SavedSeat, SeatStore
 
 # --- the command line -------------------------------------------------------------------------
@@ -147,3 +149,18 @@ def test_the_daemon_imports_no_part_of_a_client() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_game_without_a_result_says_how_it_ended_and_names_no_winner() -> None:
+    # The lobby's own game-over data for each way a game ends with nobody winning.
+    def line(outcome: Outcome) -> str | None:
+        return game_over_without_result(dict(LOBBY_EVENTS[GameOver](GameOver.of(outcome))))
+
+    assert line(Outcome.abandonment()) == "Game over: abandoned, nobody won"
+    assert line(Outcome.operator_end()) == "Game over: ended by the server's operator, nobody won"
+    assert line(Outcome.abortion()) == (
+        "Game over: aborted, no result (a first decision did not come in time)"
+    )
+    # A game with a winner, a flag's too, gets the line that names it.
+    assert line(Outcome((1,), (0, 0), resigned=0, timeout=0)) is None
+    assert line(Outcome((0,), (2, 1))) is None

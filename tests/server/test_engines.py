@@ -175,11 +175,13 @@ def test_client_searches_are_bounded_per_address() -> None:
     assert engines.refusal(ann) is None
     engines._count(ann, 1)
     refused = engines.refusal(bob)
-    assert refused is not None and "max-searches-per-address" in refused
+    assert refused is not None and refused[0] == "max-searches-per-address"
+    assert "(max-searches-per-address)" in refused[1]
     assert engines.refusal(cat) is None  # another address
     engines._count(cat, 1)
     engines._count(cat, 1)
     refused = engines.refusal(cat)
-    assert refused is not None and "max-searches)" in refused  # the server's limit, 3
+    assert refused is not None and refused[0] == "max-searches"  # the server's limit, 3
+    assert "(max-searches)" in refused[1]
     engines._count(ann, -1)
     assert engines.searches_by_address == {"10.0.0.2": 2}

@@ -17,6 +17,7 @@ from hipparchusd.records import StoredSeat
 from hipparchusd.store import schema
 from hipparchusd.store.base import StoreError
 from hipparchusd.store.codec import dump
+from hipparchusd.store.export import export_games
 from hipparchusd.store.startup import DB_NAME
 
 
@@ -52,7 +53,7 @@ async def test_a_new_database_is_at_the_latest_version(
     assert meta["application"] == "hipparchusd"
     assert meta["schema_version"] == str(schema.latest_version())
     assert meta["last_opened"].endswith(f" pid {os.getpid()}")
-    assert schema.latest_version() == len(schema.MIGRATIONS) == 5
+    assert schema.latest_version() == len(schema.MIGRATIONS) == 6
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(
@@ -64,7 +65,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     before = path.read_bytes()
     with pytest.raises(
-        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 5\)"
+        StoreError, match=r"schema version 7, newer than this hipparchusd.*\(up to 6\)"
     ):
         await open_sqlite(nursery, state_dir)
     assert path.read_bytes() == before
@@ -309,6 +310,78 @@ async def test_version_5_keeps_every_game_untimed_and_stores_timing(
         assert finished is not None and finished.timing == {"control": "5m", "decisions": []}
     finally:
         await store.aclose()
-    assert _meta(state_dir / DB_NAME)["schema_version"] == "5"
+    assert _meta(state_dir / DB_NAME)["schema_version"] == str(schema.latest_version())
+    [backup] = state_dir.glob(f"{DB_NAME}.v4-*.bak")
+    assert _meta(backup)["schema_version"] == "4"
+
+
+async def test_version_6_records_an_operators_end_apart_from_the_others(
+    state_dir: Path, nursery: trio.Nursery
+) -> None:
+    """A version 5 database gains ``games.operator_end``: ``NULL`` for its finished games (won,
+    abandoned, or with a timing record, which it keeps); a game the operator ends is kept with
+    the reason given and its timing record, and exported so."""
+    with contextlib.closing(_make_old_database(state_dir, 5)) as conn:
+        for game_id, finished_at, record, abandoned, timing in (
+            ("g1", 30.0, dump("record", {"deals": [1]}), 0, dump("timing", {"control": "5m"})),
+            ("g2", 31.0, dump("record", {"deals": [2]}), 1, None),
+            ("g3", None, None, 0, None),
+        ):
+            conn.execute(
+                "INSERT INTO games (game_id, kind, options, created_at, snapshot, finished_at, "
+                "record, abandoned, timing) VALUES (?, 'hipparchus', ?, 10.0, ?, ?, ?, ?, ?)",
+                (game_id, dump("options", {}), dump("snapshot", {"d": 3}), finished_at, record,
+                 abandoned, timing),
+            )  # fmt: skip
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        won, abandoned = await store.load_finished("g1"), await store.load_finished("g2")
+        assert won is not None and won.operator_end is None and not won.abandoned
+        assert won.timing == {"control": "5m"}
+        assert abandoned is not None and abandoned.operator_end is None and abandoned.abandoned
+        timing = {"control": "5m+3s", "decisions": [{"ply": 1, "seat": 0, "spent_ms": 800}]}
+        await store.end_game("g3", {"deals": [3]}, "reported cheating", timing)
+        ended = await store.load_finished("g3")
+        assert ended is not None and ended.operator_end == "reported cheating"
+        assert ended.snapshot == {"deals": [3]} and not ended.abandoned
+        assert ended.timing == timing
+        with pytest.raises(StoreError, match="no unfinished game g3"):
+            await store.end_game("g3", {}, "")
+    finally:
+        await store.aclose()
+    assert _meta(state_dir / DB_NAME)["schema_version"] == "6" == str(schema.latest_version())
+    [backup] = state_dir.glob(f"{DB_NAME}.v5-*.bak")  # copied aside before migrating
+    assert _meta(backup)["schema_version"] == "5"
+    exported = export_games(state_dir)["data"]
+    assert [(game["game_id"], game["operator_end"]) for game in exported] == [
+        ("g1", None),
+        ("g2", None),
+        ("g3", "reported cheating"),
+    ]
+
+
+async def test_version_4_migrates_through_5_then_6(state_dir: Path, nursery: trio.Nursery) -> None:
+    """A version 4 database takes both steps in order at one start: the timing columns of
+    version 5 (issue 27), then the operator's end of version 6 (issue 26), and a game the
+    operator ends is kept with both."""
+    with contextlib.closing(_make_old_database(state_dir, 4)) as conn:
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at, snapshot, last_active) "
+            "VALUES ('g', 'hipparchus', ?, 10.0, ?, 10.0)",
+            (dump("options", {}), dump("snapshot", {"deals": [1]})),
+        )
+    store = await open_sqlite(nursery, state_dir)
+    try:
+        await store.end_game("g", {"deals": [1]}, "", {"control": "1m", "decisions": []})
+        ended = await store.load_finished("g")
+        assert ended is not None and ended.operator_end == ""
+        assert ended.timing == {"control": "1m", "decisions": []}
+    finally:
+        await store.aclose()
+    with contextlib.closing(sqlite3.connect(state_dir / DB_NAME)) as conn:
+        games = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        moves = {row[1] for row in conn.execute("PRAGMA table_info(moves)")}
+    assert {"timing", "operator_end"} <= games and "timing" in moves
+    assert _meta(state_dir / DB_NAME)["schema_version"] == "6"
     [backup] = state_dir.glob(f"{DB_NAME}.v4-*.bak")
     assert _meta(backup)["schema_version"] == "4"

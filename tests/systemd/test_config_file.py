@@ -95,13 +95,25 @@ def test_a_bad_key_is_named(tmp_path: Path, text: str, key: str, reason: str) ->
 def test_defaults_then_file_then_command_line(tmp_path: Path) -> None:
     path = write(tmp_path, 'max-games = 5\nmax-connections = 6\nlog-level = "warning"\n')
     defaults = load_settings(None, {})
-    assert defaults == Settings(state_dir=defaults.state_dir)
+    # The defaults the environment gives (the state directory and the admin socket) aside.
+    assert defaults == Settings(state_dir=defaults.state_dir, admin_socket=defaults.admin_socket)
     assert load_settings(path, {}) == attrs.evolve(
         defaults, max_games=5, max_connections=6, log_level="warning"
     )
     assert load_settings(path, {"max_games": 7}) == attrs.evolve(
         defaults, max_games=7, max_connections=6, log_level="warning"
     )
+
+
+def test_under_systemd_the_admin_socket_is_in_its_runtime_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RUNTIME_DIRECTORY", "/run/hipparchusd")
+    assert load_settings(None, {}).admin_socket == "/run/hipparchusd/admin.sock"
+    monkeypatch.delenv("RUNTIME_DIRECTORY")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+    assert load_settings(None, {}).admin_socket == "/run/user/1000/hipparchusd/admin.sock"
+    assert load_settings(None, {"admin_socket": None}).admin_socket is None
 
 
 def test_under_systemd_the_state_directory_is_systemds(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
 import re
@@ -125,3 +126,43 @@ def test_syslog_priorities() -> None:
         2,
     ]
     assert syslog_priority(5) == 7
+
+
+def test_json_lines_have_the_stable_fields_and_nothing_else(stream: TextIO) -> None:
+    configure_logging("info", stream=stream, environ={}, log_format="json")
+    log = logging.getLogger("hipparchusd.server")
+    log.info(
+        "connection %d opened from %s",
+        7,
+        "127.0.0.1:5000",
+        extra={"event": "connection-opened", "connection": 7, "token": "s3cr3t"},
+    )
+    log.warning("game %s: seat %d is slow", "g3", 1, extra={"game": "g3", "seat": 1})
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        log.exception("it failed")
+    first, second, third = (json.loads(line) for line in written(stream))
+    assert list(first) == ["time", "level", "logger", "event", "message", "connection"]
+    assert first["level"] == "info" and first["logger"] == "hipparchusd.server"
+    assert first["event"] == "connection-opened" and first["connection"] == 7
+    assert first["message"] == "connection 7 opened from 127.0.0.1:5000"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", first["time"])
+    assert "s3cr3t" not in json.dumps(first)  # only the stable fields are written
+    # An entry that names no event is known by its message's template.
+    assert second["event"] == "game %s: seat %d is slow"
+    assert (second["game"], second["seat"], second["level"]) == ("g3", 1, "warning")
+    assert "ValueError: boom" in third["traceback"]
+
+
+def test_json_lines_under_journald_keep_the_priority_prefix(stream: TextIO) -> None:
+    configure_logging("info", stream=stream, environ=journal_env(stream), log_format="json")
+    logging.getLogger("hipparchusd").warning("careful")
+    (line,) = written(stream)
+    assert line.startswith("<4>{")
+    assert json.loads(line[3:])["message"] == "careful"
+
+
+def test_an_unknown_log_format_is_refused(stream: TextIO) -> None:
+    with pytest.raises(ValueError, match="unknown log format 'xml'"):
+        configure_logging("info", stream=stream, log_format="xml")

@@ -171,3 +171,43 @@ def test_malformed_variables_are_errors_and_still_removed(
     with pytest.raises(ActivationError, match=message):
         listen_fds(env, pid=42)
     assert env == {}
+
+
+GROUPS_CHILD = r"""
+import json, os, sys
+os.environ["LISTEN_PID"] = str(os.getpid())
+os.environ.update(json.loads(sys.argv[1]))
+from hipparchusd.systemd.activation import activated_listener_groups
+groups = activated_listener_groups()
+print(json.dumps({
+    "protocol": [s.socket.fileno() for s in groups.protocol],
+    "web": [s.socket.fileno() for s in groups.web],
+    "metrics": [s.socket.fileno() for s in groups.metrics],
+}))
+"""
+
+
+def test_the_sockets_are_grouped_by_name_web_and_metrics_apart() -> None:
+    sockets = [listening(), listening(), listening()]
+    high = [fcntl_dup_high(s.fileno()) for s in sockets]
+
+    def move() -> None:
+        for source, target in zip(high, (3, 4, 5), strict=True):
+            os.dup2(source, target)
+
+    env = {"LISTEN_FDS": "3", "LISTEN_FDNAMES": "metrics:hipparchusd.socket:web"}
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", GROUPS_CHILD, json.dumps(env)],
+            preexec_fn=move,
+            pass_fds=(3, 4, 5),
+            capture_output=True,
+            timeout=30,
+            check=True,
+        )
+    finally:
+        for fd in high:
+            os.close(fd)
+        for sock in sockets:
+            sock.close()
+    assert json.loads(result.stdout) == {"protocol": [4], "web": [5], "metrics": [3]}

@@ -38,8 +38,13 @@ def units(tmp_path: Path) -> Path:
     """Copies of the two units with ExecStart and ExecReload naming this venv's hipparchusd."""
     script = Path(sys.executable).parent / "hipparchusd"
     assert script.exists(), f"{script}: install the package (pip install -e .) first"
-    for name in ("hipparchusd.service", "hipparchusd.socket", "hipparchusd-web.socket",
-                 "hipparchusd@.service"):  # fmt: skip
+    for name in (
+        "hipparchusd.service",
+        "hipparchusd.socket",
+        "hipparchusd-web.socket",
+        "hipparchusd-metrics.socket",
+        "hipparchusd@.service",
+    ):
         text = (UNITS / name).read_text()
         (tmp_path / name).write_text(text.replace(INSTALLED, str(script)))
     return tmp_path
@@ -59,6 +64,32 @@ def test_the_web_socket_is_verified_beside_the_others_and_named_web(units: Path)
 
     assert f"FileDescriptorName={WEB_FD_NAME}\n" in web
     assert "Service=hipparchusd.service\n" in web and "ListenStream=127.0.0.1:" in web
+
+
+def test_the_metrics_socket_is_verified_beside_the_others_and_named_metrics(units: Path) -> None:
+    result = analyze(
+        "verify",
+        str(units / "hipparchusd.socket"),
+        str(units / "hipparchusd-metrics.socket"),
+        str(units / "hipparchusd.service"),
+    )
+    assert result.returncode == 0, result.stderr
+    metrics = (UNITS / "hipparchusd-metrics.socket").read_text()
+    from hipparchusd.systemd.activation import METRICS_FD_NAME
+
+    assert f"FileDescriptorName={METRICS_FD_NAME}\n" in metrics
+    assert "Service=hipparchusd.service\n" in metrics and "ListenStream=127.0.0.1:" in metrics
+
+
+def test_the_admin_socket_is_in_the_services_runtime_directory() -> None:
+    # The daemon's default admin socket is $RUNTIME_DIRECTORY/admin.sock (directories.py),
+    # and hipparchusd admin looks for the service's at /run/hipparchusd/admin.sock.
+    from hipparchusd.directories import SERVICE_ADMIN_SOCKET
+
+    lines = set((UNITS / "hipparchusd.service").read_text().splitlines())
+    assert f"RuntimeDirectory={SERVICE_ADMIN_SOCKET.parent.name}" in lines
+    assert "RuntimeDirectoryMode=0700" in lines
+    assert str(SERVICE_ADMIN_SOCKET.parent) == "/run/hipparchusd"
 
 
 def test_the_units_name_the_documented_install_location() -> None:

@@ -49,7 +49,7 @@ def _rows(conn: psycopg.Connection[Any], game_ids: Sequence[str]) -> dict[str, G
     ):
         game_id = row[0]
         found[game_id] = (
-            (*row, None),
+            (*row, None, None),  # an unfinished game has no timing record nor operator's end
             seats.get(game_id, []),
             moves.get(game_id, []),
             timings.get(game_id, []),
@@ -185,8 +185,8 @@ def owned_games(conn: psycopg.Connection[Any], game_ids: list[str]) -> list[Game
 def load_finished(conn: psycopg.Connection[Any], game_id: str) -> GameRows | None:
     """The rows of the finished game ``game_id`` (its record in the snapshot's place)."""
     row = conn.execute(
-        "SELECT game_id, kind, options, created_at, record, abandoned::int, timing FROM games "
-        "WHERE game_id = %s AND finished_at IS NOT NULL",
+        "SELECT game_id, kind, options, created_at, record, abandoned::int, timing, "
+        "operator_end FROM games WHERE game_id = %s AND finished_at IS NOT NULL",
         (game_id,),
     ).fetchone()
     if row is None:

@@ -8,7 +8,8 @@ holds a transaction-level advisory lock (:data:`MIGRATION_LOCK`), so one migrate
 others then find it done. Runs in the writer process (psycopg); the daemon never imports it.
 
 What the layout holds (version 2: version 1 and each move's and each finished game's
-timing, as SQLite's version 5), beside what the SQLite layout keeps (the same columns,
+timing, as SQLite's version 5; version 3: the operator's end of a game, ``games.operator_end``,
+as SQLite's version 6), beside what the SQLite layout keeps (the same columns,
 with PostgreSQL's types):
 
 - ``meta(key, value)``: ``schema_version``, ``application`` (``hipparchusd``),
@@ -111,8 +112,16 @@ def _v1_to_v2(cur: Any) -> None:
     cur.execute("ALTER TABLE games ADD COLUMN timing text")
 
 
+def _v2_to_v3(cur: Any) -> None:
+    """Version 3, as SQLite's version 6 (issue 26): ``games.operator_end``, ``NULL`` unless
+    the server's operator ended the game (``hipparchusd admin end``: no winner, its record the
+    game as it stood), and then the reason the operator gave (``''`` for none). Every game of
+    an older database ended otherwise: ``NULL``."""
+    cur.execute("ALTER TABLE games ADD COLUMN operator_end text")
+
+
 #: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: Sequence[Migration] = (_create_v1, _v1_to_v2)
+MIGRATIONS: Sequence[Migration] = (_create_v1, _v1_to_v2, _v2_to_v3)
 
 
 class SchemaError(Exception):

@@ -163,6 +163,15 @@ class PostgresStore:
         return self._link.requests
 
     @property
+    def restarts(self) -> int:
+        """New writers started after a writer died (the daemon's metrics, issue 26)."""
+        return self._link.restarts
+
+    def observe_commits(self, observer: Callable[[int], None]) -> None:
+        """Call ``observer`` after each commit with the number of calls it carried."""
+        self._link.on_commit = observer
+
+    @property
     def failed(self) -> trio.Event:
         """Set when the writer died and no new one could be started."""
         return self._link.failed
@@ -518,6 +527,17 @@ class PostgresStore:
         owner = (self.node, self.epoch, self._fence(game_id))
         prune = self._retention.due(now)
         await self._write("abandon", (game_id, text, now, last_active, prune, *owner))
+        self._fences.pop(game_id, None)
+
+    async def end_game(self, game_id: str, record: JSON, reason: str, timing: JSON = None) -> None:
+        """As ``SqliteStore.end_game`` (the operator's end, issue 26), fenced; the game has no
+        owner from then on."""
+        text = dump("record", record)
+        timed = None if timing is None else dump("timing", timing)
+        now = self._clock()
+        owner = (self.node, self.epoch, self._fence(game_id))
+        due = self._retention.due(now)
+        await self._write("end_game", (game_id, text, now, reason, due, *owner, timed))
         self._fences.pop(game_id, None)
 
     async def drop_game(self, game_id: str) -> None:

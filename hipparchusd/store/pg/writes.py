@@ -211,17 +211,26 @@ def finish(
     epoch: int,
     fence: int,
     timing: str | None = None,
+    operator_end: str | None = None,
 ) -> None:
     """Mark the game finished with its record and its timing record if any (no owner from
-    now on: a finished game needs none), drop its moves and snapshot; with ``prune_before``,
-    also delete finished games older than that."""
+    now on: a finished game needs none), and ``operator_end`` (:func:`end_game`); drop its
+    moves and snapshot; with ``prune_before``, also delete finished games older than that."""
     owner = (node, epoch)
     cursor = conn.execute(
         "UPDATE games AS g SET finished_at = %(at)s, record = %(record)s, "
-        "timing = %(timing)s, snapshot = NULL, "
+        "timing = %(timing)s, operator_end = %(ended)s, snapshot = NULL, "
         "owner = NULL, owner_epoch = NULL WHERE g.game_id = %(game)s "
         f"AND g.finished_at IS NULL AND g.fence = %(fence)s AND EXISTS ({LIVE_NODE})",
-        params(owner, fence, at=finished_at, record=record, game=game_id, timing=timing),
+        params(
+            owner,
+            fence,
+            at=finished_at,
+            record=record,
+            game=game_id,
+            timing=timing,
+            ended=operator_end,
+        ),
     )
     if cursor.rowcount != 1:
         raise why_refused(conn, game_id, owner, fence, "unfinished game")
@@ -261,6 +270,24 @@ def abandon(
     conn.execute("DELETE FROM moves WHERE game_id = %s", (game_id,))
     if prune_before is not None:
         prune(conn, prune_before)
+
+
+def end_game(
+    conn: psycopg.Connection[Any],
+    game_id: str,
+    record: str,
+    finished_at: float,
+    reason: str,
+    prune_before: float | None,
+    node: str,
+    epoch: int,
+    fence: int,
+    timing: str | None = None,
+) -> None:
+    """End the unfinished game ``game_id`` this node owns as the server's operator asked
+    (issue 26): as :func:`finish` (no winner: ``record`` is the game as it stood, ``timing``
+    its timing record if any), with the operator's ``reason`` in ``operator_end``."""
+    finish(conn, game_id, record, finished_at, prune_before, node, epoch, fence, timing, reason)
 
 
 def touch(conn: psycopg.Connection[Any], game_ids: list[str], now: float) -> None:

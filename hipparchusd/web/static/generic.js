@@ -157,20 +157,24 @@ export class GenericTable extends Table {
   }
 
   /** The result from the `game-over` event: the winners, each seat's score, the seat that
-   * resigned, or an abandoned game; for a game that ended before this page opened, only that
-   * it is over (no view of an unknown game says how it ended). */
+   * resigned (out of time, or claimed over while away: PROTOCOL.md section 10), or a game
+   * abandoned, aborted or ended by the server's operator; for a game that ended
+   * before this page opened, only that it is over (no view of an unknown game says how it
+   * ended). */
   resultPanel() {
     if (this.snapshot.status !== "over") return null;
     const r = this.result;
     if (!r) return el("div", { class: "result", id: "game-result" }, el("h3", { text: "Game over" }));
     let headline;
     if (r.abandoned) headline = "Game over: abandoned, nobody won";
+    else if (r.operator) headline = "Game over: ended by the server's operator, nobody won";
+    else if (r.aborted) headline = "Game over: aborted, no result";
     else headline = `Game over: ${r.winners.map((seat) => this.name(seat)).join(" and ")} win${r.winners.length === 1 ? "s" : ""}`;
     return el(
       "div",
       { class: "result", id: "game-result", "data-winners": (r.winners || []).join(",") },
       el("h3", { class: "match-winner", text: headline }),
-      r.resigned !== null && r.resigned !== undefined ? el("p", { text: `${this.name(r.resigned)} resigned.` }) : null,
+      r.resigned !== null && r.resigned !== undefined ? el("p", { text: resignation(r, (seat) => this.name(seat)) }) : null,
       r.scores && r.scores.length
         ? el(
             "table",
@@ -181,6 +185,14 @@ export class GenericTable extends Table {
         : null,
     );
   }
+}
+
+/** How the seat that `resigned` in the `game-over` data `r` did: out of time, claimed over
+ * while away, or by its own `resign`; seats named by `name`. */
+function resignation(r, name) {
+  if (r.timeout !== null && r.timeout !== undefined) return `${name(r.timeout)} ran out of time.`;
+  if (r.claimed) return `${name(r.resigned)} was away: the game was claimed.`;
+  return `${name(r.resigned)} resigned.`;
 }
 
 /** Whether a `legal` answer offers a move: a non-empty list, or a pick. */

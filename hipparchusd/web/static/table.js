@@ -403,6 +403,7 @@ export class Table {
     const moving = view ? this.toMove(view) : [];
     let turn;
     if (s.status === "waiting") turn = "waiting for players";
+    else if (s.status === "over" && s.operator) turn = "game over: ended by the server's operator";
     else if (s.status === "over" && s.aborted) turn = "game over: aborted, no result";
     else if (s.status === "over" && s.timeout !== undefined) turn = `game over: ${this.name(s.timeout)} ran out of time`;
     else if (s.status === "over" && s.claimed) turn = "game over: claimed over an absent seat";

@@ -61,10 +61,11 @@ export function lobbyEventLines(kind, data, label, mine) {
 }
 
 /** The ``game-over`` event in a line: "Game over: bob wins (alice resigned). Scores: alice 0,
- * bob 1"; an abandoned game's and an aborted one's have no winners; a flag or a claim says so
- * instead of the resignation it is (PROTOCOL.md section 10). */
+ * bob 1"; an abandoned game's, an aborted one's and one the server's operator ended have no
+ * winners; a flag or a claim says so instead of the resignation it is (PROTOCOL.md section 10). */
 export function gameOverLine(data, label, mine) {
   if (data.abandoned) return "Game over: abandoned, nobody won";
+  if (data.operator) return "Game over: ended by the server's operator, nobody won";
   if (data.aborted) return "Game over: aborted, no result (a first decision did not come in time)";
   const winners = data.winners || [];
   const verb = (winners.length === 1 && winners[0] === mine) || winners.length > 1 ? "win" : "wins";

@@ -16,6 +16,8 @@ from hipparchusd.games.hipparchus import HipparchusGame, MatchRecord
 from hipparchusd.games.hipparchus.codec import converter
 from hipparchusd.records import StoredSeat
 from hipparchusd.store.base import GameNotOwned, StoreError
+from hipparchusd.store.codec import dump, dump_options
+from hipparchusd.store.pg import schema
 from hipparchusd.store.pg.store import PostgresStore
 
 
@@ -183,3 +185,65 @@ async def test_a_timed_games_move_timing_and_timing_record_come_back(pg_url: str
         assert location.game is not None and location.game.move_timing == tuple(timings)
         finished = await store.load_finished("g2")
     assert finished is not None and finished.timing == {"moves": [1, 2]}
+
+
+async def test_an_operators_end_is_stored_fenced_and_comes_back(pg_url: str) -> None:
+    # Issue 26 through the PostgreSQL store: the operator's end (no winner, the record as the
+    # game stood, its timing record) comes back as such; a finished game's operator_end stays
+    # None; and a node that does not own the game cannot end it.
+    game = HipparchusGame(seed=6)
+    open_store = opener(pg_url)
+    async with open_store("a") as store:
+        await store.create_game("g1", "hipparchus", {"seed": "6"}, 1000.0)
+        await store.add_seat("g1", seat(0, "ann"))
+        await store.add_seat("g1", seat(1, "bob"))
+        game.start()
+        await store.snapshot("g1", converter.unstructure(game.record()))
+        for ply, move in enumerate(play_random(game, random.Random(6), 3)):
+            await store.add_move("g1", (ply + 1) % 2, move)
+        await store.create_game("g2", "hipparchus", {}, 1001.0)
+        await store.finish("g2", {"done": True})
+        # Another node claimed it meanwhile (its fence moved on): the database refuses the end.
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("UPDATE games SET fence = fence + 1 WHERE game_id = 'g1'")
+        with pytest.raises(GameNotOwned):
+            await store.end_game("g1", {"stood": True}, "fenced off")
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("UPDATE games SET fence = fence - 1 WHERE game_id = 'g1'")
+            assert conn.execute(
+                "SELECT finished_at, operator_end FROM games WHERE game_id = 'g1'"
+            ).fetchone() == (None, None)
+        await store.locate("g1")  # claimed again, with the fence it has now
+        record = converter.unstructure(game.record())
+        await store.end_game("g1", record, "reported cheating", timing={"moves": [3]})
+        assert "g1" not in store.owned
+        with pytest.raises(GameNotOwned):  # ended: nobody owns it, nothing more is written
+            await store.end_game("g1", record, "again")
+    async with open_store("b") as store:
+        ended = await store.load_finished("g1")
+        won = await store.load_finished("g2")
+        location = await store.locate("g1")
+    assert ended is not None and ended.finished and not ended.abandoned
+    assert ended.operator_end == "reported cheating" and ended.timing == {"moves": [3]}
+    assert ended.snapshot == record and ended.moves == ()
+    assert won is not None and won.operator_end is None
+    assert location.state == "finished"  # no longer an unfinished game to claim
+    assert location.game is not None and location.game.operator_end == "reported cheating"
+
+
+async def test_a_version_2_database_gains_operator_end(pg_url: str) -> None:
+    # Layout version 3 (as SQLite's 6): a database a version-2 daemon wrote migrates, and its
+    # finished games read as not ended by the operator.
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert schema.migrate(conn, "test", schema.MIGRATIONS[:2]) == 0
+        conn.execute(
+            "INSERT INTO games (game_id, kind, options, created_at, finished_at, record) "
+            "VALUES ('old', 'hipparchus', %s, 1.0, 2.0, %s)",
+            (dump_options({}), dump("record", {"done": True})),
+        )
+    async with opener(pg_url)("a") as store:
+        old = await store.load_finished("old")
+    assert old is not None and old.operator_end is None and old.snapshot == {"done": True}
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    assert version == (str(schema.latest_version()),) == ("3",)
