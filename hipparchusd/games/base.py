@@ -46,6 +46,11 @@ from ..codec import Codec, Payload
 from ..engine.position import AdapterRef
 from ..jsondata import JSON
 
+# The options are part of the interface a game declares itself through: handed on from here.
+from .options import BadOption as BadOption
+from .options import Option as Option
+from .options import integer_option as integer_option
+
 #: Audience of an event meant for everyone following the game: seats and spectators.
 EVERYONE = None
 
@@ -463,28 +468,6 @@ class Game(abc.ABC, Generic[MoveT, ViewT, RecordT]):
 # A game kind: what the registry holds of each game.
 
 
-class BadOption(ValueError):
-    """A ``new`` option that is unknown or has a bad value; the message names it (and cuts
-    any echoed value short)."""
-
-
-@attrs.frozen
-class Option:
-    """One ``new`` option of a game kind: ``key``, its ``values`` as shown in help
-    (``0|1|random``, ``<integer>``), what it does, and its default in words."""
-
-    key: str
-    values: str
-    summary: str
-    default: str = ""
-
-    @property
-    def usage(self) -> str:
-        """``key=values  summary (default: ...)``, one line of ``help new``."""
-        default = f" (default {self.default})" if self.default else ""
-        return f"{self.key}={self.values}  {self.summary}{default}"
-
-
 @attrs.frozen
 class PageParts:
     """Where a game kind's part of the web page is: the folder ``folder`` of the package
@@ -601,20 +584,3 @@ def deal_announced_by(payload: type[Payload]) -> Callable[[Sequence[Event]], boo
         return any(type(event.payload) is payload for event in events)
 
     return new_deal
-
-
-_INTEGER = re.compile(r"-?[0-9]{1,19}")
-
-
-def integer_option(options: Mapping[str, str], key: str) -> int | None:
-    """The integer value of option ``key``, or ``None`` when it is not given.
-
-    Raises:
-        BadOption: not an integer of at most 19 digits (the message cuts the value short).
-    """
-    text = options.get(key)
-    if text is None:
-        return None
-    if _INTEGER.fullmatch(text) is None:
-        raise BadOption(f"{key} must be an integer of at most 19 digits, not {text[:20]!r}")
-    return int(text)
