@@ -36,6 +36,7 @@ from .admin import AdminChannel, AdminSocket
 from .connection import Connection, Refused, TcpConnection, peer_name
 from .drain import drain
 from .engines import Engines
+from .membership import Membership
 from .pipeline import Pipeline
 from .storage import execute
 from .sweeps import Sweeps
@@ -49,10 +50,8 @@ if TYPE_CHECKING:
     # listener that is off by default.
     from ..metrics import Levels, Metrics
 
-    # Imported where it is made (run.py), with the cluster's libraries (the cluster extra).
-    from .cluster.node import Cluster
-
 log = logging.getLogger("hipparchusd.server")
+
 
 #: Seconds before a deadline whose result the store refused is tried again.
 RETRY_DEADLINE: Final = 1.0
@@ -93,7 +92,7 @@ class Server:
         settings: Settings,
         store: GameStore,
         lobby: Lobby | None = None,
-        cluster: Cluster | None = None,
+        cluster: Membership | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -124,10 +123,9 @@ class Server:
         self.sweeps = Sweeps(
             settings, self.lobby, store, self.pipeline, self.engines, self.connections
         )
-        #: This daemon's part among those sharing its store (issue 28), if it shares it.
+        #: This daemon's part among those sharing its store (issue 28), if it shares it; it
+        #: is told of the server by whoever made both (run.py's ``Cluster.attach``).
         self.cluster = cluster
-        if cluster is not None:
-            cluster.attach(self)
         self._shutdown = trio.Event()
         self._all_closed = trio.Event()
         self._all_closed.set()

@@ -134,7 +134,8 @@ async def open_service(settings: Settings) -> AsyncIterator[tuple[GameStore, Clu
             f"--store needs {' and '.join(missing)}: install hipparchusd with its cluster "
             "extra (pip install 'hipparchusd[cluster]')"
         )
-    from ..store.pg.store import PostgresStore, default_node_name
+    from ..store.pg.launch import default_node_name
+    from ..store.pg.store import PostgresStore
     from .cluster.node import Cluster
 
     node = settings.node or default_node_name()
@@ -189,6 +190,8 @@ async def serve(
         await store.aclose()
         raise
     server = Server(settings, store, cluster=cluster)
+    if cluster is not None:
+        cluster.attach(server)  # its router and hooks in the server's pipeline and sweeps
     for group, ports, what in (
         (listeners, server.ports, ""),
         (web_listeners, server.web_ports, " (web)"),

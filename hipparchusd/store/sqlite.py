@@ -46,14 +46,14 @@ from .rows import stored_game
 from .spawn import Writer
 from .sql import GameRows
 from .startup import DB_NAME, open_database, start_writer
-from .writer_link import WriterLink
+from .writer_link import LinkedStore, WriterLink
 
 _DAY: Final = 86400.0
 
 log = logging.getLogger("hipparchusd.store")
 
 
-class SqliteStore:
+class SqliteStore(LinkedStore):
     """The durable :class:`~hipparchusd.store.base.GameStore`: a SQLite database in a state
     directory. Open one with ``async with SqliteStore.open(state_dir) as store:``; it is closed
     when the block ends, or before by :meth:`aclose`.
@@ -103,40 +103,6 @@ class SqliteStore:
         )
         self._closed = False
         self._released = trio.Event()
-
-    @property
-    def writer_pid(self) -> int:
-        """The writer process's id."""
-        return self._link.process.pid
-
-    @property
-    def settings(self) -> dict[str, object]:
-        """The writer's connection's ``journal_mode`` and ``synchronous``, as it reported them."""
-        return self._link.settings
-
-    @property
-    def transactions(self) -> int:
-        """Commits made so far."""
-        return self._link.transactions
-
-    @property
-    def requests(self) -> int:
-        """Calls the commits so far carried."""
-        return self._link.requests
-
-    @property
-    def restarts(self) -> int:
-        """New writers started after a writer died."""
-        return self._link.restarts
-
-    def observe_commits(self, observer: Callable[[int], None]) -> None:
-        """Call ``observer`` after each commit with the number of calls it carried."""
-        self._link.on_commit = observer
-
-    @property
-    def failed(self) -> trio.Event:
-        """Set when the writer died and no new one could be started (see the class)."""
-        return self._link.failed
 
     @classmethod
     @contextlib.asynccontextmanager

@@ -354,3 +354,46 @@ class WriterLink:
                 self._uncertain.add(request.game)
             request.answer(None, self._broken)
             self._slots.release()
+
+
+class LinkedStore:
+    """What a store whose writes go through a :class:`WriterLink` (``_link``, set by the
+    subclass's constructor) tells of its writer: the figures the daemon's metrics and the
+    benchmarks read (issue 26), the same for every such store."""
+
+    _link: WriterLink
+
+    @property
+    def writer_pid(self) -> int:
+        """The writer process's id."""
+        return self._link.process.pid
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """What the writer reported of its connection at start (e.g. SQLite's
+        ``journal_mode`` and ``synchronous``, PostgreSQL's ``synchronous_commit``)."""
+        return self._link.settings
+
+    @property
+    def transactions(self) -> int:
+        """Commits made so far (with ``requests``: the mean group-commit batch)."""
+        return self._link.transactions
+
+    @property
+    def requests(self) -> int:
+        """Calls the commits so far carried."""
+        return self._link.requests
+
+    @property
+    def restarts(self) -> int:
+        """New writers started after a writer died."""
+        return self._link.restarts
+
+    def observe_commits(self, observer: Callable[[int], None]) -> None:
+        """Call ``observer`` after each commit with the number of calls it carried."""
+        self._link.on_commit = observer
+
+    @property
+    def failed(self) -> trio.Event:
+        """Set when the writer died and no new one could be started."""
+        return self._link.failed

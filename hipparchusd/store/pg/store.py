@@ -42,13 +42,12 @@ from ..base import GameNotOwned, StartupGames, StoreError
 from ..codec import dump, dump_options
 from ..retention import Retention
 from ..rows import stored_game
-from ..spawn import Writer, spawn_writer
+from ..spawn import Writer
 from ..startup import running
-from ..writer_link import WriterLink
-from .url import URL_VARIABLE, describe
+from ..writer_link import LinkedStore, WriterLink
+from .launch import start_writer
+from .url import describe
 
-#: Seconds the writer may take to connect, check and migrate the layout, and say it is ready.
-WRITER_START_TIMEOUT: Final = 60.0
 #: Of a lease, the part after the last renewal sent within which the node still counts itself
 #: live: below 1, so that it gives its games up before any other node may claim them.
 LEASE_MARGIN: Final = 0.8
@@ -72,30 +71,7 @@ class Location:
     game_id: str | None = None
 
 
-async def start_writer(url: str, node: str) -> Writer:
-    """Start the PostgreSQL writer process (:mod:`.writer`) for ``url``, on behalf of
-    ``node``: it connects, checks and migrates the layout.
-
-    Raises:
-        StoreError: it could not start, the database cannot be reached or used (the message
-            says why), or it is not hipparchusd's or is newer.
-    """
-    return await spawn_writer(
-        "hipparchusd.store.pg.writer",
-        ["--name", node],
-        what=f"the store's writer process for {describe(url)}",
-        timeout=WRITER_START_TIMEOUT,
-        env={URL_VARIABLE: url},
-    )
-
-
-def default_node_name() -> str:
-    """A node name for a daemon started without ``--node``: the host's name and the process
-    id, which no other live daemon has."""
-    return f"{socket.gethostname()}-{os.getpid()}"
-
-
-class PostgresStore:
+class PostgresStore(LinkedStore):
     """The shared, durable :class:`~hipparchusd.store.base.GameStore` in PostgreSQL, and this
     daemon's node in it (see the module). Open one with
     ``async with PostgresStore.open(url, node=...) as store:``.
@@ -141,40 +117,6 @@ class PostgresStore:
         #: When (trio's clock) the node stops counting itself live without another renewal.
         self._live_until = 0.0
         self._closed = False
-
-    @property
-    def settings(self) -> dict[str, object]:
-        """What the writer reported at start (server version, ``synchronous_commit``)."""
-        return self._link.settings
-
-    @property
-    def writer_pid(self) -> int:
-        """The writer process's id."""
-        return self._link.process.pid
-
-    @property
-    def transactions(self) -> int:
-        """Commits made so far (with ``requests``: the mean group-commit batch)."""
-        return self._link.transactions
-
-    @property
-    def requests(self) -> int:
-        """Calls the commits so far carried."""
-        return self._link.requests
-
-    @property
-    def restarts(self) -> int:
-        """New writers started after a writer died (the daemon's metrics, issue 26)."""
-        return self._link.restarts
-
-    def observe_commits(self, observer: Callable[[int], None]) -> None:
-        """Call ``observer`` after each commit with the number of calls it carried."""
-        self._link.on_commit = observer
-
-    @property
-    def failed(self) -> trio.Event:
-        """Set when the writer died and no new one could be started."""
-        return self._link.failed
 
     @property
     def owned(self) -> frozenset[str]:
