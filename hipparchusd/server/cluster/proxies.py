@@ -60,12 +60,20 @@ class RemoteConnection(Connection):
         self.moved_asked = False
 
     async def receive_requests(self) -> Iterable[str | LineError] | None:
-        """Never called: a proxy's requests come from the bus."""
-        raise NotImplementedError
+        """Never called: a proxy's requests come from the bus.
+
+        Raises:
+            TypeError: always (a proxy has no socket to read).
+        """
+        raise TypeError("a proxy session's requests come from the bus, not from a socket")
 
     async def send(self, data: bytes) -> None:
-        """Never called: :meth:`flush` posts instead."""
-        raise NotImplementedError
+        """Never called: :meth:`flush` posts instead.
+
+        Raises:
+            TypeError: always (a proxy has no socket to write).
+        """
+        raise TypeError("a proxy session's output is posted to its origin, not sent")
 
     def flush(self) -> None:
         """Post what was queued since the last flush to the origin."""
