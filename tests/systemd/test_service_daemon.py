@@ -52,13 +52,13 @@ def test_ready_status_watchdog_stopping(
     daemon_factory: StartDaemon, notify_socket: NotifySocket
 ) -> None:
     watchdog_usec = 800_000
-    started = time.monotonic()
     daemon = daemon_factory(
         "--state-dir",
         "none",
         env={"NOTIFY_SOCKET": notify_socket.env, "WATCHDOG_USEC": str(watchdog_usec)},
     )
     before_ready = notify_socket.messages_until("READY=1")
+    ready = time.monotonic()
     assert not any("STOPPING=1" in m for m in before_ready)
     # READY=1 is sent once the daemon accepts: a connection now is served at once.
     client = Client(daemon.host, daemon.port)
@@ -85,7 +85,9 @@ def test_ready_status_watchdog_stopping(
     # Every half interval on average; never so late that systemd's watchdog would fire.
     assert statistics.mean(gaps) == pytest.approx(half, rel=0.25), gaps
     assert max(gaps) < 2 * half, gaps
-    assert pings[0] - started < 10
+    # The pings start with the service, not some time after: counted from READY=1, since
+    # the daemon's own start (an interpreter and its imports) is slow on a loaded machine.
+    assert pings[0] - ready < 10
 
     client.close()
     assert daemon.stop() == 0
@@ -257,13 +259,15 @@ def test_an_unusable_passed_socket_stops_start_up_with_78(tmp_path: Path) -> Non
 
 
 def test_sigterm_mid_match_exits_0(daemon_factory: StartDaemon) -> None:
-    daemon = daemon_factory("--state-dir", "none", "--grace", "5")
+    # A grace far longer than any exit takes, even on a loaded machine: an exit well within
+    # it shows that the daemon did not wait for the grace, with no guess at how long it takes.
+    daemon = daemon_factory("--state-dir", "none", "--grace", "120")
     c0, c1, game, _ = seated_game(daemon.port)
     play_first_legal(c0, game)
     started = time.monotonic()
     daemon.process.send_signal(signal.SIGTERM)
     for client in (c0, c1):
-        assert client.event("* server shutdown") == "* server shutdown grace=5"
+        assert client.event("* server shutdown") == "* server shutdown grace=120"
     # In-flight and new read-only commands are still answered; new moves are refused.
     assert c1.ask(f"state {game}")[0] == f"= game={game}"
     (legal,) = c1.ask(f"legal {game}")
@@ -271,8 +275,8 @@ def test_sigterm_mid_match_exits_0(daemon_factory: StartDaemon) -> None:
     c0.close()
     c1.close()
     # Both clients gone: no need to wait for the rest of the grace period.
-    assert daemon.process.wait(15) == 0
-    assert time.monotonic() - started < 4
+    assert daemon.process.wait(60) == 0
+    assert time.monotonic() - started < 60
     assert "stopped" in daemon.log()
 
 
@@ -298,25 +302,26 @@ def test_after_sigterm_the_match_resumes_on_the_same_state_dir(
 
 
 def test_a_second_sigterm_ends_at_once(daemon_factory: StartDaemon) -> None:
-    daemon = daemon_factory("--state-dir", "none", "--grace", "60")
+    daemon = daemon_factory("--state-dir", "none", "--grace", "600")
     client = Client(daemon.host, daemon.port)
     client.ask("new hipparchus")
     daemon.process.send_signal(signal.SIGTERM)
-    client.event("* server shutdown grace=60")
+    client.event("* server shutdown grace=600")
     time.sleep(0.3)
     started = time.monotonic()
     daemon.process.send_signal(signal.SIGTERM)
-    daemon.process.wait(10)
-    assert time.monotonic() - started < 5
+    daemon.process.wait(120)
+    # Far within the grace (600 s), which a connected client would otherwise hold it to.
+    assert time.monotonic() - started < 120
 
 
 def test_the_grace_deadline_ends_it(daemon_factory: StartDaemon) -> None:
     daemon = daemon_factory("--state-dir", "none", "--grace", "1")
     client = Client(daemon.host, daemon.port)
-    started = time.monotonic()
     daemon.process.send_signal(signal.SIGTERM)
-    assert daemon.process.wait(10) == 0
-    assert time.monotonic() - started < 5
+    # The connected client would hold it for ever without the grace deadline (1 s): an exit
+    # at all, within a bound generous for a loaded machine, is the deadline at work.
+    assert daemon.process.wait(60) == 0
     with pytest.raises((EOFError, ConnectionError)):
         while True:
             client.line()
