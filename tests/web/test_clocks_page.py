@@ -113,8 +113,13 @@ def test_a_narrow_page_shows_the_clocks_and_claims_over_an_absent_opponent(
     assert not page.find("#claim")
     # bob leaves: away, then absent after the grace, and ada may claim.
     other.close()
-    page.wait_progress(lambda: page.find("#claim"), game, what="the claim to be offered")
-    assert "absent" in page.text("#clocks .clock[data-seat='0']")
+    # The clock is redrawn several times a second: its text is read as it stands once both
+    # the claim and the seat's absence are on the page, not at the first of the two.
+    page.wait_progress(
+        lambda: page.find("#claim") and "absent" in page.text("#clocks .clock[data-seat='0']"),
+        game,
+        what="the claim to be offered, bob's clock marked absent",
+    )
     assert "bob has been away for the whole absence grace" in page.text("#log")
     assert overflow(page, ".table-head") == {"over": [], "scroll": 0}
     page.screenshot("web-clocks-narrow.png")
