@@ -31,7 +31,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,37 +44,15 @@ from bench_durable import (  # noqa: E402
     Game,
     _children_cpu_seconds,
     _cpu_seconds,
-    _free_port,
+    start_daemon,
 )
 from services import postgres_missing, redis_missing, start_postgres, start_redis  # noqa: E402
 
 
 def _start_node(store: str, bus: str, node: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
     """A daemon process, node ``node``; its process and port once it greets."""
-    import socket
-
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "hipparchusd", "--config", "",
-             "--host", "127.0.0.1", "--port", str(port), "--store", store, "--node", node,
-             "--bus", bus, "--max-games", "100000", "--max-connections", "10000",
-             "--trusted-addresses", "127.0.0.1", "--log-level", "info"],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
-        )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the daemon exited: {log.read_text()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
-                if conn.makefile("rb").readline().startswith(b"* server hello"):
-                    return process, port
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("the daemon did not start")
+    options = ["--config", "", "--store", store, "--node", node, "--bus", bus]
+    return start_daemon(options, log, timeout=30)
 
 
 async def _drive(

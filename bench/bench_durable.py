@@ -192,21 +192,29 @@ def _free_port() -> int:
         return port
 
 
-def _start_daemon(state_dir: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_daemon(
+    options: list[str], log: Path, *, timeout: float = 20.0
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A daemon process with ``options`` (besides its port and the limits a benchmark needs
+    lifted), logging to ``log``: its process and port once it greets (within ``timeout``
+    seconds). ``BENCH_DAEMON_PREFIX`` (e.g. ``-m cProfile -o out``) runs it under a profiler,
+    as in bench_server.py.
+
+    Raises:
+        RuntimeError: it exited, or did not greet in time (killed).
+    """
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(_ROOT)}
-    # e.g. "-m cProfile -o out": the daemon's own profile (as in bench_server.py)
     prefix = os.environ.get("BENCH_DAEMON_PREFIX", "").split()
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, *prefix, "-m", "hipparchusd",
-             "--host", "127.0.0.1", "--port", str(port),
-             "--state-dir", state_dir, "--max-games", "100000", "--max-connections", "10000",
-             "--trusted-addresses", "127.0.0.1",
-             "--log-level", "info"],
+             "--host", "127.0.0.1", "--port", str(port), *options,
+             "--max-games", "100000", "--max-connections", "10000",
+             "--trusted-addresses", "127.0.0.1", "--log-level", "info"],
             stdout=out, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the daemon exited: {log.read_text()}")
@@ -223,7 +231,7 @@ def _start_daemon(state_dir: str, log: Path) -> tuple[subprocess.Popen[bytes], i
 def run(state_dir: str, args: argparse.Namespace, workdir: Path) -> float:
     """One run against a fresh daemon; acknowledged moves per second in the measured window."""
     log = workdir / f"daemon-{port_label(state_dir)}.log"
-    process, port = _start_daemon(state_dir, log)
+    process, port = start_daemon(["--state-dir", state_dir], log)
     try:
         total = args.warmup + args.seconds
         shares = [args.games // args.clients + (i < args.games % args.clients)
