@@ -29,27 +29,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from ..client import ConnectionClosed, Event, ServerError
 from .clocks import Clocks
 from .connection import Connection
 from .phrases import game_over_without_result, sentence
-from .seat_actions import SeatActions, Seating
+from .seat_actions import ScreenABCMeta, SeatActions, Seating
 from .table import SeatTable, seat_line
 from .widgets import ChoiceBar, Look, ResultScreen
 
 TYPED = frozenset("0123456789@,abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-# Textual's screen metaclass is taken from Screen itself rather than imported by its private
-# name, which a Textual release may rename; mypy cannot follow a base computed at run time.
-class _ScreenABCMeta(type(Screen), abc.ABCMeta):  # type: ignore[misc]
-    """Textual's screen metaclass with ABCMeta's, as a plain ABC base clashes with it."""
-
-
-class GameScreen(SeatActions, metaclass=_ScreenABCMeta):  # type: ignore[metaclass]
+class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclass]
     """What every game screen shares. Subclasses must follow and render their game (the
     abstract ``reduce``, ``explain``, ``to_move``, ``title_text``, ``seat_panel``, ``center``)
     and take their turns (the abstract ``load_turn``), and choose moves as they need

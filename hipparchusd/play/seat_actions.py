@@ -32,6 +32,13 @@ class Seating:
     players: list[Any]
 
 
+# Textual's screen metaclass is taken from Screen itself rather than imported by its private
+# name, which a Textual release may rename; mypy cannot follow a base computed at run time.
+class ScreenABCMeta(type(Screen), abc.ABCMeta):  # type: ignore[misc]
+    """Textual's screen metaclass with ABCMeta's, as a plain ABC base clashes with it: the
+    metaclass of a screen with abstract methods (:class:`~.game_screen.GameScreen`)."""
+
+
 class SeatActions(Screen[None]):
     """The actions of :class:`~.game_screen.GameScreen` that are not moves, over what that
     screen keeps: its ``connection`` and ``seating``, its ``rules`` text and :attr:`KEYS`, the
