@@ -142,13 +142,17 @@ class PlanetsScreen(GameScreen):
 
     async def load_turn(self) -> None:
         """Our turn: the view, and the legal cards, the pass to choose or the shooting
-        choice. A move of ours accepted meanwhile makes both out of date: the ``to-move``
-        that follows it says whether we move again."""
+        choice. A move of ours accepted meanwhile makes both out of date, and the ``to-move``
+        it led to may already have been read (the last pass's: our lead): they are asked for
+        again, as the game stands after it."""
         made = self.moves_made
         await self.refresh_view()
         legal = await self.connection.legal(self.seating.game)
-        if self.moves_made != made or not can_move(legal):  # e.g. a to-move sent before our
-            return  # pass was made
+        if self.moves_made != made:
+            await self.load_turn()
+            return
+        if not can_move(legal):
+            return
         self.pick = legal if isinstance(legal, Pick) else None
         words = [] if isinstance(legal, Pick) else list(legal)
         self.choices = [w for w in words if w in ("self", "others")]
