@@ -147,14 +147,17 @@ class GenericScreen(GameScreen):
 
     async def load_turn(self) -> None:
         """Our turn: the view, and ``legal``'s moves or pick. A move of ours accepted
-        meanwhile makes both out of date: the ``to-move`` that follows it says whether we move
-        again."""
+        meanwhile makes both out of date, and the ``to-move`` it led to may already have been
+        read: they are asked for again, as the game stands after it."""
         made = self.moves_made
         await self.refresh_view()
         self.stale = False
         legal = await self.connection.legal(self.seating.game)
-        if self.moves_made != made or not can_move(legal):  # e.g. a to-move sent before our
-            return  # own move's answer
+        if self.moves_made != made:
+            await self.load_turn()
+            return
+        if not can_move(legal):
+            return
         self.pick = legal if isinstance(legal, Pick) else None
         self.moves = [] if isinstance(legal, Pick) else list(legal)
         # Another seat's move made at once sends a to-move again: the marks made stay.
