@@ -73,7 +73,7 @@ def test_a_whole_game_of_a_kind_without_a_page_on_the_generic_table(
 
     picked: list[int] = []
     while True:
-        mine = page.wait_progress(
+        page.wait_progress(
             lambda: (
                 page.find("#game-result .match-winner")
                 or (page.js("return window.hipparchusTable.settled") and page.find(".pick-item"))
@@ -85,8 +85,8 @@ def test_a_whole_game_of_a_kind_without_a_page_on_the_generic_table(
             break
         # The choice is the seat's hand (its view), one card to pick, and it is ivy's move.
         hand = page.js("return window.hipparchusTable.view.hand")
-        items = [int(item.get_attribute("data-item")) for item in mine]
-        assert items == hand and int(page.one("#pick-confirm").get_attribute("data-pick")) == 1
+        items = [int(item or "") for item in page.attributes(".pick-item", "data-item")]
+        assert items == hand and int(page.attribute("#pick-confirm", "data-pick")) == 1
         assert page.text("#turn") == "your move"
         assert page.one("#pick-confirm").get_attribute("disabled") is not None
         if not page.click(f".pick-item[data-item='{items[-1]}']"):

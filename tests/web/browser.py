@@ -251,6 +251,26 @@ class Page:
 
         return list(self.driver.find_elements(By.CSS_SELECTOR, css))
 
+    def attributes(self, css: str, name: str) -> list[str | None]:
+        """The attribute ``name`` of every element matching ``css``, read in one script so
+        that a redraw between finding the elements and reading them cannot leave a stale
+        reference (the page redraws whenever an event arrives)."""
+        found: list[str | None] = self.js(
+            "return [...document.querySelectorAll(arguments[0])]"
+            ".map(element => element.getAttribute(arguments[1]))",
+            css,
+            name,
+        )
+        return found
+
+    def attribute(self, css: str, name: str, timeout: float = 10.0) -> str:
+        """The attribute ``name`` of the first element matching ``css``, once there is one
+        that has it (read as :meth:`attributes` reads, immune to redraws)."""
+        found: str = self.wait(
+            lambda: next(iter(self.attributes(css, name)), None), timeout, f"{css}[{name}]"
+        )
+        return found
+
     def one(self, css: str, timeout: float = 10.0) -> Any:
         return self.wait(lambda: (self.find(css) or [None])[0], timeout, css)
 

@@ -49,7 +49,7 @@ def test_a_kind_played_to_its_end_on_the_generic_table(
     rng = random.Random(f"generic/{kind}")
     moves = 0
     while True:
-        offered = page.wait_progress(
+        page.wait_progress(
             lambda: (
                 page.find("#game-result .match-winner")
                 or (
@@ -74,15 +74,15 @@ def test_a_kind_played_to_its_end_on_the_generic_table(
         assert page.text("#turn") == "your move"
         before = seq(page, game)
         if page.find("#pick-confirm"):
-            count = int(page.one("#pick-confirm").get_attribute("data-pick"))
-            items = [item.get_attribute("data-item") for item in offered]
+            count = int(page.attribute("#pick-confirm", "data-pick"))
+            items = page.attributes(".pick-item", "data-item")
             for item in rng.sample(items, count):
                 if not page.click(f".pick-item[data-item='{item}']:not(.chosen)"):
                     break
             if not page.click("#pick-confirm:not([disabled])"):
                 continue
         else:
-            words = [button.get_attribute("data-move") for button in offered]
+            words = page.attributes(".legal-move", "data-move")
             if not page.click(f".legal-move[data-move='{rng.choice(words)}']"):
                 continue
         page.wait_progress(

@@ -91,7 +91,7 @@ def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page])
             continue
         before = seq(page, game)
         if page.find("#pass-confirm"):
-            pick = int(page.one("#pass-confirm").get_attribute("data-pick"))
+            pick = int(page.attribute("#pass-confirm", "data-pick"))
             if not all(page.click(".pcard.selectable:not(.chosen)") for _ in range(pick)):
                 continue
             if not shot:
