@@ -21,7 +21,7 @@ from . import core
 
 #: Cards left in both hands at most for a position to be worth solving: above this a solve
 #: usually overruns any node budget the search can afford, and the search judges it out of
-#: reach at once (chosen by measurement: see docs/engine.md, "Strength, issue 29").
+#: reach at once (chosen by measurement: docs/engine.md, "Hipparchus determinizations").
 SOLVE_CARDS = 12
 #: The most positions a table keeps before it is cleared (about 100 bytes each).
 TABLE_LIMIT = 400_000
@@ -76,11 +76,11 @@ class Solver:
         self._left -= 1
         if self._left < 0:
             raise _OutOfNodes
-        hands, won, leader, lead = round_[0], round_[1], round_[2], round_[3]
+        won, leader, lead = round_[1], round_[2], round_[3]
         mover = leader if not lead else 1 - leader
         play = core.play
         result = 1 - mover
-        for move in _ordered(round_[6], hands, won, leader, lead):
+        for move in _ordered(round_[6], won, leader, lead):
             after = play(round_, move)
             winner = self._solve(after) if after[6] else core.round_winner(after[1], after[4])[0]
             if winner == mover:
@@ -91,14 +91,11 @@ class Solver:
 
 
 def _ordered(
-    legal: tuple[core.Move, ...],
-    hands: tuple[core.Hand, core.Hand],
-    won: core.Won,
-    leader: int,
-    lead: core.Move,
+    legal: tuple[core.Move, ...], won: core.Won, leader: int, lead: core.Move
 ) -> tuple[core.Move, ...] | list[core.Move]:
-    """``legal`` in the order most likely to find a winning move first: a follow that wins
-    the trick (H7) before one that loses it, the larger take first; a lead as listed."""
+    """``legal`` in an order likely to find a winning move early: the follows that win the
+    trick (H7) before those that lose it, each in the core's order; a lead's moves as
+    listed."""
     if not lead or len(legal) < 2:
         return legal
     follower = 1 - leader
