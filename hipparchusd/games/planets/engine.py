@@ -248,6 +248,16 @@ class PlanetsInformation:
         self.fixed = fixed
         self.voids = voids
         self.unknown = deck & ~mine & ~played & ~sum(fixed)
+        others = [s for s in range(players) if s != me]
+        self._eligible = {
+            suit: [s for s in others if not voids[s] & SUIT_MASKS[suit]] for suit in range(6)
+        }
+        self._eligible_count = [len(self._eligible[card // 10]) for card in range(60)]
+        unknown = _bits(self.unknown)
+        # The cards only some of the other seats may hold (their suit's voids), dealt one by
+        # one; the rest in one shuffle.
+        self._constrained = [c for c in unknown if self._eligible_count[c] < len(others)]
+        self._free = [c for c in unknown if self._eligible_count[c] == len(others)]
         self.trick = [int(c) for c in view.trick.cards] if view.trick is not None else []
         self.leader = view.trick.leader if view.trick is not None else view.to_move[0]
         self.taken = list(view.points_taken)
@@ -267,25 +277,20 @@ class PlanetsInformation:
             ValueError: no such deal was found (the view is impossible).
         """
         players = self.players
-        cards = _bits(self.unknown)
-        # Cards of suits few seats may hold go first: a greedy deal then rarely gets stuck.
-        eligible = {
-            suit: [
-                s
-                for s in range(players)
-                if s != self._observer and not self.voids[s] & SUIT_MASKS[suit]
-            ]
-            for suit in {card // 10 for card in cards}
-        }
+        observer = self._observer
+        room_left = [self.sizes[s] - self.fixed[s].bit_count() for s in range(players)]
+        room_left[observer] = 0
+        free = self._free[:]
+        constrained = self._constrained[:]
         for _ in range(DEAL_TRIES):
-            rng.shuffle(cards)
-            cards.sort(key=lambda card: len(eligible[card // 10]))
-            room = [self.sizes[s] - self.fixed[s].bit_count() for s in range(players)]
-            room[self._observer] = 0
+            rng.shuffle(constrained)
+            # Cards of suits few seats may hold go first: a greedy deal then rarely gets stuck.
+            constrained.sort(key=self._eligible_count.__getitem__)
+            room = room_left[:]
             hands = self.fixed[:]
-            hands[self._observer] = self.mine
-            for card in cards:
-                seats = [s for s in eligible[card // 10] if room[s]]
+            hands[observer] = self.mine
+            for card in constrained:
+                seats = [s for s in self._eligible[card // 10] if room[s]]
                 if not seats:
                     break
                 weights = [room[s] for s in seats]
@@ -293,6 +298,14 @@ class PlanetsInformation:
                 hands[seat] |= 1 << card
                 room[seat] -= 1
             else:
+                # Any other seat may hold the rest: a shuffle dealt into the room left is a
+                # uniform deal of them.
+                rng.shuffle(free)
+                at = 0
+                for seat in range(players):
+                    for card in free[at : at + room[seat]]:
+                        hands[seat] |= 1 << card
+                    at += room[seat]
                 return hands
         raise ValueError("no deal agrees with the view (the plays seen are impossible)")
 
