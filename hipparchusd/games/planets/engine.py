@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 
-from ...engine.position import Position
+from ...engine.position import PAPER, Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
 from . import core
 from .codec import load_view
+from .engine_pass import PASS_TUNING, PassInformation
 from .engine_standing import shooting_choice
 from .model import (
     CARDS,
@@ -52,6 +53,8 @@ def _bits(mask: int) -> list[int]:
     return list(core.cards_in(mask))
 
 
+#: Whether the card play's search models the other seats (:class:`ModeledState`).
+MODELED_OPPONENTS = False
 #: The share of playout cards chosen uniformly at random rather than by the playout policy.
 PLAYOUT_RANDOMNESS = 0.15
 _DISCARD_FIRST = (1 << core.M7, 1 << core.N7)
@@ -198,6 +201,59 @@ class PlanetsState:
         return min(1.0, 1.0 - self.added(seat) / HAND_POINTS)
 
 
+def _policy_card(hand: core.Hand, players: int, rand: Callable[[], float]) -> int:
+    """:func:`playout_card`'s card for the seat to play in ``hand``."""
+    trick = hand[2]
+    legal = 0
+    for card in hand[8]:
+        legal |= 1 << card
+    if not trick:
+        return playout_card(legal, 0, -1, False, rand)
+    led = SUIT_MASKS[trick[0] // 10]
+    best = max(card for card in trick if led >> card & 1)
+    return playout_card(legal, led, best, len(trick) == players - 1, rand)
+
+
+class ModeledState(PlanetsState):
+    """A determinization in which only ``observer`` chooses: every other seat plays
+    :func:`playout_card`'s card as soon as it is to play, so that the search's tree holds the
+    observer's cards alone (an open-loop tree over them) and the other seats answer as a
+    Hearts player would, rather than first at random where the tree is new, as they do in a
+    tree of every seat's moves (:class:`PlanetsState`)."""
+
+    __slots__ = ("observer",)
+
+    def __init__(
+        self,
+        observer: int,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int],
+        taken: Sequence[int],
+        broken: bool,
+        first: bool,
+    ) -> None:
+        super().__init__(hands, leader, trick, taken, broken, first)
+        self.observer = observer
+
+    def to_move(self) -> int:
+        """The observer, -1 once it has played its last card."""
+        return self.observer if self.hand[8] else -1
+
+    def play(self, key: Hashable, rng: random.Random) -> None:
+        """The observer plays card ``key``; the other seats then play until it is the
+        observer's turn again or the hand is over."""
+        assert isinstance(key, int)
+        hand = core.play(self.hand, key)
+        players = self.players
+        observer = self.observer
+        rand = rng.random
+        while hand[8] and (hand[1] + len(hand[2])) % players != observer:
+            hand = core.play(hand, _policy_card(hand, players, rand))
+        self.hand = hand
+        self.taken = hand[3]
+
+
 class PlanetsInformation:
     """What a seat knows during the card play, as determinizations
     (:class:`hipparchusd.engine.position.InformationSet`); see the module's doc.
@@ -311,9 +367,12 @@ class PlanetsInformation:
 
     def determinize(self, rng: random.Random) -> PlanetsState:
         """A random full state of the card play agreeing with everything the seat saw."""
-        return PlanetsState(
-            self.deal(rng), self.leader, self.trick[:], self.taken[:], self.broken, self.first
-        )
+        hands = self.deal(rng)
+        if MODELED_OPPONENTS:
+            return ModeledState(
+                self._observer, hands, self.leader, self.trick, self.taken, self.broken, self.first
+            )
+        return PlanetsState(hands, self.leader, self.trick, self.taken, self.broken, self.first)
 
 
 # The heuristic player (issue 18: dump point cards, avoid taking Mars 7 and Neptune 7, guard
@@ -387,6 +446,19 @@ def heuristic_pass(hand: int, count: int) -> list[int]:
     return sorted(_bits(hand), key=danger, reverse=True)[:count]
 
 
+#: How the ``ismcts`` level searches the card play.
+SEARCH_TUNING = PAPER
+#: Whether the ``ismcts`` level searches the pass (:mod:`.engine_pass`), and how many moves'
+#: budgets it gives it.
+PASS_SEARCHED = False
+PASS_BUDGET_SCALE = 5
+
+
+def _start(hands: list[int], leader: int) -> PlanetsState:
+    """The card play of a hand after its pass (the first trick, nothing taken)."""
+    return PlanetsState(hands, leader, [], [0] * len(hands), False, True)
+
+
 #: The seed of the model games :func:`heuristic_choice` plays (a fixed one: the same view
 #: gets the same choice).
 CHOICE_SEED = 29
@@ -454,23 +526,52 @@ class PlanetsPosition(Position):
             return str(heuristic_choice(view).value)
         return CARDS[heuristic_card(view, self.legal)].name
 
-    def searched(self) -> bool:
-        """Only the card play is searched; a pass and the shooting choice are the heuristic's
-        (see the module's doc), answered without search."""
-        return self.view.phase is Phase.PLAY
+    def _passing(self) -> bool:
+        return self.view.phase is Phase.PASS
 
-    def information_set(self) -> PlanetsInformation:
-        """What the seat knows of the card play, for the search."""
+    def searched(self) -> bool:
+        """The card play is searched where there is a choice (a single legal card is played
+        at once), the pass when :data:`PASS_SEARCHED` (:mod:`.engine_pass`, with
+        :data:`PASS_BUDGET_SCALE` moves' budgets); the shooting choice is the standing's
+        (see the module's doc), answered without search."""
+        if self._passing():
+            return PASS_SEARCHED and self.view.pass_count > 0
+        return self.view.phase is Phase.PLAY and self.legal & (self.legal - 1) != 0
+
+    def budget_scale(self) -> int:
+        """A pass, one decision a hand and made blind, may take :data:`PASS_BUDGET_SCALE`
+        moves' budgets; a card one."""
+        return PASS_BUDGET_SCALE if self._passing() else 1
+
+    def tuning(self) -> Tuning:
+        """The card play's search (:data:`SEARCH_TUNING`) or the pass's
+        (:data:`.engine_pass.PASS_TUNING`)."""
+        return PASS_TUNING if self._passing() else SEARCH_TUNING
+
+    def information_set(self) -> PlanetsInformation | PassInformation:
+        """What the seat knows of the card play, or at the pass, for the search."""
+        if self._passing():
+            view = self.view
+            players = len(view.hand_sizes)
+            galaxies = players == 6 and sum(view.hand_sizes) == 60
+            kind = pass_kind(players, view.hand_number)
+            deck = deck_mask(players, galaxies)
+            return PassInformation(
+                self.seat, self.hand, deck, players, kind, passer=heuristic_pass, start=_start
+            )
         if self._information is None:
             self._information = PlanetsInformation(self.view)
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
-        """The stats of a card: the expected points this hand adds to the seat's total (a shoot
-        of the seat's own counted as 0)."""
-        assert isinstance(key, int)
+        """The stats of a card or a pass (its cards): the expected points this hand adds to
+        the seat's total (a shoot of the seat's own counted as 0)."""
         # The mean reward is linear in the points, but for the -23 of a shoot (read as 0).
-        return MoveStats(CARDS[key].name, visits, HAND_POINTS * (1.0 - mean_reward))
+        points = HAND_POINTS * (1.0 - mean_reward)
+        if isinstance(key, tuple):
+            return MoveStats(self._pass_word(list(key)), visits, points)
+        assert isinstance(key, int)
+        return MoveStats(CARDS[key].name, visits, points)
 
     def neutral_stats(self, move: str) -> MoveStats:
         """``move`` with no visits and the seat's points so far plus an even share of the
