@@ -9,9 +9,10 @@ P6), and the seat's own passed cards, still in the hand of the seat they went to
 
 Levels: ``random`` (a random legal move, a random pass), ``heuristic``
 (:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
-which searches the card play; it passes and makes the shooting choice as the heuristic does
-(a pass is one of hundreds of choices made blind, before anything is played; the choice a
-comparison of two standings, :mod:`.engine_standing`).
+which searches the card play (:data:`SEARCH_TUNING`: shared worlds at the root; the other
+seats modeled by the playout policy, :class:`ModeledState`); it passes as the heuristic does
+unless :data:`PASS_SEARCHED` (:mod:`.engine_pass`), and makes the shooting choice as the
+heuristic does (a comparison of two standings, :mod:`.engine_standing`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 
-from ...engine.position import PAPER, Position, Tuning
+from ...engine.position import Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
 from . import core
@@ -54,7 +55,7 @@ def _bits(mask: int) -> list[int]:
 
 
 #: Whether the card play's search models the other seats (:class:`ModeledState`).
-MODELED_OPPONENTS = False
+MODELED_OPPONENTS = True
 #: The share of playout cards chosen uniformly at random rather than by the playout policy.
 PLAYOUT_RANDOMNESS = 0.15
 _DISCARD_FIRST = (1 << core.M7, 1 << core.N7)
@@ -446,8 +447,10 @@ def heuristic_pass(hand: int, count: int) -> list[int]:
     return sorted(_bits(hand), key=danger, reverse=True)[:count]
 
 
-#: How the ``ismcts`` level searches the card play.
-SEARCH_TUNING = PAPER
+#: How the ``ismcts`` level searches the card play: every world (and its random numbers)
+#: played for each card still in the race, the clearly beaten cards dropped (issue 29:
+#: common random numbers; measured in docs/engine.md, "Strength, issue 29").
+SEARCH_TUNING = Tuning(shared_worlds=True)
 #: Whether the ``ismcts`` level searches the pass (:mod:`.engine_pass`), and how many moves'
 #: budgets it gives it.
 PASS_SEARCHED = False
