@@ -6,7 +6,8 @@ machine's load falls on every setting alike; every search has a CPU-time budget)
   setting, the other seats ``heuristic``; the engine's points per hand against the heuristic
   seats' mean (``ratio``, a 95% bootstrap interval over deals) and each setting's paired
   difference from the first (points a hand, 95% normal interval over hands). Settings:
-  ``paper`` (a tree of every seat's moves, a world per iteration), ``modeled`` (the other
+  ``paper`` (a tree of every seat's moves, a world per iteration), ``shared`` (that tree
+  below shared worlds at the root), ``flat`` (shared worlds, no tree), ``modeled`` (the other
   seats played by the playout policy, :class:`~hipparchusd.games.planets.engine.ModeledState`),
   ``modeled-shared`` (and shared worlds at the root), each with the heuristic's pass, and
   ``default`` (that search and the searched pass).
@@ -47,6 +48,8 @@ from hipparchusd.games.planets.model import PASS_CYCLES, deck_mask
 _MODELED_SHARED = {"SEARCH_TUNING": Tuning(shared_worlds=True), "MODELED_OPPONENTS": True}
 SETTINGS: dict[str, dict[str, object]] = {
     "paper": {"SEARCH_TUNING": PAPER, "MODELED_OPPONENTS": False, "PASS_SEARCHED": False},
+    "shared": {"SEARCH_TUNING": Tuning(shared_worlds=True), "MODELED_OPPONENTS": False},
+    "flat": {"SEARCH_TUNING": Tuning(shared_worlds=True, tree=False), "MODELED_OPPONENTS": False},
     "modeled": {"SEARCH_TUNING": PAPER, "MODELED_OPPONENTS": True, "PASS_SEARCHED": False},
     "modeled-shared": {**_MODELED_SHARED, "PASS_SEARCHED": False},
     "default": {**_MODELED_SHARED, "PASS_SEARCHED": True},

@@ -11,7 +11,8 @@ Levels: ``random`` (a random legal move, a random pass), ``heuristic``
 (:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
 which searches the card play (:data:`SEARCH_TUNING`: shared worlds at the root; the other
 seats modeled by the playout policy, :class:`ModeledState`) and the pass (:mod:`.engine_pass`,
-:data:`PASS_SEARCHED`), and makes the shooting choice as the heuristic does (a comparison of two standings, :mod:`.engine_standing`).
+:data:`PASS_SEARCHED`), and makes the shooting choice as the heuristic does (a comparison of
+two standings, :mod:`.engine_standing`).
 """
 
 from __future__ import annotations
