@@ -14,12 +14,8 @@ from hipparchusd.engine.types import Budget, Level
 from hipparchusd.games.base import MoveList, Pick
 from hipparchusd.games.planets import core
 from hipparchusd.games.planets import engine as planets_engine
-from hipparchusd.games.planets.engine import (
-    ADAPTER,
-    ModeledState,
-    PlanetsInformation,
-    PlanetsPosition,
-)
+from hipparchusd.games.planets.engine import ADAPTER, PlanetsInformation, PlanetsPosition
+from hipparchusd.games.planets.engine_state import ModeledState
 from hipparchusd.games.planets.game import PlanetsGame
 from hipparchusd.games.planets.rules import Phase
 
