@@ -38,6 +38,21 @@ def _cpu_deadline(budget: Budget) -> float | None:
     return time.thread_time() + budget.cpu_millis / 1000.0
 
 
+def scaled(budget: Budget, times: int) -> Budget:
+    """``budget`` with each of its limits ``times`` as large (``times`` at least 1)."""
+    if times == 1:
+        return budget
+
+    def times_of(limit: int | None) -> int | None:
+        return None if limit is None else limit * times
+
+    return Budget(
+        millis=times_of(budget.millis),
+        playouts=times_of(budget.playouts),
+        cpu_millis=times_of(budget.cpu_millis),
+    )
+
+
 def _analysis(position: Position, result: SearchResult) -> Analysis:
     """The search's ``result`` as the position's move words and stats, best first."""
     moves = tuple(position.stats(edge.key, edge.visits, edge.mean) for edge in result.edges)
@@ -59,10 +74,12 @@ def _search_position(
     ``time.perf_counter()`` reading; CPU time from now, in this thread) and give its analysis,
     best move first; where the position is not searched
     (:meth:`~.position.Position.searched`), the heuristic's move."""
-    budget = level.budget
-    deadline = None if budget.millis is None else started + _search_seconds(budget.millis)
     if not position.searched():
         return position.fixed_answer(position.heuristic_move(rng), started)
+    budget = (
+        level.budget if level.name == "sampler" else scaled(level.budget, position.budget_scale())
+    )
+    deadline = None if budget.millis is None else started + _search_seconds(budget.millis)
 
     def report(result: SearchResult) -> None:
         if on_progress is not None:

@@ -160,6 +160,12 @@ class Position(abc.ABC):
         the paper's SO-ISMCTS)."""
         return PAPER
 
+    def budget_scale(self) -> int:
+        """How many moves' budgets the ``ismcts`` level may spend on this decision (1 unless
+        a game says otherwise): a decision made once in many moves, such as a pass before a
+        hand's tricks, may be given several."""
+        return 1
+
     def searched(self) -> bool:
         """Whether the ``ismcts`` level searches this decision; where it does not, it plays
         :meth:`heuristic_move` (every decision is searched unless a game says otherwise)."""

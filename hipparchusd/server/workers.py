@@ -512,21 +512,29 @@ class EnginePool:
                 return
             left = clocked if left is None else min(left, clocked)
         level = within_deadline(job.level, left)
+        # The search is also stopped when that time is up: a game may give one decision
+        # several moves' budgets (Position.budget_scale), which a clock or a deadline must
+        # still bound; stopped, the search answers with what it found.
+        ends = None if left is None else now + left
         message = ("search", job.number, job.engine, job.view, level, job.seed, job.interval_ms)
         await self._send(worker, message)
         stop_sent = False
         while True:
-            if not stop_sent and job.stop.is_set():
+            time_up = ends is not None and trio.current_time() >= ends
+            if not stop_sent and (job.stop.is_set() or time_up):
                 await self._send(worker, ("stop", job.number))
                 stop_sent = True
             limit = self.stop_timeout if stop_sent else self.timeout
-            with trio.move_on_after(limit) as scope:
+            wait = limit
+            if not stop_sent and ends is not None:
+                wait = min(limit, max(0.0, ends - trio.current_time()))
+            with trio.move_on_after(wait) as scope:
                 receiving[:] = [scope]
                 received = await worker.receive()
             receiving.clear()
             if scope.cancelled_caught:
-                if trio.current_time() < scope.deadline:
-                    continue  # woken by the stop, not past the deadline: send the stop
+                if trio.current_time() < scope.deadline or wait < limit:
+                    continue  # woken by the stop, or the time is up: send the stop
                 what = "answer a stop" if stop_sent else "send anything"
                 raise _Lost(f"the engine worker {worker.pid} did not {what} within {limit:g} s")
             kind, number, payload = received

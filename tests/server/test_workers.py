@@ -267,3 +267,21 @@ def test_a_deadline_cuts_the_time_budget_only() -> None:
     assert within_deadline("ismcts:5000ms", -1.0) == "ismcts:1ms"  # at least a millisecond
     assert within_deadline("random", 2.0) == "random"
     assert within_deadline("ismcts:5000ms", None) == "ismcts:5000ms"
+
+
+async def test_a_decision_given_several_moves_budgets_still_ends_by_its_deadline() -> None:
+    """A planets pass may search five moves' budgets (its position's budget scale), which a
+    deadline (or a clock's share) must still bound: the pool stops the search when the time
+    it was given is up, and the search answers with what it found. Held to 1 s, the pass's
+    own budget would be 5 s; 4.5 s leaves a loaded machine 3.5 s to deliver the stop."""
+    game = find_kind("planets").create({"players": "4", "seed": "4"})
+    game.start()
+    view = game.view_data(0)
+    assert view["phase"] == "pass"
+    async with running(EnginePool(1)) as pool:
+        with trio.fail_after(GENEROUS):
+            analysis = await pool.search(
+                "planets", view, "ismcts:30000ms", seed=1, deadline=trio.current_time() + 1
+            )
+    assert analysis.best.count(",") == 2  # a pass of three cards, as the game asks
+    assert analysis.elapsed_ms < 4500, analysis.elapsed_ms

@@ -9,28 +9,30 @@ P6), and the seat's own passed cards, still in the hand of the seat they went to
 
 Levels: ``random`` (a random legal move, a random pass), ``heuristic``
 (:func:`heuristic_card`, :func:`heuristic_pass`, :func:`heuristic_choice`) and ``ismcts``,
-which searches the card play; it passes and makes the shooting choice as the heuristic does
-(a pass is one of hundreds of choices made blind, before anything is played; the choice a
-comparison of two standings, :mod:`.engine_standing`).
+which searches the card play (:data:`SEARCH_TUNING`: shared worlds at the root; the other
+seats modeled by the playout policy, :class:`ModeledState`) and the pass (:mod:`.engine_pass`,
+:data:`PASS_SEARCHED`), and makes the shooting choice as the heuristic does (a comparison of
+two standings, :mod:`.engine_standing`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable
 
-from ...engine.position import Position
+from ...engine.position import Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
 from . import core
 from .codec import load_view
+from .engine_pass import PASS_TUNING, PassInformation
 from .engine_standing import shooting_choice
+from .engine_state import ModeledState, PlanetsState
 from .model import (
     CARDS,
     HAND_POINTS,
     JUPITER,
     JUPITER_MASK,
-    POINT_MASK,
     POINTS,
     SUIT_MASKS,
     Card,
@@ -52,150 +54,8 @@ def _bits(mask: int) -> list[int]:
     return list(core.cards_in(mask))
 
 
-#: The share of playout cards chosen uniformly at random rather than by the playout policy.
-PLAYOUT_RANDOMNESS = 0.15
-_DISCARD_FIRST = (1 << core.M7, 1 << core.N7)
-_POINT_JUPITERS = JUPITER_MASK & POINT_MASK
-
-
-def _lowest_rank(mask: int) -> int:
-    """The card of lowest rank in ``mask`` (a non-point card when there is one)."""
-    safe = mask & ~POINT_MASK or mask
-    best = -1
-    for suit in range(6):
-        cards = safe & SUIT_MASKS[suit]
-        if cards:
-            low = (cards & -cards).bit_length() - 1
-            if best < 0 or low % 10 < best % 10:
-                best = low
-    return best
-
-
-def _highest_rank(mask: int) -> int:
-    """The card of highest rank in ``mask``."""
-    best = -1
-    for suit in range(6):
-        cards = mask & SUIT_MASKS[suit]
-        if cards:
-            high = cards.bit_length() - 1
-            if high % 10 > best % 10 or best < 0:
-                best = high
-    return best
-
-
-def playout_card(legal: int, led: int, best: int, last: bool, rand: Callable[[], float]) -> int:
-    """The playouts' card among ``legal`` (a :data:`.core.Chooser`: the rules core works out
-    the legal cards, P5, P6, P11, and the trick; this only chooses): now and then
-    (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits: lead
-    low; follow with the highest card that loses, or when every card wins, the highest as
-    last to play and the lowest before; unable to follow, discard Mars 7, Neptune 7, a point
-    Jupiter, else the highest card. Random playouts let seats take points no player would,
-    which blurs the search's estimates; these keep it cheap (bit operations)."""
-    if rand() < PLAYOUT_RANDOMNESS:
-        return core.random_card(legal, led, best, last, rand)
-    if not led:
-        return _lowest_rank(legal)
-    if legal & led:
-        under = legal & ((1 << best) - 1)
-        if under:
-            return under.bit_length() - 1
-        if last:
-            return legal.bit_length() - 1
-        return (legal & -legal).bit_length() - 1
-    for bit in _DISCARD_FIRST:
-        if legal & bit:
-            return bit.bit_length() - 1
-    if legal & _POINT_JUPITERS:
-        return (legal & _POINT_JUPITERS).bit_length() - 1
-    return _highest_rank(legal)
-
-
-class PlanetsState:
-    """A determinization of the card play of one hand, as the search plays it
-    (:class:`hipparchusd.engine.position.Determinization`): a hand of the rules core
-    (:data:`.core.Hand`), played by :func:`.core.play` and played out by
-    :func:`.core.playout` with :func:`playout_card`'s policy. Moves are keyed by the card
-    played: every card played is seen by everyone. A seat that takes every point card chooses
-    ``self`` (RULINGS P8, P13) in the search.
-
-    Made from what each seat holds now (``hands``, masks by seat: the cards of ``trick`` are
-    out of them), the leader of the trick in progress, its cards, the points taken, whether
-    Jupiter is broken and whether the first trick is still to be completed.
-
-    The reward of a seat is ``1 - added / 23`` (at most 1), ``added`` being what the hand adds
-    to its total (-23 to 23): fewer points, more reward. Rewards span what a hand usually
-    adds, 0 to 23 points, so that UCB1's exploration constant suits them.
-    """
-
-    __slots__ = ("hand", "players", "taken")
-
-    def __init__(
-        self,
-        hands: Sequence[int],
-        leader: int,
-        trick: Sequence[int],
-        taken: Sequence[int],
-        broken: bool,
-        first: bool,
-    ) -> None:
-        players = self.players = len(hands)
-        before = list(hands)  # the core's hands hold the trick's cards until it is complete
-        for offset, card in enumerate(trick):
-            before[(leader + offset) % players] |= 1 << card
-        # The core counts the tricks done; only whether there is one matters to the rules
-        # (P12: Venus 1 leads the first), so 1 stands for "some".
-        done = 0 if first else 1
-        to_play = hands[(leader + len(trick)) % players]
-        legal = core.cards_in(core.allowed(to_play, tuple(trick), broken, done))
-        passes: tuple[tuple[int, ...], ...] = ((),) * players
-        self.hand: core.Hand = (
-            tuple(before),
-            leader,
-            tuple(trick),
-            tuple(taken),
-            broken,
-            done,
-            passes,
-            0,
-            legal,
-        )
-        self.taken: Sequence[int] = self.hand[3]
-
-    def to_move(self) -> int:
-        """The seat to play, -1 once every card is played."""
-        hand = self.hand
-        if not hand[8]:
-            return -1
-        return (hand[1] + len(hand[2])) % self.players
-
-    def keys(self) -> list[int]:
-        """The legal cards of the seat to play."""
-        return list(self.hand[8])
-
-    def play(self, key: Hashable, rng: random.Random) -> None:
-        """The seat to play plays card ``key``."""
-        assert isinstance(key, int)
-        self.hand = core.play(self.hand, key)
-        self.taken = self.hand[3]
-
-    def playout(self, rng: random.Random) -> None:
-        """Play the hand out with :func:`playout_card`'s policy."""
-        hand = self.hand
-        taken = self.taken = core.playout(hand, playout_card, rng.random)
-        # Over: every card played (the hand's other fields are no longer read).
-        self.hand = ((0,) * self.players, hand[1], (), tuple(taken), *hand[4:8], ())
-
-    def added(self, seat: int) -> int:
-        """What the finished hand adds to ``seat``'s total (P7, P8, P13; the shooter chooses
-        ``self``: :func:`.core.added`)."""
-        taken = self.taken
-        if HAND_POINTS in taken:
-            return -HAND_POINTS if taken[seat] == HAND_POINTS else 0
-        return taken[seat]
-
-    def reward(self, seat: int) -> float:
-        """``1 - added / 23``, at most 1: 1 for no points (or a shooter's -23), 0 for 23."""
-        return min(1.0, 1.0 - self.added(seat) / HAND_POINTS)
+#: Whether the card play's search models the other seats (:class:`ModeledState`).
+MODELED_OPPONENTS = True
 
 
 class PlanetsInformation:
@@ -248,6 +108,16 @@ class PlanetsInformation:
         self.fixed = fixed
         self.voids = voids
         self.unknown = deck & ~mine & ~played & ~sum(fixed)
+        others = [s for s in range(players) if s != me]
+        self._eligible = {
+            suit: [s for s in others if not voids[s] & SUIT_MASKS[suit]] for suit in range(6)
+        }
+        self._eligible_count = [len(self._eligible[card // 10]) for card in range(60)]
+        unknown = _bits(self.unknown)
+        # The cards only some of the other seats may hold (their suit's voids), dealt one by
+        # one; the rest in one shuffle.
+        self._constrained = [c for c in unknown if self._eligible_count[c] < len(others)]
+        self._free = [c for c in unknown if self._eligible_count[c] == len(others)]
         self.trick = [int(c) for c in view.trick.cards] if view.trick is not None else []
         self.leader = view.trick.leader if view.trick is not None else view.to_move[0]
         self.taken = list(view.points_taken)
@@ -267,25 +137,20 @@ class PlanetsInformation:
             ValueError: no such deal was found (the view is impossible).
         """
         players = self.players
-        cards = _bits(self.unknown)
-        # Cards of suits few seats may hold go first: a greedy deal then rarely gets stuck.
-        eligible = {
-            suit: [
-                s
-                for s in range(players)
-                if s != self._observer and not self.voids[s] & SUIT_MASKS[suit]
-            ]
-            for suit in {card // 10 for card in cards}
-        }
+        observer = self._observer
+        room_left = [self.sizes[s] - self.fixed[s].bit_count() for s in range(players)]
+        room_left[observer] = 0
+        free = self._free[:]
+        constrained = self._constrained[:]
         for _ in range(DEAL_TRIES):
-            rng.shuffle(cards)
-            cards.sort(key=lambda card: len(eligible[card // 10]))
-            room = [self.sizes[s] - self.fixed[s].bit_count() for s in range(players)]
-            room[self._observer] = 0
+            rng.shuffle(constrained)
+            # Cards of suits few seats may hold go first: a greedy deal then rarely gets stuck.
+            constrained.sort(key=self._eligible_count.__getitem__)
+            room = room_left[:]
             hands = self.fixed[:]
-            hands[self._observer] = self.mine
-            for card in cards:
-                seats = [s for s in eligible[card // 10] if room[s]]
+            hands[observer] = self.mine
+            for card in constrained:
+                seats = [s for s in self._eligible[card // 10] if room[s]]
                 if not seats:
                     break
                 weights = [room[s] for s in seats]
@@ -293,14 +158,25 @@ class PlanetsInformation:
                 hands[seat] |= 1 << card
                 room[seat] -= 1
             else:
+                # Any other seat may hold the rest: a shuffle dealt into the room left is a
+                # uniform deal of them.
+                rng.shuffle(free)
+                at = 0
+                for seat in range(players):
+                    for card in free[at : at + room[seat]]:
+                        hands[seat] |= 1 << card
+                    at += room[seat]
                 return hands
         raise ValueError("no deal agrees with the view (the plays seen are impossible)")
 
     def determinize(self, rng: random.Random) -> PlanetsState:
         """A random full state of the card play agreeing with everything the seat saw."""
-        return PlanetsState(
-            self.deal(rng), self.leader, self.trick[:], self.taken[:], self.broken, self.first
-        )
+        hands = self.deal(rng)
+        if MODELED_OPPONENTS:
+            return ModeledState(
+                self._observer, hands, self.leader, self.trick, self.taken, self.broken, self.first
+            )
+        return PlanetsState(hands, self.leader, self.trick, self.taken, self.broken, self.first)
 
 
 # The heuristic player (issue 18: dump point cards, avoid taking Mars 7 and Neptune 7, guard
@@ -374,6 +250,24 @@ def heuristic_pass(hand: int, count: int) -> list[int]:
     return sorted(_bits(hand), key=danger, reverse=True)[:count]
 
 
+#: How the ``ismcts`` level searches the card play: every world (and its random numbers)
+#: played for each card still in the race, the clearly beaten cards dropped (issue 29:
+#: common random numbers; measured in docs/engine.md, "Strength, issue 29").
+SEARCH_TUNING = Tuning(shared_worlds=True)
+#: Whether the ``ismcts`` level searches the pass (:mod:`.engine_pass`), and how many moves'
+#: budgets it gives it: a pass is one decision a hand against about ten searched cards, and
+#: five budgets (about 1,500 playouts at the default level) give the candidates still racing
+#: a few hundred deals each at 4 seats (measured over 200 hands of 4 seats, the card play the
+#: heuristic's: 1.2 points a hand fewer than the heuristic's pass, docs/engine.md).
+PASS_SEARCHED = True
+PASS_BUDGET_SCALE = 5
+
+
+def _start(hands: list[int], leader: int) -> PlanetsState:
+    """The card play of a hand after its pass (the first trick, nothing taken)."""
+    return PlanetsState(hands, leader, [], [0] * len(hands), False, True)
+
+
 #: The seed of the model games :func:`heuristic_choice` plays (a fixed one: the same view
 #: gets the same choice).
 CHOICE_SEED = 29
@@ -441,23 +335,52 @@ class PlanetsPosition(Position):
             return str(heuristic_choice(view).value)
         return CARDS[heuristic_card(view, self.legal)].name
 
-    def searched(self) -> bool:
-        """Only the card play is searched; a pass and the shooting choice are the heuristic's
-        (see the module's doc), answered without search."""
-        return self.view.phase is Phase.PLAY
+    def _passing(self) -> bool:
+        return self.view.phase is Phase.PASS
 
-    def information_set(self) -> PlanetsInformation:
-        """What the seat knows of the card play, for the search."""
+    def searched(self) -> bool:
+        """The card play is searched where there is a choice (a single legal card is played
+        at once), the pass when :data:`PASS_SEARCHED` (:mod:`.engine_pass`, with
+        :data:`PASS_BUDGET_SCALE` moves' budgets); the shooting choice is the standing's
+        (see the module's doc), answered without search."""
+        if self._passing():
+            return PASS_SEARCHED and self.view.pass_count > 0
+        return self.view.phase is Phase.PLAY and self.legal & (self.legal - 1) != 0
+
+    def budget_scale(self) -> int:
+        """A pass, one decision a hand and made blind, may take :data:`PASS_BUDGET_SCALE`
+        moves' budgets; a card one."""
+        return PASS_BUDGET_SCALE if self._passing() else 1
+
+    def tuning(self) -> Tuning:
+        """The card play's search (:data:`SEARCH_TUNING`) or the pass's
+        (:data:`.engine_pass.PASS_TUNING`)."""
+        return PASS_TUNING if self._passing() else SEARCH_TUNING
+
+    def information_set(self) -> PlanetsInformation | PassInformation:
+        """What the seat knows of the card play, or at the pass, for the search."""
+        if self._passing():
+            view = self.view
+            players = len(view.hand_sizes)
+            galaxies = players == 6 and sum(view.hand_sizes) == 60
+            kind = pass_kind(players, view.hand_number)
+            deck = deck_mask(players, galaxies)
+            return PassInformation(
+                self.seat, self.hand, deck, players, kind, passer=heuristic_pass, start=_start
+            )
         if self._information is None:
             self._information = PlanetsInformation(self.view)
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
-        """The stats of a card: the expected points this hand adds to the seat's total (a shoot
-        of the seat's own counted as 0)."""
-        assert isinstance(key, int)
+        """The stats of a card or a pass (its cards): the expected points this hand adds to
+        the seat's total (a shoot of the seat's own counted as 0)."""
         # The mean reward is linear in the points, but for the -23 of a shoot (read as 0).
-        return MoveStats(CARDS[key].name, visits, HAND_POINTS * (1.0 - mean_reward))
+        points = HAND_POINTS * (1.0 - mean_reward)
+        if isinstance(key, tuple):
+            return MoveStats(self._pass_word(list(key)), visits, points)
+        assert isinstance(key, int)
+        return MoveStats(CARDS[key].name, visits, points)
 
     def neutral_stats(self, move: str) -> MoveStats:
         """``move`` with no visits and the seat's points so far plus an even share of the

@@ -11,11 +11,9 @@ leads (P12), and the hand is played out with the playouts' policy. The same deal
 numbers serve every candidate (the engine's shared worlds), so the candidates differ by what
 they pass, not by their luck.
 
-Not yet used by the engine's levels (the pass is still the heuristic's): measured at the
-default level's 100 ms of CPU time, a candidate gets about 7 deals (35 candidates, a hand's
-playout about 0.4 ms), and those playouts' near-random card play keeps cards a good player
-passes (Mars 7 with one lower Mars): the search of a pass needs fewer candidates, more time
-or a better playout before it can replace the heuristic, and a match to show it does.
+The ``ismcts`` level searches the pass so (:data:`~.engine.PASS_SEARCHED`), within several
+moves' budgets (:data:`~.engine.PASS_BUDGET_SCALE`): at one move's 100 ms a candidate got about
+7 deals, too few to beat the heuristic.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from hipparchusd.games.base import Pick
+from hipparchusd.games.base import MoveList, Pick
 from hipparchusd.games.planets import (
     Card,
     HandSetup,
@@ -119,4 +119,24 @@ def game_in_position(
     """A started game whose hand in progress is ``hand`` and whose totals are ``totals``."""
     result = game(hand.players, exact100=exact100)
     result._state = attrs.evolve(result.state, hand=hand, totals=tuple(totals))
+    return result
+
+
+def seeded_position(seed: int, cards: int, players: int = 4) -> PlanetsGame:
+    """A seeded game, passes made at random, after ``cards`` random cards of hand 1."""
+    rng = random.Random(seed)
+    result = PlanetsGame(players=players, seed=seed, dealer=0)
+    result.start()
+    while result.state.hand.phase is Phase.PASS:
+        seat = min(result.seats_to_move())
+        legal = result.legal(seat)
+        assert isinstance(legal, Pick)
+        result.play_word(seat, ",".join(rng.sample(legal.items, legal.count)))
+    for _ in range(cards):
+        if result.state.hand.phase is not Phase.PLAY:
+            break
+        seat = min(result.seats_to_move())
+        legal = result.legal(seat)
+        assert isinstance(legal, MoveList)
+        result.play_word(seat, rng.choice(legal.moves))
     return result

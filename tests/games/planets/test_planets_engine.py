@@ -8,10 +8,11 @@ import random
 
 import attrs
 import pytest
+from planets_positions import seeded_position as _position
 
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Level
-from hipparchusd.games.base import MoveList, Pick
+from hipparchusd.games.base import Pick
 from hipparchusd.games.planets.engine import (
     ADAPTER,
     PlanetsInformation,
@@ -21,26 +22,6 @@ from hipparchusd.games.planets.engine import (
 from hipparchusd.games.planets.game import PlanetsGame
 from hipparchusd.games.planets.model import SUIT_MASKS, Card, Shoot, mask_of, pass_kind
 from hipparchusd.games.planets.rules import Phase
-
-
-def _position(seed: int, cards: int, players: int = 4) -> PlanetsGame:
-    """A seeded game, passes made at random, after ``cards`` random cards of hand 1."""
-    rng = random.Random(seed)
-    game = PlanetsGame(players=players, seed=seed, dealer=0)
-    game.start()
-    while game.state.hand.phase is Phase.PASS:
-        seat = min(game.seats_to_move())
-        legal = game.legal(seat)
-        assert isinstance(legal, Pick)
-        game.play_word(seat, ",".join(rng.sample(legal.items, legal.count)))
-    for _ in range(cards):
-        if game.state.hand.phase is not Phase.PLAY:
-            break
-        seat = min(game.seats_to_move())
-        legal = game.legal(seat)
-        assert isinstance(legal, MoveList)
-        game.play_word(seat, rng.choice(legal.moves))
-    return game
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

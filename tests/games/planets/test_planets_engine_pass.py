@@ -7,8 +7,9 @@ import random
 
 from hipparchusd.engine.ismcts import search
 from hipparchusd.games.planets import core
-from hipparchusd.games.planets.engine import PlanetsState, heuristic_pass
+from hipparchusd.games.planets.engine import heuristic_pass
 from hipparchusd.games.planets.engine_pass import PASS_TUNING, PassInformation, candidate_passes
+from hipparchusd.games.planets.engine_state import PlanetsState
 from hipparchusd.games.planets.model import Card, deck_mask, mask_of, pass_kind
 
 

@@ -386,8 +386,11 @@ async def against_the_computer(tmp_path: Path) -> None:
                     count = screen.pick.count
                     await press(pilot, *["space", "right"] * count)
                     await wait_for(pilot, lambda n=count: len(screen.marked) == n, what="marks")
-                elif not shot and len(view.get("tricks") or []) >= 3 and _trick_led(view):
-                    shot = True  # mid-trick, three tricks explained in the log
+                elif not shot and len(view.get("tricks") or []) >= (3 if _trick_led(view) else 6):
+                    # Mid-trick with three tricks explained in the log, or our lead later in
+                    # the hand: the engine's seats may duck under every card we lead, so that
+                    # we lead every trick from the second on.
+                    shot = True
                     await asyncio.sleep(0.2)
                     screenshot(app, "tui-planets-computer.svg", tmp_path)
                 before = screen.moves_made
