@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from ...engine.position import Position
+from ...engine.position import Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
 from .codec import load_view
@@ -40,6 +40,13 @@ def match_chance(round_wins: tuple[int, int], seat: int, round_chance: float) ->
         return 0.5 * after(a + 1, b) + 0.5 * after(a, b + 1)
 
     return round_chance * after(mine + 1, theirs) + (1.0 - round_chance) * after(mine, theirs + 1)
+
+
+#: How the ``ismcts`` level searches Hipparchus: the paper's SO-ISMCTS, a leaf whose world's
+#: hands hold few cards (:data:`.engine_solver.SOLVE_CARDS`) taking its exact value within
+#: :data:`SOLVE_NODES` positions (issue 29).
+SOLVE_NODES = 2000
+TUNING = Tuning(solve_nodes=SOLVE_NODES)
 
 
 class HipparchusPosition(Position):
@@ -74,6 +81,10 @@ class HipparchusPosition(Position):
     def heuristic_move(self, rng: random.Random) -> str:
         """The rule-based player's play (:func:`heuristic_play`)."""
         return format_play(heuristic_play(self.view, self.information_set, rng))
+
+    def tuning(self) -> Tuning:
+        """The paper's search with the exact solver at its leaves (:data:`TUNING`)."""
+        return TUNING
 
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""

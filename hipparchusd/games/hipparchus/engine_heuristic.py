@@ -15,6 +15,11 @@ from .views import View
 
 #: Determinizations the heuristic player's lead looks at.
 HEURISTIC_SAMPLES = 8
+#: Cards in both hands at most for the end of a round to be played by exact solving (more
+#: cards overrun :data:`ENDGAME_NODES` too often to pay: measured in docs/engine.md).
+ENDGAME_CARDS = 18
+#: The positions each of those solves may take (about 9 microseconds each).
+ENDGAME_NODES = 20_000
 
 
 def _margin(won: core.Won, seat: int) -> float:
@@ -59,6 +64,37 @@ def _best_follow(hand: core.Hand, won: core.Won, leader: int, lead: core.Move) -
     return best
 
 
+def _final(won: core.Won, seat: int, last_follower: int) -> float:
+    """``seat``'s score lead if the round ended now, a tie counted as half a point for the
+    last trick's follower, who wins it (RULINGS H10, H11)."""
+    lead = _margin(won, seat)
+    if lead:
+        return lead
+    return 0.5 if last_follower == seat else -0.5
+
+
+def _endgame_play(information: HipparchusInformation, rng: random.Random) -> core.Move | None:
+    """The play that wins the round in the most of :data:`HEURISTIC_SAMPLES` sampled deals
+    with both seats playing perfectly from there (:class:`.engine_solver.Solver`), the first
+    listed on ties; ``None`` when some deal cannot be solved within :data:`ENDGAME_NODES`
+    positions."""
+    me = information.observer
+    worlds = [information.determinize(rng).round for _ in range(HEURISTIC_SAMPLES)]
+    solver = information.solver
+    best: core.Move | None = None
+    best_wins = -1
+    for move in worlds[0][6]:  # the seat's own moves: the same in every world
+        wins = 0
+        for world in worlds:
+            winner = solver.winner(core.play(world, move), ENDGAME_NODES)
+            if winner is None:
+                return None
+            wins += winner == me
+        if wins > best_wins:
+            best, best_wins = move, wins
+    return best
+
+
 def heuristic_play(
     view: View, information: Callable[[], HipparchusInformation], rng: random.Random
 ) -> Play:
@@ -69,18 +105,26 @@ def heuristic_play(
     winning would only feed the opponent's majorities, and knows which suit wins an off-suit
     trick (H7, "suit power"); it tears a long clump only when that pays. Leading, it tries
     each lead against the opponent's best such answer in a few determinizations (the same
-    sampler as the search) and leads what scores best on average.
+    sampler as the search) and leads what scores best on average, a lead that ends the
+    round at once (H6) scored as the round ends, the tie to the last follower (H11). Once
+    both hands hold :data:`ENDGAME_CARDS` cards or fewer it plays what wins the most of a
+    few determinizations solved exactly (:func:`_endgame_play`), as the rules reward it: the
+    round's winner, not the trick's margin.
     """
     me = view.seat
     assert me is not None
     hand = view.hand.core if view.hand is not None else ()
     won: core.Won = (*view.won[0], *view.won[1])
+    sampler = information()
+    if core.size_of(hand) + sampler.opponent_size <= ENDGAME_CARDS:
+        solved = _endgame_play(sampler, rng)
+        if solved is not None:
+            return play_of_move(solved)
     if view.lead is not None:
         lead = view.lead.count << 2 | int(view.lead.suit)
         choice = _best_follow(hand, won, view.leader, lead)
         assert choice is not None
         return play_of_move(choice)
-    sampler = information()
     opponents = [core.hand_of(sampler.opponent_cards(rng)) for _ in range(HEURISTIC_SAMPLES)]
     best_value = -math.inf
     choice = 0
@@ -89,7 +133,7 @@ def heuristic_play(
         for opponent in opponents:
             answer = _best_follow(opponent, won, me, move)
             if answer is None:  # H6 ends the round now: score as it stands
-                value += _margin(won, me)
+                value += _final(won, me, sampler.last)
                 continue
             value += _margin(_after(won, me, move, answer), me)
         value /= len(opponents)

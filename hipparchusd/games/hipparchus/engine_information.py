@@ -10,6 +10,7 @@ import random
 
 from . import core
 from .engine_history import MAX_HISTORY_BUDGET, HistoryCheck, Seen
+from .engine_solver import Solver
 from .engine_state import HipparchusState
 from .model import FACE_DOWN_SIZE
 from .views import View
@@ -97,6 +98,9 @@ class HipparchusInformation:
         # Hands already checked against the history: late in a round they come back often.
         self._agrees: dict[tuple[int, ...], bool] = {}
         self._few: bool | None = None  # whether the distinct opponent hands are few to list
+        # One exact solver for every world of this search: worlds that agree late in the
+        # round share their solved positions.
+        self.solver = Solver()
 
     @property
     def observer(self) -> int:
@@ -193,4 +197,6 @@ class HipparchusInformation:
             legal = core.follow_moves(hands[1 - leader], lead)
         else:
             lead, legal = 0, core.lead_moves(hands[leader])
-        return HipparchusState(self._observer, (hands, self.won, leader, lead, self.last, 0, legal))
+        return HipparchusState(
+            self._observer, (hands, self.won, leader, lead, self.last, 0, legal), self.solver
+        )

@@ -8,6 +8,7 @@ import random
 from collections.abc import Hashable
 
 from . import core
+from .engine_solver import Solver
 
 
 class HipparchusState:
@@ -20,14 +21,31 @@ class HipparchusState:
     (RULINGS H13), one of the matching moves being made at random.
     """
 
-    __slots__ = ("_options", "observer", "round", "winner")
+    __slots__ = ("_options", "observer", "round", "solver", "winner")
 
-    def __init__(self, observer: int, round_: core.Round) -> None:
+    def __init__(self, observer: int, round_: core.Round, solver: Solver | None = None) -> None:
         self.observer = observer
         self.round = round_
+        #: The exact solver of :meth:`solve`, whose table the worlds of one search share.
+        self.solver = solver if solver is not None else Solver()
         self.winner = -1 if round_[6] else core.round_winner(round_[1], round_[4])[0]
         # keys() leaves the moves behind each key here for play(): key -> moves.
         self._options: dict[int, list[int]] = {}
+
+    def copy(self) -> HipparchusState:
+        """An independent copy (the round is immutable: copying costs nothing)
+        (:class:`hipparchusd.engine.position.Copyable`)."""
+        return HipparchusState(self.observer, self.round, self.solver)
+
+    def solve(self, nodes: int) -> tuple[float, float] | None:
+        """Each seat's reward with perfect play from here in this world
+        (:class:`hipparchusd.engine.position.Solvable`), by :class:`.engine_solver.Solver`
+        within ``nodes`` positions; ``None`` beyond them, or at once while the hands hold
+        more cards than the solver tries."""
+        winner = self.solver.winner(self.round, nodes)
+        if winner is None:
+            return None
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
 
     def to_move(self) -> int:
         """The seat to move, -1 once the round is over."""
