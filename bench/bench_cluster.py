@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -40,10 +39,10 @@ _ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(_ROOT / "tests"), str(_ROOT / "bench")]
 
 from bench_durable import (  # noqa: E402
-    Connection,
     Game,
     _children_cpu_seconds,
     _cpu_seconds,
+    drive_matches,
     start_daemon,
 )
 from services import postgres_missing, redis_missing, start_postgres, start_redis  # noqa: E402
@@ -55,41 +54,6 @@ def _start_node(store: str, bus: str, node: str, log: Path) -> tuple[subprocess.
     return start_daemon(options, log, timeout=30)
 
 
-async def _drive(
-    make: int, play: int, table: dict[str, Game], plays: list[tuple[float, float]], stop: float
-) -> None:
-    """Matches one after another until ``stop``: each made through port ``make``, its seats
-    on connections to port ``play``; each acknowledged play's (end, seconds taken)."""
-    rng = random.Random()
-    async with trio.open_nursery() as nursery:
-        maker = Connection(await trio.open_tcp_stream("127.0.0.1", make), {})
-        nursery.start_soon(maker.read)
-        seats = []
-        for _ in range(2):
-            conn = Connection(await trio.open_tcp_stream("127.0.0.1", play), table)
-            nursery.start_soon(conn.read)
-            seats.append(conn)
-        while trio.current_time() < stop:
-            game_id = (await maker.request("new hipparchus"))[0].split("game=")[1]
-            game = table[game_id] = Game()
-            await seats[0].request(f"join {game_id} 0")
-            await seats[1].request(f"join {game_id} 1")
-            while trio.current_time() < stop:
-                await game.changed.wait()
-                if game.over:
-                    break
-                seat = game.turn
-                assert seat is not None
-                conn = seats[seat]
-                legal = (await conn.request(f"legal {game_id}"))[0][2:].split(" ")
-                game.reset()
-                sent = trio.current_time()
-                await conn.request(f"play {game_id} {rng.choice(legal)}")
-                plays.append((trio.current_time(), trio.current_time() - sent))
-            del table[game_id]
-        nursery.cancel_scope.cancel()
-
-
 async def _load(routes: Sequence[tuple[int, int]], seconds: float) -> list[tuple[float, float]]:
     """``routes``: one (make port, play port) per match kept going; the plays, timed from
     the start."""
@@ -98,7 +62,7 @@ async def _load(routes: Sequence[tuple[int, int]], seconds: float) -> list[tuple
     begin = trio.current_time()
     async with trio.open_nursery() as nursery:
         for make, play in routes:
-            nursery.start_soon(_drive, make, play, table, plays, begin + seconds)
+            nursery.start_soon(drive_matches, make, play, table, plays, begin + seconds)
     return [(end - begin, took) for end, took in plays]
 
 

@@ -110,18 +110,29 @@ class Game:
         self.changed = trio.Event()
 
 
-async def _drive(port: int, games: dict[str, Game], stats: list[float], stop: float) -> None:
-    """Play matches one after another on two connections until ``stop`` (trio clock);
-    append the time of every acknowledged play to ``stats``."""
+async def drive_matches(
+    make: int | None,
+    play: int,
+    games: dict[str, Game],
+    plays: list[tuple[float, float]],
+    stop: float,
+) -> None:
+    """Play matches one after another until ``stop`` (trio clock), each made through port
+    ``make`` (``None``: by the first seat's connection) and its seats on two connections to
+    port ``play``; append each acknowledged play's (end, seconds taken) to ``plays``."""
     rng = random.Random()
     async with trio.open_nursery() as nursery:
         seats = []
         for _ in range(2):
-            conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), games)
+            conn = Connection(await trio.open_tcp_stream("127.0.0.1", play), games)
             nursery.start_soon(conn.read)
             seats.append(conn)
+        maker = seats[0]
+        if make is not None:
+            maker = Connection(await trio.open_tcp_stream("127.0.0.1", make), {})
+            nursery.start_soon(maker.read)
         while trio.current_time() < stop:
-            game_id = (await seats[0].request("new hipparchus"))[0].split("game=")[1]
+            game_id = (await maker.request("new hipparchus"))[0].split("game=")[1]
             game = games[game_id] = Game()
             await seats[0].request(f"join {game_id} 0")
             await seats[1].request(f"join {game_id} 1")
@@ -134,20 +145,21 @@ async def _drive(port: int, games: dict[str, Game], stats: list[float], stop: fl
                 conn = seats[seat]
                 legal = (await conn.request(f"legal {game_id}"))[0][2:].split(" ")
                 game.reset()
+                sent = trio.current_time()
                 await conn.request(f"play {game_id} {rng.choice(legal)}")
-                stats.append(trio.current_time())
+                plays.append((trio.current_time(), trio.current_time() - sent))
             del games[game_id]
         nursery.cancel_scope.cancel()
 
 
 async def _players(port: int, games: int, seconds: float) -> list[float]:
-    stats: list[float] = []
+    plays: list[tuple[float, float]] = []
     begin = trio.current_time()
     table: dict[str, Game] = {}
     async with trio.open_nursery() as nursery:
         for _ in range(games):
-            nursery.start_soon(_drive, port, table, stats, begin + seconds)
-    return [t - begin for t in stats]
+            nursery.start_soon(drive_matches, None, port, table, plays, begin + seconds)
+    return [end - begin for end, _ in plays]
 
 
 def _player_process(port: int, games: int, seconds: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]

@@ -92,7 +92,12 @@ class Line:
                 return line
 
 
-def _field(lines: list[str], key: str) -> str:
+def field(lines: list[str], key: str) -> str:
+    """The value of ``key=`` in the words of ``lines``.
+
+    Raises:
+        KeyError: no word gives ``key``.
+    """
     for word in " ".join(lines).split():
         if word.startswith(key + "="):
             return word.split("=", 1)[1]
@@ -103,7 +108,7 @@ async def bot_latency(port: int, moves: int) -> list[float]:
     """Seconds from a person's ``play`` to the ``played`` of the bot that answers it, at a
     Hipparchus table of 127.0.0.2 against ``ismcts`` (100 ms a move)."""
     client = await Line.open(port, "127.0.0.2")
-    game = _field(await client.request("new hipparchus leader=0"), "game")
+    game = field(await client.request("new hipparchus leader=0"), "game")
     await client.request(f"join {game} 0")
     await client.request(f"bot {game} level=ismcts")
     await client.event("to-move", "seats=0")
@@ -140,7 +145,7 @@ def _figures(took: list[float]) -> str:
 async def _analyst(port: int, accepted: list[int]) -> None:
     """One connection streaming analyses at the longest budget, asking again as each ends."""
     client = await Line.open(port)
-    game = _field(await client.request("new hipparchus leader=0"), "game")
+    game = field(await client.request("new hipparchus leader=0"), "game")
     await client.request(f"join {game} 0")
     await client.request(f"bot {game} level=random")
     await client.event("to-move", "seats=0")
@@ -178,7 +183,7 @@ async def trial_game_flood(port: int, moves: int, games: int) -> None:
         if not answer[0].startswith("="):
             refusal = answer[0]
             break
-        game = _field(answer, "game")
+        game = field(answer, "game")
         for _ in range(6):
             answer = await client.request(f"bot {game} level=ismcts:{MAX_BUDGET}")
             if not answer[0].startswith("="):
@@ -199,7 +204,7 @@ async def trial_game_flood(port: int, moves: int, games: int) -> None:
 
 async def trial_cold(port: int, greeted: float) -> None:
     client = await Line.open(port)
-    game = _field(await client.request("new hipparchus leader=0"), "game")
+    game = field(await client.request("new hipparchus leader=0"), "game")
     await client.request(f"join {game} 0")
     await client.request(f"bot {game} level=random")
     await client.event("to-move", "seats=0")

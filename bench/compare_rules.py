@@ -33,6 +33,10 @@ Run (both versions' workers run ``--jobs`` at a time):
 
     .venv/bin/python bench/compare_rules.py --old <commit> --rounds 100000 --hands 100000
 
+``--rounds 0`` (or ``--hands 0``) leaves that kind out; ``--start N`` numbers the games from N,
+so that a later run extends an earlier one with games it has not played. A line of progress
+every five minutes says what a long run has compared so far.
+
 It prints, per game kind, the games, rounds or hands, steps and views compared and the number
 of games whose streams differ (0 when the versions play the same game). Not a test: the suite
 keeps a smaller proof (tests/games/hipparchus/test_rules_core.py,
@@ -257,19 +261,28 @@ def _run(tree: Path, args: list[str]) -> str:
     return done.stdout
 
 
-def _chunks(total: int, per_game: float, size: int) -> Iterator[tuple[int, int]]:
+#: Seconds between two progress lines of a comparison (a long run shows what it has proved
+#: so far, should it be stopped).
+PROGRESS_EVERY = 300.0
+
+
+def _chunks(total: int, per_game: float, size: int, start: int) -> Iterator[tuple[int, int]]:
     games = max(1, round(total / per_game))
-    for first in range(0, games, size):
-        yield first, min(size, games - first)
+    for first in range(start, start + games, size):
+        yield first, min(size, start + games - first)
 
 
-def compare(kind: str, old: Path, target: int, per_game: float, jobs: int, chunk: int) -> int:
-    """Play games of ``kind`` in both trees until ``target`` rounds (or hands) are played;
-    print the figures; return the number of games whose streams differ."""
-    started = time.perf_counter()
+def compare(
+    kind: str, old: Path, target: int, per_game: float, jobs: int, chunk: int, start: int = 0
+) -> int:
+    """Play games of ``kind`` (numbered from ``start``) in both trees until ``target`` rounds
+    (or hands) are played; print the figures, and a line of progress every
+    :data:`PROGRESS_EVERY` seconds; return the number of games whose streams differ."""
+    started = last = time.perf_counter()
     games = rounds = steps = views = 0
     differing: list[int] = []
-    tasks = list(_chunks(target, per_game, chunk))
+    unit = "rounds" if kind == "hipparchus" else "hands"
+    tasks = list(_chunks(target, per_game, chunk, start))
     with ThreadPoolExecutor(max(1, jobs // 2)) as pool:
 
         def both(task: tuple[int, int]) -> tuple[str, str]:
@@ -288,8 +301,15 @@ def compare(kind: str, old: Path, target: int, per_game: float, jobs: int, chunk
                 views += int(seen)
                 if old_line != new_line:
                     differing.append(int(number))
+            if time.perf_counter() - last > PROGRESS_EVERY:
+                last = time.perf_counter()
+                print(
+                    f"  {kind} so far (games {start} to {start + games - 1}): {rounds:,} "
+                    f"{unit}, {steps:,} steps, {views:,} views in {last - started:,.0f} s: "
+                    f"{len(differing)} games differ",
+                    flush=True,
+                )
     elapsed = time.perf_counter() - started
-    unit = "rounds" if kind == "hipparchus" else "hands"
     print(
         f"{kind}: {games:,} games, {rounds:,} {unit}, {steps:,} steps, {views:,} views compared "
         f"in {elapsed:,.0f} s: {len(differing)} games differ",
@@ -329,6 +349,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2000, help="planets hands to play")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes at once")
     parser.add_argument("--chunk", type=int, default=200, help="games per worker process")
+    parser.add_argument(
+        "--start", type=int, default=0, help="the first game's number (to extend a past run)"
+    )
     parser.add_argument("--worker", nargs=3, metavar=("KIND", "FIRST", "COUNT"))
     parser.add_argument("--keep", type=int, help="(worker) print this game's stream")
     args = parser.parse_args()
@@ -342,8 +365,13 @@ def main() -> None:
         old = extract(args.old, Path(folder))
         print(f"old: {args.old} (in {old}); new: {ROOT}", flush=True)
         # About 2.6 rounds a match, and 9 hands a planets game (measured on these games).
-        differ = compare("hipparchus", old, args.rounds, 2.6, args.jobs, args.chunk)
-        differ += compare("planets", old, args.hands, 9.0, args.jobs, args.chunk)
+        differ = 0
+        if args.rounds:
+            differ += compare(
+                "hipparchus", old, args.rounds, 2.6, args.jobs, args.chunk, args.start
+            )
+        if args.hands:
+            differ += compare("planets", old, args.hands, 9.0, args.jobs, args.chunk, args.start)
     sys.exit(1 if differ else 0)
 
 

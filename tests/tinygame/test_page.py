@@ -118,11 +118,10 @@ def test_a_whole_game_of_a_kind_without_a_page_on_the_generic_table(
     names = page.js("return window.hipparchusTable.snapshot.players")
     for shown in (page, watcher):
         shown.wait(lambda s=shown: s.find("#game-result .match-winner"), what="the result")  # type: ignore[misc]
-        result = shown.one("#game-result")
-        assert result.get_attribute("data-winners") == ",".join(map(str, winners))
+        assert shown.attribute("#game-result", "data-winners") == ",".join(map(str, winners))
         headline = shown.text("#game-result .match-winner")
         assert headline.startswith("Game over:") and all(names[s] in headline for s in winners)
-        scores = [int(cell.text) for cell in shown.find("#game-result td.score")]
+        scores = [int(text) for text in shown.texts("#game-result td.score")]
         assert scores == wins
     # The bots were told the same result.
     line = next(line for line in out.splitlines() if line.startswith("winners="))

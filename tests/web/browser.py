@@ -263,12 +263,25 @@ class Page:
         )
         return found
 
+    def texts(self, css: str) -> list[str]:
+        """The text shown by every element matching ``css``, read in one script (as
+        :meth:`attributes` reads, immune to redraws)."""
+        found: list[str] = self.js(
+            "return [...document.querySelectorAll(arguments[0])].map(element => element.innerText)",
+            css,
+        )
+        return found
+
     def attribute(self, css: str, name: str, timeout: float = 10.0) -> str:
         """The attribute ``name`` of the first element matching ``css``, once there is one
-        that has it (read as :meth:`attributes` reads, immune to redraws)."""
-        found: str = self.wait(
-            lambda: next(iter(self.attributes(css, name)), None), timeout, f"{css}[{name}]"
-        )
+        (read as :meth:`attributes` reads, immune to redraws).
+
+        Raises:
+            AssertionError: no element matched within ``timeout`` seconds, or it has no
+                attribute ``name``.
+        """
+        found = self.wait(lambda: self.attributes(css, name), timeout, css)[0]
+        assert found is not None, f"{css} has no attribute {name}"
         return found
 
     def one(self, css: str, timeout: float = 10.0) -> Any:
@@ -302,13 +315,18 @@ class Page:
         )
 
     def text(self, css: str) -> str:
+        """The text the first element matching ``css`` shows ("" with none), read again if
+        the page redrew it between finding and reading (a stale element is a redraw, not an
+        empty text: the table redraws on every event)."""
         from selenium.common.exceptions import StaleElementReferenceException
 
-        try:
-            found = self.find(css)
-            return found[0].text if found else ""
-        except StaleElementReferenceException:
-            return ""
+        for _ in range(50):
+            try:
+                found = self.find(css)
+                return found[0].text if found else ""
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{css} was redrawn 50 times in a row while being read")
 
     def errors(self) -> list[dict[str, Any]]:
         """The console's errors (level SEVERE) since the page was made."""

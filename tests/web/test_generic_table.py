@@ -101,9 +101,8 @@ def test_a_kind_played_to_its_end_on_the_generic_table(
         told.add(next(line for line in out.splitlines() if line.startswith("winners=")))
     (line,) = told  # every bot was told the same result
     fields = dict(field.split("=") for field in line.split())
-    shown = page.one("#game-result")
-    assert shown.get_attribute("data-winners") == fields["winners"]
-    scores = [cell.text for cell in page.find("#game-result td.score")]
+    assert page.attribute("#game-result", "data-winners") == fields["winners"]
+    scores = page.texts("#game-result td.score")
     assert ",".join(scores) == fields["scores"]
     assert (fields["resigned"] == "0") == (moves == MOVES)
     if moves == MOVES:

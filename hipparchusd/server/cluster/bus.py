@@ -128,6 +128,9 @@ class RedisBus:
             them all).
         cluster: the cluster's id, which names the channels.
         node: this node's name.
+        epoch: this node's epoch now (its store's registration), sent with every message: read
+            at each sending, so that a node registered anew speaks under its new epoch from
+            its first message on (its old epoch's sessions are gone at the others).
         receive: called, in the bus's reading task, with each message's sender, its epoch and
             its items; it must not block.
         on_lost: called once each time the bus is lost (see the module).
@@ -140,6 +143,7 @@ class RedisBus:
         *,
         cluster: str,
         node: str,
+        epoch: Callable[[], int],
         receive: Receive,
         on_lost: Callable[[], None],
         on_unreachable: Callable[[str], None],
@@ -150,8 +154,7 @@ class RedisBus:
         self.where = f"redis://{self.host}:{self.port}"
         self.cluster = cluster
         self.node = node
-        #: This node's epoch, sent with every message (set once the store registered it).
-        self.epoch = 0
+        self._epoch = epoch
         self._password = os.environ.get(PASSWORD_VARIABLE) or None
         self._receive = receive
         self._on_lost = on_lost
@@ -279,7 +282,7 @@ class RedisBus:
                         "PUBLISH",
                         channel(self.cluster, node),
                         json.dumps(
-                            {"f": self.node, "e": self.epoch, "m": outboxes[node]},
+                            {"f": self.node, "e": self._epoch(), "m": outboxes[node]},
                             separators=(",", ":"),
                         ),
                     )

@@ -23,7 +23,9 @@ listening (nothing was sent: nothing changed); no answer within ``--forward-time
 owner gone or the bus lost while waiting (the request may have been carried out): the answer
 says so and the connection is closed, since what it was sent is unknown; its client resumes
 its seat through any daemon. A session whose owner goes away, or that the owner closes
-(:data:`~.wire.CLOSE`), is closed too, for the same reason.
+(:data:`~.wire.CLOSE`), is closed too, for the same reason; so is one whose request reaches
+its owner restarted under the same name (each request names the owner's epoch that holds the
+session's proxy: the new process, which has no such proxy, refuses it with a ``close``).
 """
 
 from __future__ import annotations
@@ -291,7 +293,7 @@ class Forwarding:
         pending = _Pending(owner, remote.number)
         remote.mode = session.mode
         item: JSON = [wire.REQUEST, session.id, remote.number, session.mode.value,
-                      session.peer, line]  # fmt: skip
+                      session.peer, line, remote.nodes.get(owner)]  # fmt: skip
         if not self._bus_up() or not self._post(owner, item):
             _fail(conn, request, ErrorCode.INTERNAL, NO_BUS.format(game=game_id, owner=owner))
             return False
@@ -410,6 +412,8 @@ class Forwarding:
         pending = None if remote is None else remote.pending
         if pending is not None and pending.node == sender and pending.number == number:
             pending.close, pending.follows = close, follows
+            if follows and remote is not None:  # the epoch holding the proxy, from now on
+                remote.nodes[sender] = epoch
             pending.settle("done")
 
     def moved(self, sender: str, epoch: int, sid: int, number: int, owner: str | None) -> None:

@@ -38,7 +38,7 @@ from ...wording import counted
 from . import wire
 from .bus import RedisBus
 from .forwarding import Forwarding
-from .proxies import GIVEN_UP, Proxies, ProxyKey, RemoteConnection
+from .proxies import GIVEN_UP, RESTARTED, Proxies, ProxyKey, RemoteConnection
 
 if TYPE_CHECKING:
     from ..lifecycle import Server
@@ -74,6 +74,7 @@ class Cluster:
                 settings.bus,
                 cluster=str(store.settings.get("cluster_id", "cluster")),
                 node=store.node,
+                epoch=lambda: store.epoch,
                 receive=self._receive,
                 on_lost=self._bus_lost,
                 on_unreachable=self._unreachable,
@@ -131,7 +132,6 @@ class Cluster:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             if self.bus is not None:
-                self.bus.epoch = self.store.epoch
                 nursery.start_soon(self.bus.run, name="hipparchusd-bus")
             nursery.start_soon(self._number_games, name="hipparchusd-game-numbers")
             nursery.start_soon(self._watch_nodes, name="hipparchusd-nodes")
@@ -157,10 +157,16 @@ class Cluster:
                 sid, data, count = rest
                 forwarding.output(sender, epoch, int(str(sid)), str(data), int(str(count)))
             elif kind == wire.REQUEST:
-                sid, number, mode, peer, line = rest
+                sid, number, mode, peer, line, *addressed = rest
                 key: ProxyKey = (sender, epoch, int(str(sid)))
                 if self.store.live_nodes.get(sender, epoch) > epoch:
                     continue  # an origin registered anew since: its sessions are gone
+                if addressed and addressed[0] is not None and addressed[0] != self.store.epoch:
+                    # The session's proxy here (its seats, what it watched) was an earlier
+                    # epoch's, gone with that process: served on a fresh proxy, the request
+                    # would be answered as if the session held no seat (`not-seated`).
+                    self._post(sender, [wire.CLOSE, sid, RESTARTED])
+                    continue
                 # (A newer epoch than known is the origin registered anew since the last
                 # renewal here: its earlier registration is over, and this request is its.)
                 nursery.start_soon(
@@ -231,8 +237,6 @@ class Cluster:
         known = dict(self.store.live_nodes)
         while True:
             live = await self.store.wait_nodes_changed()
-            if self.bus is not None:
-                self.bus.epoch = self.store.epoch
             for node, epoch in known.items():
                 if node != self.node and live.get(node) != epoch:
                     log.info("node %s (epoch %d) is gone", node, epoch)
@@ -250,8 +254,6 @@ class Cluster:
             await self.store.wait_lease_lost()
             log.error("node %s lost its lease: its games are unloaded", self.node)
             self.server.sweeps.reload_uncertain()
-            if self.bus is not None:
-                self.bus.epoch = self.store.epoch
             await self._proxies.drop_all()
 
     async def _claim_orphans(self) -> None:

@@ -34,6 +34,7 @@ ProxyKey = tuple[str, int, int]
 
 #: Reasons the owner closes a proxy, as the origin's log and the client's connection say.
 GIVEN_UP: Final = "the daemon holding one of its games gave it up; resume the seat"
+RESTARTED: Final = "the daemon holding one of its games restarted; resume the seat"
 
 
 class RemoteConnection(Connection):

@@ -5,8 +5,11 @@ through a proxy session of its own.
 
 From the origin to the owner:
 
-- ``["req", sid, n, mode, peer, line]``: the session's request line ``line`` (its ``n``-th
-  forwarded one), in output ``mode`` (``text``/``json``), from the client at ``peer``;
+- ``["req", sid, n, mode, peer, line, epoch]``: the session's request line ``line`` (its
+  ``n``-th forwarded one), in output ``mode`` (``text``/``json``), from the client at ``peer``,
+  addressed to the owner's ``epoch`` under which the session's proxy there was made (``null``:
+  it has none there yet). An owner of another epoch (it restarted under its name, and the proxy,
+  with the seats it held, went with the old process) carries out nothing and answers ``close``;
 - ``["gone", sid]``: the session closed;
 - ``["mode", sid, mode]``: the session switched its output mode;
 - ``["stop", sid]``: the session sent another request: its analysis ends;

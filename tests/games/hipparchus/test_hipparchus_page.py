@@ -121,7 +121,7 @@ def test_a_whole_hipparchus_match_between_two_pages(daemon: Daemon, pages: list[
         page.click("#summary-close")
         page.wait(lambda p=page: not p.find("#summary.shown"), what="the summary to close")  # type: ignore[misc]
         assert page.text("#game-result").startswith(f"{name} wins the match")
-        assert page.one("#game-result").get_attribute("data-winners") == str(winner)
+        assert page.attribute("#game-result", "data-winners") == str(winner)
         assert page.text("#hand + .hint").startswith(f"{name} wins the match")
         assert page.text("#turn") == "game over"
     check.close()
@@ -141,7 +141,7 @@ def test_a_refused_play_shows_its_reason_and_a_clump_asks_how_many(
     # dave holds EEESSSSMMMMEES: he must follow with Moons at another count (H5): 2 or 3 of
     # the four; no other clump is legal.
     page.wait(lambda: page.find(".turn.mine") and page.find(".clump.legal"))
-    assert [c.get_attribute("data-start") for c in page.find(".clump.legal")] == ["8"]
+    assert page.attributes(".clump.legal", "data-start") == ["8"]
     board = page.js("return document.querySelector('.board').getBoundingClientRect().top")
     page.click(".clump[data-start='1'] button.card")  # three Earths: refused, with why
     page.wait(lambda: page.find(".banner.shown"))
@@ -167,7 +167,7 @@ def test_a_refused_play_shows_its_reason_and_a_clump_asks_how_many(
     page.click(".clump[data-start='1'] button.card")  # refused again; then a clump of four
     page.wait(lambda: page.find(".banner.shown"))
     page.click(".clump[data-start='8'] button.card")
-    counts = [b.get_attribute("data-count") for b in page.find(".chooser button.choose")]
+    counts = page.attributes(".chooser button.choose", "data-count")
     assert counts == ["2", "3"]
     page.screenshot("web-hipparchus-choice.png")
     page.click(".chooser button.choose[data-count='2']")
@@ -202,7 +202,7 @@ def test_a_reload_and_a_dropped_websocket_take_the_seat_back(
     assert page.one("#trick .play").get_attribute("data-play") == led
     assert token not in page.driver.current_url and page.storage()[game]["token"] == token
     # His hand is the dealt one less the clump he led, in its order (H1).
-    hand = "".join(card.get_attribute("data-suit") for card in page.find("#hand button.card"))
+    hand = "".join(map(str, page.attributes("#hand button.card", "data-suit")))
     count = int(led[:-1])
     assert led[-1] == HAND1[0] and hand == HAND1[count:]
     # The log starts with the round so far, from the view: erin led nothing, frank led.
@@ -234,17 +234,19 @@ def test_a_match_against_the_engine_added_from_the_table(daemon: Daemon, pages: 
     check = Tcp(daemon.port)
     levels = check.ask("kinds")["about"]["hipparchus"]["levels"]
     check.close()
-    offered = [o.get_attribute("value") for o in page.find("#lobby-bot-level option")]
+    offered = page.attributes("#lobby-bot-level option", "value")
     assert offered == levels and "random" in levels
     assert page.one("#lobby-bot-level").get_attribute("value") == "ismcts"
     game = create(page, "hipparchus", {"leader": "0", "seed": "7"})
     page.wait(lambda: "waiting for players" in page.text("#turn"))
-    assert [o.get_attribute("value") for o in page.find("#bot-level option")] == levels
+    assert page.attributes("#bot-level option", "value") == levels
     page.one("#bot-level option[value=random]").click()
     page.click("#add-bot")
     # The engine takes the free seat under the name the daemon gives it, and the match starts.
-    page.wait(lambda: page.find(".seat-panel.opponent[data-seat='1']"), what="the match")
-    assert page.text(".seat-panel.opponent .who b") == "bot-random"
+    page.wait(
+        lambda: page.text(".seat-panel.opponent[data-seat='1'] .who b") == "bot-random",
+        what="the match, against bot-random",
+    )
     assert page.find("#bot-control") == [] and not page.find(".banner.shown")
     progress = Progress([page], game)
     while not page.find("#match-winner"):

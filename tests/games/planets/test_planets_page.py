@@ -152,6 +152,6 @@ def test_planets_against_two_bots_by_clicking(daemon: Daemon, pages: list[Page])
     for shown in (page, watcher):
         shown.wait(lambda s=shown: s.find("#game-result"), what="the result on the table")  # type: ignore[misc]
         assert shown.text("#game-result").startswith("Game over:")
-        winners = shown.one("#game-result").get_attribute("data-winners")
+        winners = shown.attribute("#game-result", "data-winners")
         assert winners == ",".join(map(str, winner_seats))
     assert page.text("#hand ~ .hint").startswith("Game over:")
