@@ -224,9 +224,17 @@ Hand = tuple[
     tuple[int, ...],
 ]
 
-_BIT_OF = tuple(1 << card for card in range(60)).__getitem__
-_POINTS_OF = POINTS.__getitem__
 _V1_BIT = 1 << V1
+#: ``_WITHOUT[players](hands, keep)``: each of the hands of ``players`` seats ``& keep``, the
+#: finished trick's cards leaving them (written out: a loop or map() costs more than twice as
+#: many instructions).
+_WITHOUT: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...] = (
+    *(lambda h, keep: h,) * 3,  # no hands of 0 to 2 seats
+    lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep),
+    lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep),
+    lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep),
+    lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep, h[5] & keep),
+)
 _V1_ONLY = (V1,)
 _NOT_JUPITER = ~JUPITER_MASK
 
@@ -359,18 +367,20 @@ def play(hand: Hand, card: int) -> Hand:
         return (hands, leader, trick, taken, broken, done, passes, choice, following)
     # The trick is complete: its cards as a mask, which leaves every hand; the highest card of
     # the led suit is the highest bit of the led suit (P5); one point per Jupiter 1 to Sun,
-    # seven per Mars 7 or Neptune 7 (P7).
-    # (Each by map(), which loops in C: a trick's end is a quarter of the cost of a hand.)
-    cards = sum(map(_BIT_OF, trick))  # the cards differ: their sum is their mask
+    # seven per Mars 7 or Neptune 7 (P7), two bit counts.
+    cards = 0
+    for one in trick:
+        cards |= 1 << one
     best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
     winner = (leader + trick.index(best)) % players
-    points = sum(map(_POINTS_OF, trick))
-    if points:
+    if cards & POINT_MASK:
         scores = list(taken)
-        scores[winner] += points
+        scores[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
+            cards & SEVEN_POINT_MASK
+        ).bit_count()
         taken = tuple(scores)
     broken = broken or cards & JUPITER_MASK != 0
-    hands = tuple(map((~cards).__and__, hands))
+    hands = _WITHOUT[players](hands, ~cards)
     held = hands[winner]
     leading = cards_in(held if broken else held & _NOT_JUPITER or held)
     return (hands, winner, (), taken, broken, done + 1, passes, choice, leading)

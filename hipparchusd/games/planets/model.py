@@ -165,20 +165,38 @@ class Card(enum.IntEnum):
 #: Every card by value: ``CARDS[n]`` is the card of value ``n`` (faster than ``Card(n)``).
 CARDS: tuple[Card, ...] = tuple(Card)
 
+#: :data:`.core.SUIT_CARDS` as cards: ``SUIT_CARDS[suit][bits]`` are the cards of ``suit``
+#: whose ranks are the set bits of ``bits``, sorted. A mask becomes cards by six look-ups
+#: (views and events turn masks into cards all the time; a call per card costs three times
+#: as much).
+SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[card] for card in cards) for cards in suit) for suit in core.SUIT_CARDS
+)
+_EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = SUIT_CARDS
+
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards whose bits are set in ``mask``, sorted (by suit, then rank)."""
-    return tuple(map(CARDS.__getitem__, core.cards_in(mask)))
+    low = mask & 0x3FFFFFFF  # as :func:`.core.cards_in`: two halves of one-digit ints
+    high = mask >> 30
+    return (
+        *_EARTH[low & 0x3FF],
+        *_JUPITER[low >> 10 & 0x3FF],
+        *_MARS[low >> 20],
+        *_NEPTUNE[high & 0x3FF],
+        *_SATURN[high >> 10 & 0x3FF],
+        *_VENUS[high >> 20],
+    )
 
 
 def suit_cards(mask: int, suit: int) -> tuple[Card, ...]:
     """The cards of ``suit`` in ``mask``, sorted."""
-    return tuple(map(CARDS.__getitem__, core.SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]))
+    return SUIT_CARDS[suit][mask >> (10 * suit) & 0x3FF]
 
 
 def as_cards(values: tuple[int, ...]) -> tuple[Card, ...]:
     """The :class:`Card` of each of the core's card ``values``, in order."""
-    return tuple(map(CARDS.__getitem__, values))
+    return tuple([CARDS[value] for value in values])
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
