@@ -212,17 +212,9 @@ HAND_POINTS = 23
 PASS, PLAY, CHOICE, OVER = range(4)
 SELF, OTHERS = 1, 2
 
-Hand = tuple[
-    tuple[int, ...],
-    int,
-    tuple[int, ...],
-    tuple[int, ...],
-    bool,
-    int,
-    tuple[tuple[int, ...] | None, ...],
-    int,
-    tuple[int, ...],
-]
+#: ``(hands, leader, trick, taken, broken, done, passes, choice, legal)``: see the module.
+Hand = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], bool, int,
+             tuple[tuple[int, ...] | None, ...], int, tuple[int, ...]]  # fmt: skip
 
 _V1_BIT = 1 << V1
 #: ``_WITHOUT[players](hands, keep)``: each of the hands of ``players`` seats ``& keep``, the
