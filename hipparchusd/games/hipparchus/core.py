@@ -453,14 +453,16 @@ def random_finish(round_: Round, rand: Callable[[], float]) -> int:
                     del hand[index]
         follower = 1 - leader
         hand = hands[follower]
-        # H5: the lead suit's moves of another count: a whole clump of another count, or a
-        # torn clump's three counts less the lead's.
+        # H5: the lead suit's moves of another count: a whole clump of another count (a clump
+        # other than the lead's own value, ``led``), or a torn clump's three counts less the
+        # lead's.
+        led = lead_count << 2 | lead_suit
         n = 0
         for c in hand:
             if c & 3 == lead_suit:
                 if c >= 16:
                     n += 2
-                elif c >> 2 != lead_count:
+                elif c != led:
                     n += 1
         if n:
             r = int(rand() * n)
@@ -471,7 +473,7 @@ def random_finish(round_: Round, rand: Callable[[], float]) -> int:
                             count = r + 1 if r + 1 < lead_count else r + 2
                             break
                         r -= 2
-                    elif c >> 2 != lead_count:
+                    elif c != led:
                         if not r:
                             count = c >> 2
                             break
