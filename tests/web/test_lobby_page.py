@@ -168,5 +168,8 @@ def test_the_new_game_form_offers_each_option_once(daemon: Daemon, phone: Page) 
             what="the new game's request",
         )
         assert line.split() == expected
+        # The page opens the game it made once the daemon answers: back to the lobby only
+        # after that, or the answer, coming late, takes the page away from the lobby again.
+        phone.wait(lambda: phone.js("return location.hash").startswith("#g"), what="the game")
         phone.js("window.sent.length = 0; location.hash = '';")
         phone.wait(lambda: phone.find("#create button[type=submit]"), what="the lobby again")
