@@ -17,6 +17,9 @@ what is measured is the rules, not the generator):
 - ``hipparchus-objects``, ``planets-4-objects``: the same through the object model in both
   versions (``RoundState``, ``HandState``): what tests, replay and tools pay, now a view over
   the core.
+- ``hipparchus-replay``: the replay of a whole match's record (``record.replay``, what
+  checking a stored record costs), the records those of 20 seeded matches of uniformly random
+  legal plays, made before the repetitions start.
 
 Both versions must print the same checksum of what their repetitions gave (round winners,
 points added): the same rules, the same random draws.
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import random
 import statistics
 import sys
@@ -54,6 +58,7 @@ WORKLOADS = (
     "planets-6",
     "hipparchus-objects",
     "planets-4-objects",
+    "hipparchus-replay",
 )
 
 
@@ -94,6 +99,31 @@ def hipparchus_rounds(objects: bool) -> Callable[[random.Random], int]:
         return state.result.winner
 
     return by_objects
+
+
+def hipparchus_replays() -> Callable[[random.Random], int]:
+    """One replay of a match's record per call, the 20 records in turn (see the module's doc);
+    gives the final state's winner and its last round's tricks."""
+    from hipparchusd.games.hipparchus.game import HipparchusGame
+    from hipparchusd.games.hipparchus.record import replay
+
+    records = []
+    for seed in range(20):
+        choose = random.Random(seed)
+        game = HipparchusGame(seed=seed, first_leader=seed % 2)
+        game.start()
+        while game.outcome is None:
+            seat = next(iter(game.seats_to_move()))
+            words = [game.format_move(move) for move in game.legal_moves(seat)]
+            game.play_word(seat, choose.choice(words))
+        records.append(game.record())
+    calls = itertools.count()
+
+    def by_record(_: random.Random) -> int:
+        state = replay(records[next(calls) % len(records)])
+        return (state.winner or 0) * 100 + len(state.round.tricks) + 1
+
+    return by_record
 
 
 def pick(cards: tuple[Any, ...], count: int, random_: Callable[[], float]) -> list[Any]:
@@ -163,6 +193,8 @@ def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]
 
 def workload(name: str) -> Callable[[random.Random], int]:
     """The repetition of workload ``name`` (see the module's doc)."""
+    if name == "hipparchus-replay":
+        return hipparchus_replays()
     objects = name.endswith("-objects")
     if name.startswith("hipparchus"):
         return hipparchus_rounds(objects)

@@ -249,8 +249,10 @@ def round_winner(won: Sequence[int], last_follower: int) -> tuple[int, bool]:
     total wins; equal totals go to ``last_follower``, who followed in the last trick both
     seats played (one always exists: the first trick always has a legal follow, since 14 cards
     hold at least two suits)."""
-    each = scores(won)
-    first, second = each[0] + each[1] + each[2], each[3] + each[4] + each[5]
+    # scores(), summed per seat without building them: the engine's playouts end here.
+    a0, a1, a2, b0, b1, b2 = won
+    first = (b0 if a0 > b0 else 0) + (b1 if a1 > b1 else 0) + (b2 if a2 > b2 else 0)
+    second = (a0 if b0 > a0 else 0) + (a1 if b1 > a1 else 0) + (a2 if b2 > a2 else 0)
     if first != second:
         return (0 if first > second else 1), False
     return last_follower, True
@@ -451,14 +453,16 @@ def random_finish(round_: Round, rand: Callable[[], float]) -> int:
                     del hand[index]
         follower = 1 - leader
         hand = hands[follower]
-        # H5: the lead suit's moves of another count: a whole clump of another count, or a
-        # torn clump's three counts less the lead's.
+        # H5: the lead suit's moves of another count: a whole clump of another count (a clump
+        # other than the lead's own value, ``led``), or a torn clump's three counts less the
+        # lead's.
+        led = lead_count << 2 | lead_suit
         n = 0
         for c in hand:
             if c & 3 == lead_suit:
                 if c >= 16:
                     n += 2
-                elif c >> 2 != lead_count:
+                elif c != led:
                     n += 1
         if n:
             r = int(rand() * n)
@@ -469,7 +473,7 @@ def random_finish(round_: Round, rand: Callable[[], float]) -> int:
                             count = r + 1 if r + 1 < lead_count else r + 2
                             break
                         r -= 2
-                    elif c >> 2 != lead_count:
+                    elif c != led:
                         if not r:
                             count = c >> 2
                             break
