@@ -56,13 +56,14 @@ import random
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from old_tree import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -365,21 +366,6 @@ def _only_intended(kind: str, old: Path, number: int) -> bool:
     """Whether game ``number``'s streams, which differ, are the same once settled."""
     old_stream, new_stream = _streams(kind, old, number)
     return _settled(old_stream) == _settled(new_stream)
-
-
-def extract(revision: str, into: Path) -> Path:
-    """The ``hipparchusd`` package of ``revision`` (``git archive``), under ``into``."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "hipparchusd"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tempfile.TemporaryFile() as file:
-        file.write(archive)
-        file.seek(0)
-        with tarfile.open(fileobj=file) as tar:
-            tar.extractall(into, filter="data")
-    return into
 
 
 def main() -> None:
