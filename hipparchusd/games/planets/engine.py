@@ -56,6 +56,9 @@ def _bits(mask: int) -> list[int]:
 
 #: Whether the card play's search models the other seats (:class:`ModeledState`).
 MODELED_OPPONENTS = True
+#: Whether that search keys one card of each run of equivalent cards
+#: (:func:`.engine_state.equivalent_runs`).
+EQUIVALENT_CARDS = True
 
 
 class PlanetsInformation:
@@ -174,8 +177,9 @@ class PlanetsInformation:
         hands = self.deal(rng)
         if MODELED_OPPONENTS:
             return ModeledState(
-                self._observer, hands, self.leader, self.trick, self.taken, self.broken, self.first
-            )
+                self._observer, hands, self.leader, self.trick, self.taken, self.broken,
+                self.first, equivalents=EQUIVALENT_CARDS,
+            )  # fmt: skip
         return PlanetsState(hands, self.leader, self.trick, self.taken, self.broken, self.first)
 
 
@@ -385,8 +389,9 @@ class PlanetsPosition(Position):
     def equivalents(self, key: Hashable) -> tuple[int, ...]:
         """The legal cards equivalent to card ``key`` (:func:`.engine_state.equivalent_runs`)
         that the card play's search, whose determinizations (:class:`ModeledState`) offer
-        the lowest of each run, left out; none for a pass, or without modeled seats."""
-        if not MODELED_OPPONENTS or self.view.phase is not Phase.PLAY:
+        the lowest of each run, left out; none for a pass, without modeled seats, or without
+        :data:`EQUIVALENT_CARDS`."""
+        if not (MODELED_OPPONENTS and EQUIVALENT_CARDS) or self.view.phase is not Phase.PLAY:
             return ()
         information = self.information_set()
         assert isinstance(information, PlanetsInformation)

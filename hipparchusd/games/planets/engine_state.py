@@ -221,7 +221,7 @@ class ModeledState(PlanetsState):
     Hearts player would, rather than first at random where the tree is new, as they do in a
     tree of every seat's moves (:class:`PlanetsState`)."""
 
-    __slots__ = ("observer",)
+    __slots__ = ("equivalents", "observer")
 
     def __init__(
         self,
@@ -232,9 +232,12 @@ class ModeledState(PlanetsState):
         taken: Sequence[int],
         broken: bool,
         first: bool,
+        *,
+        equivalents: bool = True,
     ) -> None:
         super().__init__(hands, leader, trick, taken, broken, first)
         self.observer = observer
+        self.equivalents = equivalents
 
     def to_move(self) -> int:
         """The observer, -1 once it has played its last card."""
@@ -242,10 +245,10 @@ class ModeledState(PlanetsState):
 
     def keys(self) -> list[int]:
         """The observer's legal cards, the lowest of each run of equivalent ones
-        (:func:`equivalent_runs`): only the observer chooses here, so only its cards are
-        keys."""
+        (:func:`equivalent_runs`) unless made with ``equivalents=False``: only the observer
+        chooses here, so only its cards are keys."""
         legal = self.hand[8]
-        if len(legal) < 2:
+        if len(legal) < 2 or not self.equivalents:
             return list(legal)
         return [run[0] for run in equivalent_runs(legal, live_cards(self.hand, self.observer))]
 

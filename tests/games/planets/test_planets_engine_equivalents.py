@@ -89,8 +89,8 @@ def _interchange(seed: int) -> int:
 def _copy(world: ModeledState) -> ModeledState:
     """A second determinization of the same cards (the core's hand is an immutable tuple)."""
     copy = ModeledState.__new__(ModeledState)
-    copy.hand, copy.players, copy.taken, copy.observer = (
-        world.hand, world.players, world.taken, world.observer,
+    copy.hand, copy.players, copy.taken, copy.observer, copy.equivalents = (
+        world.hand, world.players, world.taken, world.observer, world.equivalents,
     )  # fmt: skip
     return copy
 
