@@ -26,6 +26,8 @@ from hipparchusd.games.planets import (
     parse_cards,
     pass_kind,
 )
+from hipparchusd.games.planets.engine import PlanetsInformation
+from hipparchusd.games.planets.engine_state import ModeledState
 from hipparchusd.games.planets.model import deck_mask
 
 
@@ -140,3 +142,18 @@ def seeded_position(seed: int, cards: int, players: int = 4) -> PlanetsGame:
         assert isinstance(legal, MoveList)
         result.play_word(seat, rng.choice(legal.moves))
     return result
+
+
+def modeled_world(seed: int, cards: int) -> tuple[int, ModeledState, random.Random]:
+    """The seat to move in :func:`seeded_position` ``(seed, cards)``, a determinization of its
+    card play with the other seats modeled (the other seats' cards dealt from
+    ``random.Random(seed)``), and that generator, to go on with."""
+    game = seeded_position(seed, cards)
+    seat = min(game.seats_to_move())
+    information = PlanetsInformation(game.view(seat))
+    rng = random.Random(seed)
+    world = ModeledState(
+        seat, information.deal(rng), information.leader, information.trick,
+        information.taken, information.broken, information.first,
+    )  # fmt: skip
+    return seat, world, rng

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from planets_positions import cards, mask, seeded_position
+from planets_positions import cards, mask, modeled_world, seeded_position
 
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Level
@@ -42,18 +42,6 @@ def test_cards_of_other_point_values_or_suits_are_never_one_run() -> None:
     assert runs("EG,J1") == ["EG", "J1"]  # adjacent as ints, of two suits
 
 
-def _world(seed: int) -> tuple[int, ModeledState, random.Random]:
-    game = seeded_position(seed, 4 + seed % 9)
-    seat = min(game.seats_to_move())
-    information = PlanetsInformation(game.view(seat))
-    rng = random.Random(seed)
-    world = ModeledState(
-        seat, information.deal(rng), information.leader, information.trick,
-        information.taken, information.broken, information.first,
-    )  # fmt: skip
-    return seat, world, rng
-
-
 def test_equivalent_cards_are_interchangeable_to_the_hand_s_end() -> None:
     """Play a run's lowest card in one copy of a world and another of the run in a second
     copy, then the same cards in both with the two swapped: every seat's legal cards agree
@@ -66,7 +54,7 @@ def test_equivalent_cards_are_interchangeable_to_the_hand_s_end() -> None:
 
 def _interchange(seed: int) -> int:
     """The check above in one world of a seeded position; the pairs of cards checked."""
-    seat, world, rng = _world(seed)
+    seat, world, rng = modeled_world(seed, 4 + seed % 9)
     found = equivalent_runs(world.hand[8], live_cards(world.hand, seat))
     assert [run[0] for run in found] == world.keys()
     pairs = [(run[0], other) for run in found for other in run[1:]]

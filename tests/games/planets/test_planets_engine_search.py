@@ -4,32 +4,22 @@ budgets (RULINGS P4, P5, P12)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from planets_positions import seeded_position
+from planets_positions import modeled_world, seeded_position
 
 from hipparchusd.engine.analysis import analyze, scaled
 from hipparchusd.engine.types import Budget, Level
 from hipparchusd.games.base import MoveList, Pick
 from hipparchusd.games.planets import core
 from hipparchusd.games.planets import engine as planets_engine
-from hipparchusd.games.planets.engine import ADAPTER, PlanetsInformation, PlanetsPosition
-from hipparchusd.games.planets.engine_state import ModeledState
+from hipparchusd.games.planets.engine import ADAPTER, PlanetsPosition
 from hipparchusd.games.planets.game import PlanetsGame
 from hipparchusd.games.planets.rules import Phase
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_modeled_determinization_leaves_only_the_observer_to_choose(seed: int) -> None:
-    game = seeded_position(seed, 3 + seed * 5)
-    seat = min(game.seats_to_move())
-    information = PlanetsInformation(game.view(seat))
-    rng = random.Random(seed)
-    state = ModeledState(
-        seat, information.deal(rng), information.leader, information.trick,
-        information.taken, information.broken, information.first,
-    )  # fmt: skip
+    seat, state, rng = modeled_world(seed, 3 + seed * 5)
     held = core.holdings(state.hand)[seat]
     while state.to_move() >= 0:
         assert state.to_move() == seat
