@@ -217,6 +217,8 @@ Hand = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], bool, int,
              tuple[tuple[int, ...] | None, ...], int, tuple[int, ...]]  # fmt: skip
 
 _V1_BIT = 1 << V1
+#: ``_BITS[card]`` is ``1 << card`` (a look-up allocates nothing; a shift past 30 bits does).
+_BITS: tuple[int, ...] = tuple(1 << card for card in range(60))
 #: ``_WITHOUT[players](hands, keep)``: each of the hands of ``players`` seats ``& keep``, the
 #: finished trick's cards leaving them (written out: a loop or map() costs more than twice as
 #: many instructions).
@@ -362,7 +364,7 @@ def play(hand: Hand, card: int) -> Hand:
     # seven per Mars 7 or Neptune 7 (P7), two bit counts.
     cards = 0
     for one in trick:
-        cards |= 1 << one
+        cards |= _BITS[one]
     best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
     winner = (leader + trick.index(best)) % players
     if cards & POINT_MASK:
@@ -371,10 +373,23 @@ def play(hand: Hand, card: int) -> Hand:
             cards & SEVEN_POINT_MASK
         ).bit_count()
         taken = tuple(scores)
-    broken = broken or cards & JUPITER_MASK != 0
+    if not broken:
+        broken = cards & JUPITER_MASK != 0
     hands = _WITHOUT[players](hands, ~cards)
     held = hands[winner]
-    leading = cards_in(held if broken else held & _NOT_JUPITER or held)
+    if not broken:
+        held = held & _NOT_JUPITER or held
+    # The winner's leads, as cards: cards_in(held) written out (a call costs a tenth of it).
+    low = held & 0x3FFFFFFF
+    high = held >> 30
+    leading = (
+        *_EARTH[low & 0x3FF],
+        *_JUPITER[low >> 10 & 0x3FF],
+        *_MARS[low >> 20],
+        *_NEPTUNE[high & 0x3FF],
+        *_SATURN[high >> 10 & 0x3FF],
+        *_VENUS[high >> 20],
+    )
     return (hands, winner, (), taken, broken, done + 1, passes, choice, leading)
 
 
