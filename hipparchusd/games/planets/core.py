@@ -444,21 +444,24 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
         return (hands, leader, trick, taken, broken, done, passes, choice, ())
     players = len(hands)
     moved = list(hands)
-    uniform = offsets[0] == offsets[-1]  # every card to one seat: every pass but the split
-    for giver, chosen_cards in enumerate(passes):
-        assert chosen_cards is not None
-        # The giver still holds its own chosen cards (cards only arrive from others), so ^
-        # takes them out.
-        if uniform:
+    # The givers still hold their own chosen cards (cards only arrive from others), so ^
+    # takes them out; the cards were checked as each seat passed, so _BITS has them.
+    if offsets[0] == offsets[-1]:  # every card to one seat: every pass but the split
+        step = offsets[0]
+        for giver, chosen_cards in enumerate(passes):
+            assert chosen_cards is not None
             mask = 0
             for card in chosen_cards:
-                mask |= 1 << card
+                mask |= _BITS[card]
             moved[giver] ^= mask
-            moved[(giver + offsets[0]) % players] |= mask
-            continue
-        for card, offset in zip(chosen_cards, offsets, strict=True):
-            moved[giver] ^= 1 << card
-            moved[(giver + offset) % players] |= 1 << card
+            moved[(giver + step) % players] |= mask
+    else:
+        for giver, chosen_cards in enumerate(passes):
+            assert chosen_cards is not None
+            for card, offset in zip(chosen_cards, offsets, strict=True):
+                bit = _BITS[card]
+                moved[giver] ^= bit
+                moved[(giver + offset) % players] |= bit
     return (tuple(moved), holder(moved, V1), (), taken, broken, done, passes, choice, _V1_ONLY)
 
 
