@@ -379,7 +379,7 @@ def play(hand: Hand, card: int) -> Hand:
     held = hands[winner]
     if not broken:
         held = held & _NOT_JUPITER or held
-    # The winner's leads, as cards: cards_in(held) written out (a call costs a tenth of it).
+    # The winner's leads, as cards: cards_in(held) written out, saving a call per trick.
     low = held & 0x3FFFFFFF
     high = held >> 30
     leading = (
