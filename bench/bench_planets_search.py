@@ -9,7 +9,9 @@ machine's load falls on every setting alike; every search has a CPU-time budget)
   ``paper`` (a tree of every seat's moves, a world per iteration), ``shared`` (that tree
   below shared worlds at the root), ``flat`` (shared worlds, no tree), ``modeled`` (the other
   seats played by the playout policy, :class:`~hipparchusd.games.planets.engine.ModeledState`),
-  ``modeled-shared`` (and shared worlds at the root), each with the heuristic's pass, and
+  ``modeled-shared`` (and shared worlds at the root, one card of each run of equivalent
+  cards searched), ``every-card`` (that search over every legal card), each with the
+  heuristic's pass, and
   ``default`` (that search and the searched pass).
 - ``pass``: one seat a deal passes by the heuristic and, on the same deal, by the search
   (the level's budget times ``PASS_BUDGET_SCALE``); every card by the heuristic; the seat's
@@ -52,8 +54,11 @@ SETTINGS: dict[str, dict[str, object]] = {
     "flat": {"SEARCH_TUNING": Tuning(shared_worlds=True, tree=False), "MODELED_OPPONENTS": False},
     "modeled": {"SEARCH_TUNING": PAPER, "MODELED_OPPONENTS": True, "PASS_SEARCHED": False},
     "modeled-shared": {**_MODELED_SHARED, "PASS_SEARCHED": False},
+    "every-card": {**_MODELED_SHARED, "PASS_SEARCHED": False, "EQUIVALENT_CARDS": False},
     "default": {**_MODELED_SHARED, "PASS_SEARCHED": True},
 }
+for _constants in SETTINGS.values():  # each setting sets every constant a setting varies
+    _constants.setdefault("EQUIVALENT_CARDS", True)
 Z95 = 1.959963984540054
 Player = Callable[[Any, int], str]
 

@@ -86,6 +86,11 @@ def _runs() -> dict[str, Run]:
                 (f"players={seats}",),
                 games,
             )
+    # issue 29, point 5: the rest of planets' ladder at 4 seats, each level against random
+    # and against the level below it (one seat of the first level, three of the other).
+    for first, other in (("heuristic", "random"), ("sampler", "random"), ("sampler", "heuristic")):
+        runs[f"p4-{first}-{other}"] = Run("planets", (first, *[other] * 3), ("players=4",), 40)
+    runs["p4-default-sampler"] = Run("planets", (default, *["sampler"] * 3), ("players=4",), 40)
     return runs
 
 

@@ -54,8 +54,14 @@ def scaled(budget: Budget, times: int) -> Budget:
 
 
 def _analysis(position: Position, result: SearchResult) -> Analysis:
-    """The search's ``result`` as the position's move words and stats, best first."""
-    moves = tuple(position.stats(edge.key, edge.visits, edge.mean) for edge in result.edges)
+    """The search's ``result`` as the position's move words and stats, best first; each
+    move's equivalents (:meth:`~.position.Position.equivalents`) right after it, with its
+    stats."""
+    moves = tuple(
+        position.stats(key, edge.visits, edge.mean)
+        for edge in result.edges
+        for key in (edge.key, *position.equivalents(edge.key))
+    )
     return Analysis(moves[0].move, moves, result.playouts, result.elapsed * 1000.0)
 
 

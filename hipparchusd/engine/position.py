@@ -151,6 +151,12 @@ class Position(abc.ABC):
         """The stats of the root move ``key`` (a key of the information set's seat) whose
         iterations averaged ``mean_reward`` (0..1, the search's reward for this seat)."""
 
+    def equivalents(self, key: Hashable) -> Sequence[Hashable]:
+        """The root moves equivalent to ``key`` that the search left out (a game may search
+        one move of each set of moves that lead to the same outcomes in every world): the
+        analysis gives them ``key``'s stats, after it. None unless a game says otherwise."""
+        return ()
+
     @abc.abstractmethod
     def neutral_stats(self, move: str) -> MoveStats:
         """The stats given for a move chosen without search (0 visits, a neutral estimate)."""

@@ -27,7 +27,7 @@ from . import core
 from .codec import load_view
 from .engine_pass import PASS_TUNING, PassInformation
 from .engine_standing import shooting_choice
-from .engine_state import ModeledState, PlanetsState
+from .engine_state import ModeledState, PlanetsState, equivalent_runs
 from .model import (
     CARDS,
     HAND_POINTS,
@@ -56,6 +56,9 @@ def _bits(mask: int) -> list[int]:
 
 #: Whether the card play's search models the other seats (:class:`ModeledState`).
 MODELED_OPPONENTS = True
+#: Whether that search keys one card of each run of equivalent cards
+#: (:func:`.engine_state.equivalent_runs`).
+EQUIVALENT_CARDS = True
 
 
 class PlanetsInformation:
@@ -174,8 +177,9 @@ class PlanetsInformation:
         hands = self.deal(rng)
         if MODELED_OPPONENTS:
             return ModeledState(
-                self._observer, hands, self.leader, self.trick, self.taken, self.broken, self.first
-            )
+                self._observer, hands, self.leader, self.trick, self.taken, self.broken,
+                self.first, equivalents=EQUIVALENT_CARDS,
+            )  # fmt: skip
         return PlanetsState(hands, self.leader, self.trick, self.taken, self.broken, self.first)
 
 
@@ -381,6 +385,23 @@ class PlanetsPosition(Position):
             return MoveStats(self._pass_word(list(key)), visits, points)
         assert isinstance(key, int)
         return MoveStats(CARDS[key].name, visits, points)
+
+    def equivalents(self, key: Hashable) -> tuple[int, ...]:
+        """The legal cards equivalent to card ``key`` (:func:`.engine_state.equivalent_runs`)
+        that the card play's search, whose determinizations (:class:`ModeledState`) offer
+        the lowest of each run, left out; none for a pass, without modeled seats, or without
+        :data:`EQUIVALENT_CARDS`."""
+        if not (MODELED_OPPONENTS and EQUIVALENT_CARDS) or self.view.phase is not Phase.PLAY:
+            return ()
+        information = self.information_set()
+        assert isinstance(information, PlanetsInformation)
+        live = information.unknown | sum(information.fixed)
+        for card in information.trick:
+            live |= 1 << card
+        for run in equivalent_runs(core.cards_in(self.legal), live):
+            if run[0] == key:
+                return run[1:]
+        return ()
 
     def neutral_stats(self, move: str) -> MoveStats:
         """``move`` with no visits and the seat's points so far plus an even share of the

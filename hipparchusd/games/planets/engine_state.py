@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 
 from . import core
-from .model import HAND_POINTS, JUPITER_MASK, POINT_MASK, SUIT_MASKS
+from .model import HAND_POINTS, JUPITER_MASK, POINT_MASK, POINTS, SUIT_MASKS
 from .playout import playout as play_out
 from .playout import random_card
 
@@ -70,6 +70,49 @@ def playout_card(legal: int, led: int, best: int, last: bool, rand: Callable[[],
     if legal & _POINT_JUPITERS:
         return (legal & _POINT_JUPITERS).bit_length() - 1
     return _highest_rank(legal)
+
+
+def equivalent_runs(legal: Sequence[int], live: int) -> list[tuple[int, ...]]:
+    """``legal`` (a seat's legal cards, sorted) in runs of *equivalent* cards, each run
+    sorted, the runs in the order of their first cards: cards of one suit and one point
+    value (P7) with no card of ``live`` (a mask: the cards still held by the other seats or
+    played to the trick in progress) between them in rank.
+
+    Equivalent cards are one move: a trick's winner is the highest card of the suit led
+    (P5), and no card that could still meet them ranks between them, so whichever of them
+    is played, the same cards played after it take the same tricks and points (the other
+    seats' cards rank alike against either). Searching one card of each run gives the
+    search fewer moves to tell apart and loses nothing (Bridge programs' "equivalent
+    cards"; Ginsberg's GIB)."""
+    runs: list[tuple[int, ...]] = []
+    run: list[int] = []
+    for card in legal:
+        if run:
+            last = run[-1]
+            if (
+                last // 10 == card // 10
+                and POINTS[last] == POINTS[card]
+                and not live & ((1 << card) - (2 << last))
+            ):
+                run.append(card)
+                continue
+            runs.append(tuple(run))
+        run = [card]
+    if run:
+        runs.append(tuple(run))
+    return runs
+
+
+def live_cards(hand: core.Hand, seat: int) -> int:
+    """The cards (a mask) that may still separate two of ``seat``'s cards in rank: those the
+    other seats hold, and those played to the trick in progress."""
+    live = 0
+    for other, held in enumerate(core.holdings(hand)):
+        if other != seat:
+            live |= held
+    for card in hand[2]:
+        live |= 1 << card
+    return live
 
 
 class PlanetsState:
@@ -180,7 +223,7 @@ class ModeledState(PlanetsState):
     Hearts player would, rather than first at random where the tree is new, as they do in a
     tree of every seat's moves (:class:`PlanetsState`)."""
 
-    __slots__ = ("observer",)
+    __slots__ = ("equivalents", "observer")
 
     def __init__(
         self,
@@ -191,13 +234,25 @@ class ModeledState(PlanetsState):
         taken: Sequence[int],
         broken: bool,
         first: bool,
+        *,
+        equivalents: bool = True,
     ) -> None:
         super().__init__(hands, leader, trick, taken, broken, first)
         self.observer = observer
+        self.equivalents = equivalents
 
     def to_move(self) -> int:
         """The observer, -1 once it has played its last card."""
         return self.observer if self.hand[8] else -1
+
+    def keys(self) -> list[int]:
+        """The observer's legal cards, the lowest of each run of equivalent ones
+        (:func:`equivalent_runs`) unless made with ``equivalents=False``: only the observer
+        chooses here, so only its cards are keys."""
+        legal = self.hand[8]
+        if len(legal) < 2 or not self.equivalents:
+            return list(legal)
+        return [run[0] for run in equivalent_runs(legal, live_cards(self.hand, self.observer))]
 
     def play(self, key: Hashable, rng: random.Random) -> None:
         """The observer plays card ``key``; the other seats then play until it is the
