@@ -217,6 +217,8 @@ Hand = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], bool, int,
              tuple[tuple[int, ...] | None, ...], int, tuple[int, ...]]  # fmt: skip
 
 _V1_BIT = 1 << V1
+#: ``_BITS[card]`` is ``1 << card`` (a look-up allocates nothing; a shift past 30 bits does).
+_BITS: tuple[int, ...] = tuple(1 << card for card in range(60))
 #: ``_WITHOUT[players](hands, keep)``: each of the hands of ``players`` seats ``& keep``, the
 #: finished trick's cards leaving them (written out: a loop or map() costs more than twice as
 #: many instructions).
@@ -362,7 +364,7 @@ def play(hand: Hand, card: int) -> Hand:
     # seven per Mars 7 or Neptune 7 (P7), two bit counts.
     cards = 0
     for one in trick:
-        cards |= 1 << one
+        cards |= _BITS[one]
     best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
     winner = (leader + trick.index(best)) % players
     if cards & POINT_MASK:
@@ -371,10 +373,23 @@ def play(hand: Hand, card: int) -> Hand:
             cards & SEVEN_POINT_MASK
         ).bit_count()
         taken = tuple(scores)
-    broken = broken or cards & JUPITER_MASK != 0
+    if not broken:
+        broken = cards & JUPITER_MASK != 0
     hands = _WITHOUT[players](hands, ~cards)
     held = hands[winner]
-    leading = cards_in(held if broken else held & _NOT_JUPITER or held)
+    if not broken:
+        held = held & _NOT_JUPITER or held
+    # The winner's leads, as cards: cards_in(held) written out, saving a call per trick.
+    low = held & 0x3FFFFFFF
+    high = held >> 30
+    leading = (
+        *_EARTH[low & 0x3FF],
+        *_JUPITER[low >> 10 & 0x3FF],
+        *_MARS[low >> 20],
+        *_NEPTUNE[high & 0x3FF],
+        *_SATURN[high >> 10 & 0x3FF],
+        *_VENUS[high >> 20],
+    )
     return (hands, winner, (), taken, broken, done + 1, passes, choice, leading)
 
 
@@ -429,21 +444,24 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
         return (hands, leader, trick, taken, broken, done, passes, choice, ())
     players = len(hands)
     moved = list(hands)
-    uniform = offsets[0] == offsets[-1]  # every card to one seat: every pass but the split
-    for giver, chosen_cards in enumerate(passes):
-        assert chosen_cards is not None
-        # The giver still holds its own chosen cards (cards only arrive from others), so ^
-        # takes them out.
-        if uniform:
+    # The givers still hold their own chosen cards (cards only arrive from others), so ^
+    # takes them out; the cards were checked as each seat passed, so _BITS has them.
+    if offsets[0] == offsets[-1]:  # every card to one seat: every pass but the split
+        step = offsets[0]
+        for giver, chosen_cards in enumerate(passes):
+            assert chosen_cards is not None
             mask = 0
             for card in chosen_cards:
-                mask |= 1 << card
+                mask |= _BITS[card]
             moved[giver] ^= mask
-            moved[(giver + offsets[0]) % players] |= mask
-            continue
-        for card, offset in zip(chosen_cards, offsets, strict=True):
-            moved[giver] ^= 1 << card
-            moved[(giver + offset) % players] |= 1 << card
+            moved[(giver + step) % players] |= mask
+    else:
+        for giver, chosen_cards in enumerate(passes):
+            assert chosen_cards is not None
+            for card, offset in zip(chosen_cards, offsets, strict=True):
+                bit = _BITS[card]
+                moved[giver] ^= bit
+                moved[(giver + offset) % players] |= bit
     return (tuple(moved), holder(moved, V1), (), taken, broken, done, passes, choice, _V1_ONLY)
 
 
@@ -527,71 +545,3 @@ def lowest(totals: Sequence[int], *, excluding: int | None = None) -> tuple[int,
     seat that resigned, which ranks last (P16: a resignation ends the game at once)."""
     best = min(total for seat, total in enumerate(totals) if seat != excluding)
     return tuple(seat for seat, total in enumerate(totals) if total == best and seat != excluding)
-
-
-# The engine's playouts.
-
-#: A playout's choice of card: ``choose(legal, led, best, last, rand)`` gives a card of the
-#: mask ``legal``; ``led`` is the led suit's mask (0 for a lead), ``best`` the highest card of
-#: the led suit played so far (-1 for a lead), ``last`` whether the seat plays last to the
-#: trick, ``rand()`` a number in [0, 1).
-Chooser = Callable[[int, int, int, bool, Callable[[], float]], int]
-
-
-def random_card(legal: int, led: int, best: int, last: bool, rand: Callable[[], float]) -> int:
-    """A :data:`Chooser`: a uniformly random card of ``legal``."""
-    k = int(rand() * legal.bit_count())
-    while k:
-        legal &= legal - 1
-        k -= 1
-    return (legal & -legal).bit_length() - 1
-
-
-def playout(hand: Hand, choose: Chooser, rand: Callable[[], float]) -> list[int]:
-    """The points each seat takes in ``hand`` played on to its last trick by ``choose`` (a
-    :data:`Chooser`), by the rules above (P5-P7, P10-P12): what a playout needs, and the
-    cheapest way to it. The trick's winner, its cards and its led suit are kept as it goes,
-    so that a finished trick costs a few integer operations. ``hand`` is unchanged.
-    """
-    hands = list(holdings(hand))
-    leader, trick, taken, broken, done = hand[1], hand[2], list(hand[3]), hand[4], hand[5]
-    players = len(hands)
-    played = len(trick)
-    cards = 0
-    led = best = winner = 0
-    for offset, card in enumerate(trick):
-        cards |= 1 << card
-        if not offset:
-            led, best, winner = SUIT_MASKS[card // 10], card, leader
-        elif led >> card & 1 and card > best:
-            best, winner = card, (leader + offset) % players
-    seat = (leader + played) % players
-    while played or hands[seat]:
-        held = hands[seat]
-        if played:
-            card = choose(held & led or held, led, best, played == players - 1, rand)
-            if led >> card & 1 and card > best:
-                best, winner = card, seat
-        else:
-            if not done:
-                may = held & _V1_BIT
-            elif broken:
-                may = held
-            else:
-                may = held & _NOT_JUPITER or held
-            card = choose(may, 0, -1, False, rand)
-            led, best, winner = SUIT_MASKS[card // 10], card, seat
-        bit = 1 << card
-        hands[seat] = held ^ bit
-        cards |= bit
-        played += 1
-        if played < players:
-            seat = (seat + 1) % players
-            continue
-        taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
-            cards & SEVEN_POINT_MASK
-        ).bit_count()
-        broken = broken or cards & JUPITER_MASK != 0
-        done += 1
-        seat, played, cards = winner, 0, 0
-    return taken

@@ -11,7 +11,7 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from operator import itemgetter
+from typing import Any
 
 from ...wording import counted
 from .core import cut_dealer
@@ -75,7 +75,7 @@ def check_deal(
     return tuple(masks)
 
 
-def shuffle(rng: random.Random, items: list[Card]) -> None:
+def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
     ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
     in the rare case it falls in the incomplete top of the range), whose digits in the
@@ -86,41 +86,43 @@ def shuffle(rng: random.Random, items: list[Card]) -> None:
     number = rng.getrandbits(bits)
     while number >= complete:
         number = rng.getrandbits(bits)
-    for product, positions in groups:
+    for product, steps in groups:
         # The next digits, taken from a small number: the same digits as from the big one,
         # since their radices divide the product.
         number, digits = divmod(number, product)
-        for i in positions:
-            j = digits % (i + 1)
-            digits //= i + 1
+        for i, radix in steps:
+            j = digits % radix
+            digits //= radix
             items[i], items[j] = items[j], items[i]
 
 
 @functools.cache
-def _shuffle_plan(size: int) -> tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]:
+def _shuffle_plan(
+    size: int,
+) -> tuple[int, int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]:
     """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
-    is used (a multiple of ``size!``), and the swap positions ``i`` (``size - 1`` down to 1;
-    position ``i`` takes a digit of radix ``i + 1``) in groups whose radices multiply to less
-    than 2**62 (the product comes first)."""
+    is used (a multiple of ``size!``), and the swaps in groups whose radices multiply to less
+    than 2**62 (the product comes first): each swap is a position ``i`` (``size - 1`` down to
+    1) and the radix ``i + 1`` of its digit, worked out here rather than at each swap."""
     orders = math.factorial(size)
     bits = orders.bit_length() + 64
-    groups: list[tuple[int, tuple[int, ...]]] = []
-    positions: list[int] = []
+    groups: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    steps: list[tuple[int, int]] = []
     product = 1
     for i in range(size - 1, 0, -1):
         if product * (i + 1) >= 1 << 62:
-            groups.append((product, tuple(positions)))
-            positions, product = [], 1
-        positions.append(i)
+            groups.append((product, tuple(steps)))
+            steps, product = [], 1
+        steps.append((i, i + 1))
         product *= i + 1
-    groups.append((product, tuple(positions)))
+    groups.append((product, tuple(steps)))
     return bits, (1 << bits) // orders * orders, tuple(groups)
 
 
 @functools.cache
-def _deck(players: int, galaxies: bool) -> tuple[Card, ...]:
-    """The cards of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
-    return cards_of(deck_mask(players, galaxies))
+def _deck_bits(players: int, galaxies: bool) -> tuple[int, ...]:
+    """``1 << card`` for each card of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
+    return tuple(_BITS[card] for card in cards_of(deck_mask(players, galaxies)))
 
 
 def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
@@ -131,14 +133,12 @@ def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> t
     Raises:
         ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
     """
-    deck = list(_deck(players, galaxies))
+    # The cards' bits are shuffled, as the cards would be (the same order): the cards differ,
+    # so the sum of a hand's bits is its mask.
+    deck = list(_deck_bits(players, galaxies))
     shuffle(rng, deck)
     size = len(deck) // players
-    # The cards differ: a sum of their bits is their mask. itemgetter picks a hand's bits in
-    # one call (a hand has 9 cards or more, so it gives a tuple).
-    return tuple(
-        sum(itemgetter(*deck[start : start + size])(_BITS)) for start in range(0, len(deck), size)
-    )
+    return tuple(sum(deck[start : start + size]) for start in range(0, len(deck), size))
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:

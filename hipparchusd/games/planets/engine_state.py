@@ -11,6 +11,8 @@ from collections.abc import Callable, Hashable, Sequence
 
 from . import core
 from .model import HAND_POINTS, JUPITER_MASK, POINT_MASK, POINTS, SUIT_MASKS
+from .playout import playout as play_out
+from .playout import random_card
 
 #: The share of playout cards chosen uniformly at random rather than by the playout policy.
 PLAYOUT_RANDOMNESS = 0.15
@@ -44,7 +46,7 @@ def _highest_rank(mask: int) -> int:
 
 
 def playout_card(legal: int, led: int, best: int, last: bool, rand: Callable[[], float]) -> int:
-    """The playouts' card among ``legal`` (a :data:`.core.Chooser`: the rules core works out
+    """The playouts' card among ``legal`` (a :data:`.playout.Chooser`: the rules core works out
     the legal cards, P5, P6, P11, and the trick; this only chooses): now and then
     (:data:`PLAYOUT_RANDOMNESS`) a uniformly random card, else a Hearts player's habits: lead
     low; follow with the highest card that loses, or when every card wins, the highest as
@@ -52,7 +54,7 @@ def playout_card(legal: int, led: int, best: int, last: bool, rand: Callable[[],
     Jupiter, else the highest card. Random playouts let seats take points no player would,
     which blurs the search's estimates; these keep it cheap (bit operations)."""
     if rand() < PLAYOUT_RANDOMNESS:
-        return core.random_card(legal, led, best, last, rand)
+        return random_card(legal, led, best, last, rand)
     if not led:
         return _lowest_rank(legal)
     if legal & led:
@@ -117,7 +119,7 @@ class PlanetsState:
     """A determinization of the card play of one hand, as the search plays it
     (:class:`hipparchusd.engine.position.Determinization`): a hand of the rules core
     (:data:`.core.Hand`), played by :func:`.core.play` and played out by
-    :func:`.core.playout` with :func:`playout_card`'s policy. Moves are keyed by the card
+    :func:`.playout.playout` with :func:`playout_card`'s policy. Moves are keyed by the card
     played: every card played is seen by everyone. A seat that takes every point card chooses
     ``self`` (RULINGS P8, P13) in the search.
 
@@ -184,7 +186,7 @@ class PlanetsState:
     def playout(self, rng: random.Random) -> None:
         """Play the hand out with :func:`playout_card`'s policy."""
         hand = self.hand
-        taken = self.taken = core.playout(hand, playout_card, rng.random)
+        taken = self.taken = play_out(hand, playout_card, rng.random)
         # Over: every card played (the hand's other fields are no longer read).
         self.hand = ((0,) * self.players, hand[1], (), tuple(taken), *hand[4:8], ())
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hipparchusd.games.planets import core
+from hipparchusd.games.planets import core, playout
 from hipparchusd.games.planets.dealing import shuffled_deal
 
 HANDS = 40
@@ -49,7 +49,7 @@ def test_playout_plays_the_rules_with_its_draws(players: int, galaxies: bool) ->
         while core.phase(hand) == core.PLAY:
             rand = _Recorded(rng)
             before = hand
-            taken = core.playout(hand, core.random_card, rand)
+            taken = playout.playout(hand, playout.random_card, rand)
             assert hand == before
             draws = iter(rand.draws)
             replayed = hand
