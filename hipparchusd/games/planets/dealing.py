@@ -11,7 +11,7 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 from ...wording import counted
 from .core import cut_dealer
@@ -28,6 +28,8 @@ __all__ = [
 
 #: ``_BITS[card]`` is ``1 << card``.
 _BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
+
+_Item = TypeVar("_Item")
 
 
 def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
@@ -75,7 +77,7 @@ def check_deal(
     return tuple(masks)
 
 
-def shuffle(rng: random.Random, items: list[Any]) -> None:
+def shuffle(rng: random.Random, items: list[_Item]) -> None:
     """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
     ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
     in the rare case it falls in the incomplete top of the range), whose digits in the

@@ -313,6 +313,9 @@ class PlanetsPosition(Position):
             if not self.legal:
                 raise ValueError("the seat has no legal card")
         self._information: PlanetsInformation | None = None
+        # Each run of equivalent legal cards, by its first card (worked out once: the
+        # analysis asks for every searched card's run).
+        self._equivalents: dict[int, tuple[int, ...]] | None = None
 
     def _pass_word(self, cards: list[int]) -> str:
         kind = pass_kind(len(self.view.hand_sizes), self.view.hand_number)
@@ -393,15 +396,16 @@ class PlanetsPosition(Position):
         :data:`EQUIVALENT_CARDS`."""
         if not (MODELED_OPPONENTS and EQUIVALENT_CARDS) or self.view.phase is not Phase.PLAY:
             return ()
-        information = self.information_set()
-        assert isinstance(information, PlanetsInformation)
-        live = information.unknown | sum(information.fixed)
-        for card in information.trick:
-            live |= 1 << card
-        for run in equivalent_runs(core.cards_in(self.legal), live):
-            if run[0] == key:
-                return run[1:]
-        return ()
+        if self._equivalents is None:
+            information = self.information_set()
+            assert isinstance(information, PlanetsInformation)
+            live = information.unknown | sum(information.fixed)
+            for card in information.trick:
+                live |= 1 << card
+            runs = equivalent_runs(core.cards_in(self.legal), live)
+            self._equivalents = {run[0]: run[1:] for run in runs}
+        assert isinstance(key, int)
+        return self._equivalents.get(key, ())
 
     def neutral_stats(self, move: str) -> MoveStats:
         """``move`` with no visits and the seat's points so far plus an even share of the

@@ -6,6 +6,7 @@ core's (:mod:`.core`: legal cards, tricks, points); this module only chooses amo
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Hashable, Sequence
 
@@ -84,23 +85,27 @@ def equivalent_runs(legal: Sequence[int], live: int) -> list[tuple[int, ...]]:
     seats' cards rank alike against either). Searching one card of each run gives the
     search fewer moves to tell apart and loses nothing (Bridge programs' "equivalent
     cards"; Ginsberg's GIB)."""
+    if not legal:
+        return []
     runs: list[tuple[int, ...]] = []
-    run: list[int] = []
-    for card in legal:
-        if run:
-            last = run[-1]
-            if (
-                last // 10 == card // 10
-                and POINTS[last] == POINTS[card]
-                and not live & ((1 << card) - (2 << last))
-            ):
-                run.append(card)
-                continue
+    run = [legal[0]]
+    for last, card in itertools.pairwise(legal):
+        if not _joins(last, card, live):
             runs.append(tuple(run))
-        run = [card]
-    if run:
-        runs.append(tuple(run))
+            run = []
+        run.append(card)
+    runs.append(tuple(run))
     return runs
+
+
+def _joins(last: int, card: int, live: int) -> bool:
+    """Whether ``card``, the next legal card above ``last``, is equivalent to it
+    (:func:`equivalent_runs`): one suit, one point value, no card of ``live`` between."""
+    return (
+        last // 10 == card // 10
+        and POINTS[last] == POINTS[card]
+        and not live & ((1 << card) - (2 << last))
+    )
 
 
 def live_cards(hand: core.Hand, seat: int) -> int:
@@ -252,7 +257,12 @@ class ModeledState(PlanetsState):
         legal = self.hand[8]
         if len(legal) < 2 or not self.equivalents:
             return list(legal)
-        return [run[0] for run in equivalent_runs(legal, live_cards(self.hand, self.observer))]
+        # The first card of each run, without building the runs (this is the search's hot
+        # path: a key list per iteration and node).
+        live = live_cards(self.hand, self.observer)
+        return [legal[0]] + [
+            card for last, card in itertools.pairwise(legal) if not _joins(last, card, live)
+        ]
 
     def play(self, key: Hashable, rng: random.Random) -> None:
         """The observer plays card ``key``; the other seats then play until it is the
