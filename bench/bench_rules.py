@@ -20,6 +20,8 @@ what is measured is the rules, not the generator):
 - ``hipparchus-replay``: the replay of a whole match's record (``record.replay``, what
   checking a stored record costs), the records those of 20 seeded matches of uniformly random
   legal plays, made before the repetitions start.
+- ``planets-replay``: the same for planets, 20 seeded games of 3 to 6 seats (``exact100``
+  every other game) of uniformly random passes and cards.
 
 Both versions must print the same checksum of what their repetitions gave (round winners,
 points added): the same rules, the same random draws.
@@ -59,6 +61,7 @@ WORKLOADS = (
     "hipparchus-objects",
     "planets-4-objects",
     "hipparchus-replay",
+    "planets-replay",
 )
 
 
@@ -122,6 +125,38 @@ def hipparchus_replays() -> Callable[[random.Random], int]:
     def by_record(_: random.Random) -> int:
         state = replay(records[next(calls) % len(records)])
         return (state.winner or 0) * 100 + len(state.round.tricks) + 1
+
+    return by_record
+
+
+def planets_replays() -> Callable[[random.Random], int]:
+    """One replay of a planets game's record per call, the 20 records in turn (see the
+    module's doc); gives a checksum of the final totals and the last hand's tricks."""
+    from hipparchusd.games.base import Pick
+    from hipparchusd.games.planets.game import PlanetsGame
+    from hipparchusd.games.planets.record import replay
+
+    records = []
+    for seed in range(20):
+        choose = random.Random(seed)
+        game = PlanetsGame(players=3 + seed % 4, seed=seed, exact100=seed % 2 == 1)
+        game.start()
+        while game.outcome is None:
+            seat = min(game.seats_to_move())
+            legal = game.legal(seat)
+            if isinstance(legal, Pick):
+                word = ",".join(choose.sample(list(legal.items), legal.count))
+            else:
+                word = choose.choice(list(legal.moves))
+            game.play_word(seat, word)
+        records.append(game.record())
+    calls = itertools.count()
+
+    def by_record(_: random.Random) -> int:
+        state = replay(records[next(calls) % len(records)])
+        return sum((seat + 1) * total for seat, total in enumerate(state.totals)) + len(
+            state.hand.tricks
+        )
 
     return by_record
 
@@ -195,6 +230,8 @@ def workload(name: str) -> Callable[[random.Random], int]:
     """The repetition of workload ``name`` (see the module's doc)."""
     if name == "hipparchus-replay":
         return hipparchus_replays()
+    if name == "planets-replay":
+        return planets_replays()
     objects = name.endswith("-objects")
     if name.startswith("hipparchus"):
         return hipparchus_rounds(objects)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import attrs
 
 from ...wording import counted
+from . import core
 from .core import IllegalPlay, cut_dealer
 from .dealing import check_deal
 from .model import Card, Shoot, cards_of
-from .rules import HandState, Phase, PlanetsState
+from .rules import HandState, PlanetsState, finished_trick
 
 
 @attrs.frozen(slots=True)
@@ -88,20 +89,35 @@ def replay(record: PlanetsRecord) -> PlanetsState:
 
 
 def _replay_hand(state: PlanetsState, hand: HandRecord) -> PlanetsState:
+    """``state`` with ``hand``'s passes, plays and choice made: the passes and plays through
+    the rules core (:mod:`.core`), the object model's hand built once, after the last play (a
+    stored record is checked by this replay, and a state per play would cost most of it).
+    The errors are those of :meth:`PlanetsState.pass_cards`, :meth:`PlanetsState.play` and
+    :meth:`PlanetsState.choose`."""
     if len(hand.passes) != state.players:
         raise IllegalPlay(
             f"{counted(len(hand.passes), 'pass', 'passes')} for {state.players} seats"
         )
-    if state.hand.kind.count:
+    setup = state.hand.setup
+    played = state.hand.core
+    if setup.kind.count:
         for seat, chosen in enumerate(hand.passes):
             if chosen is not None:
-                state = state.pass_cards(seat, chosen)
+                played = core.pass_cards(played, seat, chosen, setup.kind.offsets)
     elif any(chosen != () for chosen in hand.passes):
         raise IllegalPlay("a pass in a no-pass hand")
-    if hand.plays and state.hand.phase is Phase.PASS:
+    if hand.plays and core.phase(played) == core.PASS:
         raise IllegalPlay("plays before every seat has passed")
+    tricks = list(state.hand.tricks)
     for card in hand.plays:
-        state = state.play(card)
+        if card not in core.legal(played):
+            raise IllegalPlay(core.why_illegal(played, card) or "not legal now")
+        after = core.play(played, card)
+        trick = finished_trick(played, card, after)
+        if trick is not None:
+            tricks.append(trick)
+        played = after
+    state = state.continued(HandState.of(played, setup, tuple(tricks)))
     if hand.choice is not None:
         shooter = state.hand.shooter
         if shooter is None:

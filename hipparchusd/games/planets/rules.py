@@ -482,7 +482,12 @@ class PlanetsState:
 
     def play(self, card: Card) -> PlanetsState:
         """See :meth:`HandState.play`; a hand's end is scored at once (P14)."""
-        hand = self.hand.play(card)
+        return self.continued(self.hand.play(card))
+
+    def continued(self, hand: HandState) -> PlanetsState:
+        """This game with ``hand``, a later state of its hand in progress (reached through the
+        core's plays, as :func:`.record.replay` does), in place of that hand; scored if it is
+        over (P14)."""
         if hand.phase is Phase.OVER:
             return self._scored(hand)
         return attrs.evolve(self, hand=hand)
