@@ -33,6 +33,11 @@ Run (both versions' workers run ``--jobs`` at a time):
 
     .venv/bin/python bench/compare_rules.py --old <commit> --rounds 100000 --hands 100000
 
+``--without exact100,operator`` leaves out of every line the fields added on purpose since the
+old revision (against f09d15c, the last tree with two copies of the rules: the planets view's
+``exact100``, issue 29, and the outcome's ``operator``, issue 26), so that what is compared is
+the rules' game and not those additions.
+
 ``--rounds 0`` (or ``--hands 0``) leaves that kind out; ``--start N`` numbers the games from N,
 so that a later run extends an earlier one with games it has not played. A line of progress
 every five minutes says what a long run has compared so far.
@@ -81,11 +86,31 @@ class Stream:
         self.views = 0
 
     def add(self, *item: Any) -> None:
-        line = json.dumps(item, sort_keys=True, separators=(",", ":"))
+        line = json.dumps(_without(item, WITHOUT), sort_keys=True, separators=(",", ":"))
         self.digest.update(line.encode())
         self.digest.update(b"\n")
         if self.lines is not None:
             self.lines.append(line)
+
+
+#: Fields left out of every line (``--without``): fields that a later issue added to the views
+#: or the outcome on purpose, which an older tree cannot have. Set once, before any game.
+WITHOUT: frozenset[str] = frozenset()
+
+
+def _without(item: Any, fields: frozenset[str]) -> Any:
+    """``item`` (JSON data) with every key in ``fields`` dropped from its objects and every
+    ``, field=...`` dropped from its strings (an attrs repr, such as the outcome's)."""
+    if not fields:
+        return item
+    if isinstance(item, dict):
+        return {key: _without(value, fields) for key, value in item.items() if key not in fields}
+    if isinstance(item, list | tuple):
+        return [_without(value, fields) for value in item]
+    if isinstance(item, str):
+        for field in fields:
+            item = re.sub(rf", {field}=[^,)]*", "", item)
+    return item
 
 
 def _events(stream: Stream, game: Any, events: list[Any]) -> None:
@@ -259,6 +284,8 @@ def worker(kind: str, first: int, count: int, keep: int | None) -> None:
 def _run(tree: Path, args: list[str]) -> str:
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", *args]
+    if WITHOUT:
+        command += ["--without", ",".join(sorted(WITHOUT))]
     done = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"worker in {tree} failed:\n{done.stderr[-3000:]}")
@@ -288,7 +315,8 @@ def compare(
     intended: list[int] = []
     unit = "rounds" if kind == "hipparchus" else "hands"
     tasks = list(_chunks(target, per_game, chunk, start))
-    with ThreadPoolExecutor(max(1, jobs // 2)) as pool:
+    # Each task runs the old worker, then the new: ``jobs`` tasks keep ``jobs`` processes busy.
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
 
         def both(task: tuple[int, int]) -> tuple[str, str]:
             args = [kind, str(task[0]), str(task[1])]
@@ -380,7 +408,15 @@ def main() -> None:
     )
     parser.add_argument("--worker", nargs=3, metavar=("KIND", "FIRST", "COUNT"))
     parser.add_argument("--keep", type=int, help="(worker) print this game's stream")
+    parser.add_argument(
+        "--without",
+        default="",
+        help="fields to leave out, comma-separated: those added on purpose since --old "
+        "(since f09d15c: exact100, issue 29's planets views; operator, issue 26's outcome)",
+    )
     args = parser.parse_args()
+    global WITHOUT
+    WITHOUT = frozenset(filter(None, args.without.split(",")))
     if args.worker:
         kind, first, count = args.worker
         worker(kind, int(first), int(count), args.keep)
