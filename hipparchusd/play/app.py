@@ -39,19 +39,26 @@ from .widgets import ConfirmScreen, Look
 CSS = """
 #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
 #main { height: 1fr; }
-#play-area { width: 3fr; padding: 0 1; }
-#table { grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 6 11 6; height: 23;
-         grid-gutter: 0 1; }
+#play-area { width: 3fr; padding: 0 1; overflow-y: auto; }
+/* The table takes what the status, the hand and the moves leave (23 rows at most), so that
+   the hand stays on screen in a small terminal (80x24); below 12 rows the area scrolls. */
+#table { grid-size: 3 3; grid-columns: 1fr 2fr 1fr; grid-rows: 6fr 11fr 6fr; height: 1fr;
+         max-height: 23; min-height: 12; grid-gutter: 0 1; }
 .cell { padding: 0 1; height: 100%; }
 .seat { border: round $primary; }
 .seat.to-move { border: heavy $warning; }
 .center { border: double $secondary; }
 #legend { height: auto; color: $text-muted; }
+#legend.empty { display: none; }
 #status { height: auto; margin: 1 0 0 0; }
 #hand-label { margin: 1 0 0 0; }
 #hand { margin: 0 0 1 0; }
 #typed { height: 1; }
 #log { width: 2fr; border-left: solid $primary; padding: 0 1; }
+/* A short terminal (under 34 rows, PlayApp.VERTICAL_BREAKPOINTS): no legend (? shows the
+   rules) and no blank lines, so that the hand and the moves fit in 24 rows. */
+Screen.-short #legend { display: none; }
+Screen.-short #status, Screen.-short #hand-label, Screen.-short #hand { margin: 0; }
 ModalScreen { align: center middle; }
 #dialog { width: 84; height: auto; max-height: 90%; border: thick $primary;
           background: $surface; padding: 1 2; }
@@ -215,6 +222,9 @@ class PlayApp(App[int]):
     """
 
     CSS = CSS
+    #: Below 34 rows the screen is ``-short`` (CSS above): the table, the hand and the moves
+    #: need about 34 rows drawn in full.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     TITLE = "hipparchus-play"
     ENABLE_COMMAND_PALETTE = False
     # Ctrl+Q and Ctrl+C leave through the screen shown, which says what becomes of the seat.

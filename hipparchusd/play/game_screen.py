@@ -440,7 +440,8 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
         self.draw_table()
         legend = self.legend()
         self.query_one("#legend", Static).update(legend)
-        self.query_one("#legend", Static).display = bool(legend.plain)
+        # A class, not ``display``: the app's CSS also hides the legend in a short terminal.
+        self.query_one("#legend", Static).set_class(not legend.plain, "empty")
         self.query_one("#status", Static).update(self.status_text())
         if self.seating.seat is not None and self.SHOWS_HAND:
             self.query_one("#hand", ChoiceBar).show(self.hand_items(), self.hand_cursor())

@@ -565,3 +565,48 @@ async def watch_planets(tmp_path: Path) -> None:
     assert not any(line.startswith(("Your hand", "You received")) for line in screen.transcript)
     logged = [line for line in screen.transcript if line.startswith("Trick ")]
     assert logged and all("the highest" in line for line in logged)
+
+
+def test_a_small_terminal_shows_the_hand_and_the_cards(tmp_path: Path) -> None:
+    asyncio.run(small_terminal(tmp_path))
+
+
+async def small_terminal(tmp_path: Path) -> None:
+    """In an 80x24 terminal, the smallest a person is likely to have, a three-seat hand (18
+    cards, the most a planets hand holds) shows the whole table's screen without scrolling:
+    the hand and, at a card's turn, the legal cards above the keys' footer, at the pass and
+    at the first card."""
+    names = ["human", "bob", "carol"]
+    with thread_daemon(planets_near_its_end(3, 5, names, over=0)) as daemon:
+        app = PlayApp(Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, PlanetsScreen)
+            bots = [Bot(daemon, "g1", names[s], s, token=token_of(s)) for s in (1, 2)]
+            for bot in bots:
+                bot.start()
+            assert await next_turn(pilot, app, screen)
+            assert screen.pick is not None and len(screen.hand_list()) == 18
+            await pilot.pause()
+            _assert_fits(screen, "#hand")
+            before = screen.moves_made
+            await pass_cards(pilot, screen)
+            await made(pilot, screen, before)
+            assert await next_turn(pilot, app, screen)
+            assert screen.cards, "a card's turn follows the pass"
+            await pilot.pause()
+            _assert_fits(screen, "#hand", "#moves")
+            await resign(pilot, app, screen)
+            for bot in bots:
+                bot.join(10)
+
+
+def _assert_fits(screen: PlanetsScreen, *bars: str) -> None:
+    """The play area needs no scrolling, and the choice ``bars`` (the hand, the moves) are
+    drawn above the footer."""
+    area = screen.query_one("#play-area")
+    footer = screen.query_one("Footer")
+    assert area.max_scroll_y == 0
+    for name in bars:
+        bar = screen.query_one(name)
+        assert bar.region.height > 0 and bar.region.bottom <= footer.region.y, name
