@@ -12,7 +12,10 @@ engine without inference):
 - suit error: over ``--worlds`` determinizations a position, the mean over worlds of the sum
   over suits of |sampled - real| opponent cards (the real hand is read for scoring only; the
   sampler sees the seat's view alone), averaged over positions, with a 95% interval over
-  positions.
+  positions;
+- weights (trust > 0): the inference's mean weight of the real opponent hand, against that of
+  hands drawn without inference (how well the follows single out the real hand: 1 against 1
+  would say nothing).
 
 Usage::
 
@@ -35,9 +38,10 @@ from hipparchusd.games.hipparchus.engine_information import HipparchusInformatio
 from hipparchusd.games.hipparchus.game import HipparchusGame
 
 
-def positions(matches: int) -> list[tuple[Any, tuple[int, int, int]]]:
-    """Each (view JSON, the opponent's real counts by suit) of the seeded matches."""
-    found: list[tuple[Any, tuple[int, int, int]]] = []
+def positions(matches: int) -> list[tuple[Any, tuple[int, ...]]]:
+    """Each (view JSON, the opponent's real hand, cards left to right) of the seeded
+    matches."""
+    found: list[tuple[Any, tuple[int, ...]]] = []
     heuristic = Level.parse("heuristic")
     for seed in range(matches):
         game = HipparchusGame(seed=seed, first_leader=seed % 2)
@@ -47,9 +51,8 @@ def positions(matches: int) -> list[tuple[Any, tuple[int, int, int]]]:
             seat = next(iter(game.seats_to_move()))
             view = game.view_data(seat)
             if len(view["tricks"]) >= 2:
-                hand = game.state.round.hands[1 - seat]
-                counts = tuple(str(hand).count(letter) for letter in "SME")
-                found.append((view, (counts[0], counts[1], counts[2])))
+                hand = str(game.state.round.hands[1 - seat])
+                found.append((view, tuple("SME".index(letter) for letter in hand)))
             best = analyze(ADAPTER, view, heuristic, seed=seed * 1000 + move).best
             game.play(seat, game.parse_move(seat, best))
             move += 1
@@ -71,14 +74,22 @@ def main(argv: list[str] | None = None) -> int:
     for trust in args.trust:
         adapter = ADAPTER.with_options({"inference": str(trust)})
         errors = []
+        real_weights: list[float] = []
+        drawn_weights: list[float] = []
         for index, (view, real) in enumerate(found):
-            information = HipparchusInformation(adapter.position(view).view, trust)
+            seen = adapter.position(view).view
+            information = HipparchusInformation(seen, trust)
             rng = random.Random(index)
             total = 0
             for _ in range(args.worlds):
                 hand = information.opponent_cards(rng)
-                total += sum(abs(hand.count(suit) - real[suit]) for suit in range(3))
+                total += sum(abs(hand.count(suit) - real.count(suit)) for suit in range(3))
             errors.append(total / args.worlds)
+            if trust and information.check.history(real) is not None:
+                real_weights.append(information.weight(real))
+                plain = HipparchusInformation(seen)
+                drawn = [plain.opponent_cards(rng) for _ in range(50)]
+                drawn_weights.append(statistics.fmean(information.weight(h) for h in drawn))
         playouts, cpu = 0, 0.0
         for index, (view, _) in enumerate(found[::step]):
             started = time.thread_time()
@@ -91,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
             f"({len(found[::step])} searches), suit error {mean:.3f} "
             f"[{mean - half:.3f}-{mean + half:.3f}] cards over {len(errors)} positions"
         )
+        if real_weights:
+            print(
+                f"  weights: real hand {statistics.fmean(real_weights):.3f}, hands drawn "
+                f"without inference {statistics.fmean(drawn_weights):.3f} "
+                f"({len(real_weights)} positions)"
+            )
     return 0
 
 
