@@ -8,7 +8,8 @@ time. The daemon only referees.
 
 Usage (``match`` adds ``--host --port --game --name``)::
 
-    python bench/level_bot.py --level ismcts:100cpu [--log FILE] --host H --port P --game G --name N
+    python bench/level_bot.py --level ismcts:100cpu [--option K=V] [--log FILE] \
+        --host H --port P --game G --name N
 
 It joins the first free seat of ``G``; whenever ``to-move`` names its seat it asks ``state``
 for its view (JSON) and plays the move :func:`hipparchusd.engine.analysis.analyze` gives at
@@ -55,6 +56,9 @@ def play(args: argparse.Namespace) -> int:
                     engine = KINDS[str(state["kind"])].engine
                     assert engine is not None, "a kind the engine does not play"
                     adapter = engine.load()
+                    if args.option:
+                        options = dict(item.split("=", 1) for item in args.option)
+                        adapter = adapter.with_options(options)  # type: ignore[attr-defined]
                 started = time.thread_time()
                 try:
                     analysis = analyze(adapter, view, level, seed=seed_of(view))
@@ -85,6 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--game", required=True)
     parser.add_argument("--name", default="levelbot")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an engine option of the game's adapter (its with_options), e.g. inference=0.7",
+    )
     args = parser.parse_args(argv)
     try:
         return play(args)

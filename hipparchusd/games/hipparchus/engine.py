@@ -50,14 +50,15 @@ TUNING = Tuning(solve_nodes=SOLVE_NODES)
 
 
 class HipparchusPosition(Position):
-    """The decision of the seat whose view this is (it must move).
+    """The decision of the seat whose view this is (it must move); ``trust`` > 0 weighs the
+    search's determinizations by the opponent's follows (:class:`HipparchusInformation`).
 
     Raises:
         ValueError: the view is not valid (naming the field), is a spectator's, or its seat
             need not move.
     """
 
-    def __init__(self, view_data: JSON) -> None:
+    def __init__(self, view_data: JSON, trust: float = 0.0) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
             raise ValueError("a spectator's view: the engine plays for a seat")
@@ -73,6 +74,7 @@ class HipparchusPosition(Position):
         if not self.legal:  # a valid view never waits for a move that cannot be made (H6)
             raise ValueError("the seat has no legal play")
         self._information: HipparchusInformation | None = None
+        self.trust = trust
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -89,7 +91,7 @@ class HipparchusPosition(Position):
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""
         if self._information is None:
-            self._information = HipparchusInformation(self.view)
+            self._information = HipparchusInformation(self.view, self.trust)
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
@@ -109,11 +111,31 @@ class HipparchusPosition(Position):
 
 
 class HipparchusAdapter:
-    """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``)."""
+    """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``). ``trust`` is the
+    inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise)."""
+
+    def __init__(self, trust: float = 0.0) -> None:
+        self.trust = trust
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
-        return HipparchusPosition(view)
+        return HipparchusPosition(view, self.trust)
+
+    def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
+        """A copy with these options, for A/B matches: ``inference`` (a float in [0, 1), the
+        inference's ``trust``; 0 is off).
+
+        Raises:
+            ValueError: an unknown option or a bad value.
+        """
+        trust = self.trust
+        for key, value in options.items():
+            if key != "inference":
+                raise ValueError(f"unknown engine option {key!r}")
+            trust = float(value)
+            if not 0.0 <= trust < 1.0:
+                raise ValueError(f"inference must be in [0, 1), not {value!r}")
+        return HipparchusAdapter(trust)
 
 
 ADAPTER = HipparchusAdapter()

@@ -7,11 +7,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import core
-from .engine_information import HipparchusInformation
 from .model import Play, play_of_move
 from .views import View
+
+if TYPE_CHECKING:  # the sampler imports the inference, which imports this module
+    from .engine_information import HipparchusInformation
 
 #: Determinizations the heuristic player's lead looks at.
 HEURISTIC_SAMPLES = 8
@@ -53,7 +56,7 @@ def _follow_value(won: core.Won, leader: int, lead: core.Move, move: core.Move, 
     return _margin(after, 1 - leader) - (0.25 if big else 0.0) - 0.05 * (move >> 2 & 3)
 
 
-def _best_follow(hand: core.Hand, won: core.Won, leader: int, lead: core.Move) -> core.Move | None:
+def best_follow(hand: core.Hand, won: core.Won, leader: int, lead: core.Move) -> core.Move | None:
     """The follow with the best :func:`_follow_value` (leftmost on ties), ``None`` under H6."""
     best: core.Move | None = None
     best_value = -math.inf
@@ -122,7 +125,7 @@ def heuristic_play(
             return play_of_move(solved)
     if view.lead is not None:
         lead = view.lead.count << 2 | int(view.lead.suit)
-        choice = _best_follow(hand, won, view.leader, lead)
+        choice = best_follow(hand, won, view.leader, lead)
         assert choice is not None
         return play_of_move(choice)
     opponents = [core.hand_of(sampler.opponent_cards(rng)) for _ in range(HEURISTIC_SAMPLES)]
@@ -131,7 +134,7 @@ def heuristic_play(
     for move in core.lead_moves(hand):
         value = -0.25 if _torn(hand, move) else 0.0
         for opponent in opponents:
-            answer = _best_follow(opponent, won, me, move)
+            answer = best_follow(opponent, won, me, move)
             if answer is None:  # H6 ends the round now: score as it stands
                 value += _final(won, me, sampler.last)
                 continue

@@ -10,6 +10,7 @@ import random
 
 from . import core
 from .engine_history import MAX_HISTORY_BUDGET, HistoryCheck, Seen
+from .engine_inference import Context, hand_weight
 from .engine_solver import Solver
 from .engine_state import HipparchusState
 from .model import FACE_DOWN_SIZE
@@ -19,6 +20,9 @@ from .views import View
 REJECTION_TRIES = 300
 #: Random arrangements tried, none agreeing, before the view is judged impossible.
 GIVE_UP_TRIES = 300_000
+#: Hands drawn and turned down by the inference (``trust`` > 0) before a determinization
+#: takes the next hand that fits, whatever its weight: the search never stalls on it.
+INFERENCE_TRIES = 20
 #: The most distinct opponent hands the sampler lists when rejection keeps failing (beyond
 #: that it keeps rejecting: so many hands leave plenty that agree).
 ENUMERATION_LIMIT = 5_000
@@ -56,9 +60,17 @@ class HipparchusInformation:
     H2-H5, including that a follow in another suit means no lead-suit play of another count).
     When random arrangements keep failing it lists every distinct opponent hand that agrees and
     draws among them, weighted as a uniform shuffle would make them.
+
+    With ``trust`` > 0 (issue 29's inference, off by default) a hand that fits is also weighed
+    by how likely it makes the opponent's follows (:func:`.engine_inference.hand_weight`):
+    drawn at random, it is kept with probability its weight (after
+    :data:`INFERENCE_TRIES` turned down, the next that fits is kept); listed, its weight
+    multiplies its draw's. Every hand drawn still fits the view.
     """
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, trust: float = 0.0) -> None:
+        if not 0.0 <= trust < 1.0:
+            raise ValueError(f"trust must be in [0, 1), not {trust!r}")
         assert view.seat is not None and view.hand is not None
         me = view.seat
         self._observer = me
@@ -69,21 +81,32 @@ class HipparchusInformation:
         for suit in range(3):
             unknown[suit] -= view.won[0][suit] + view.won[1][suit] + view.set_aside[suit]
         seen: list[Seen] = []
+        contexts: list[Context] = []
         last = -1
+        before = [0] * 6  # the won counts before each trick (H8), for the inference
         for trick in view.tricks:
             if trick.follow is not None:
                 last = 1 - trick.leader
+            lead_move = trick.lead.count << 2 | int(trick.lead.suit)
             if trick.leader == other:
                 seen.append((trick.lead.count, int(trick.lead.suit), 0, -1))
+                contexts.append(None)
             elif trick.follow is not None:
                 follow, lead = trick.follow, trick.lead
                 seen.append((follow.count, int(follow.suit), lead.count, int(lead.suit)))
+                b = before
+                won_before: core.Won = (b[0], b[1], b[2], b[3], b[4], b[5])
+                contexts.append((won_before, trick.leader, lead_move))
+            if trick.follow is not None and trick.winner is not None:
+                before[trick.winner * 3 + int(trick.lead.suit)] += trick.lead.count
+                before[trick.winner * 3 + int(trick.follow.suit)] += trick.follow.count
         self.lead_suit, self.lead_count = -1, 0
         if view.lead is not None:
             self.lead_suit, self.lead_count = int(view.lead.suit), view.lead.count
             unknown[self.lead_suit] -= self.lead_count
             if view.leader == other:
                 seen.append((self.lead_count, self.lead_suit, 0, -1))
+                contexts.append(None)
         if min(unknown) < 0 or sum(unknown) != self.opponent_size + FACE_DOWN_SIZE:
             raise ValueError("the view's cards do not add up to the deck")
         self.unknown = unknown
@@ -92,7 +115,11 @@ class HipparchusInformation:
         self.leader = view.leader
         self.last = last
         self.check = HistoryCheck(tuple(seen))
-        self._listed: tuple[list[tuple[int, ...]], list[int]] | None = None
+        # The inference needs the won counts before each trick: they must add up to the view's.
+        self.trust = trust if tuple(before) == self.won else 0.0
+        self._contexts = tuple(contexts)
+        self._weights: dict[tuple[int, ...], float] = {}
+        self._listed: tuple[list[tuple[int, ...]], list[float]] | None = None
         self._tries = 0
         self._accepted = 0
         # Hands already checked against the history: late in a round they come back often.
@@ -108,11 +135,38 @@ class HipparchusInformation:
         return self._observer
 
     def opponent_cards(self, rng: random.Random) -> tuple[int, ...]:
-        """The opponent's hand (cards left to right) in a random determinization.
+        """The opponent's hand (cards left to right) in a random determinization, weighed by
+        the inference when ``trust`` > 0 (see the class).
 
         Raises:
             ValueError: no hand agrees with what the seat saw (the view is impossible).
         """
+        hand = self._fitting(rng)
+        if not self.trust or self._listed is not None:
+            return hand
+        for _ in range(INFERENCE_TRIES):
+            if rng.random() < self.weight(hand):
+                return hand
+            hand = self._fitting(rng)
+            if self._listed is not None:
+                return hand
+        return hand
+
+    def weight(self, hand: tuple[int, ...]) -> float:
+        """The inference's weight of an opponent hand that fits the view (1 with ``trust``
+        0): :func:`.engine_inference.hand_weight` of its history."""
+        if not self.trust:
+            return 1.0
+        found = self._weights.get(hand)
+        if found is None:
+            witness = self.check.history(hand)
+            assert witness is not None, "a hand that fits has a history"
+            found = hand_weight(witness, self.check.seen, self._contexts, self.trust)
+            self._weights[hand] = found
+        return found
+
+    def _fitting(self, rng: random.Random) -> tuple[int, ...]:
+        """A random opponent hand that fits the view, as a uniform shuffle would deal it."""
         cards = self.cards
         size = self.opponent_size
         while self._listed is None:
@@ -160,7 +214,7 @@ class HipparchusInformation:
         self.check.budget *= 10
         self._agrees = {hand: True for hand, fits in self._agrees.items() if fits}
 
-    def _list(self) -> tuple[list[tuple[int, ...]], list[int]]:
+    def _list(self) -> tuple[list[tuple[int, ...]], list[float]]:
         while True:
             listed = self._list_within_budget()
             if listed[0]:
@@ -169,17 +223,17 @@ class HipparchusInformation:
                 raise ValueError("no deal agrees with the view (the plays seen are impossible)")
             self._search_harder()
 
-    def _list_within_budget(self) -> tuple[list[tuple[int, ...]], list[int]]:
+    def _list_within_budget(self) -> tuple[list[tuple[int, ...]], list[float]]:
         # A uniform shuffle makes every distinct sequence of the unknown cards equally likely:
         # an opponent hand weighs the number of orders of the two cards left face down.
         hands: list[tuple[int, ...]] = []
-        cumulative: list[int] = []
-        total = 0
+        cumulative: list[float] = []
+        total = 0.0
         for hand in _arrangements(list(self.unknown), self.opponent_size):
             if self.check.history(hand) is None:
                 continue
             rest = [n - hand.count(suit) for suit, n in enumerate(self.unknown)]
-            total += 1 if max(rest) == FACE_DOWN_SIZE else 2
+            total += (1 if max(rest) == FACE_DOWN_SIZE else 2) * self.weight(hand)
             hands.append(hand)
             cumulative.append(total)
         return hands, cumulative
