@@ -223,8 +223,9 @@ class PlayApp(App[int]):
 
     CSS = CSS
     #: Below 34 rows the screen is ``-short`` (CSS above): the table, the hand and the moves
-    #: need about 34 rows drawn in full. (Textual types it ``ClassVar[...] | None``, which
-    #: mypy reads as an instance variable, so it cannot be annotated ``ClassVar`` here.)
+    #: need about 34 rows drawn in full; ``-tall`` has no rules, it only ends ``-short``.
+    #: (Textual types it ``ClassVar[...] | None``, which mypy reads as an instance variable,
+    #: so it cannot be annotated ``ClassVar`` here.)
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]  # noqa: RUF012
     TITLE = "hipparchus-play"
     ENABLE_COMMAND_PALETTE = False

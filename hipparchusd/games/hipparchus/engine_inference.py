@@ -43,10 +43,11 @@ def hand_weight(
         hand = core.hand_of(witness[index])
         legal = core.follow_moves(hand, lead)
         forms = {move & 15 for move in legal}
-        count, suit = seen[index][0], seen[index][1]
-        model = best_follow(hand, won, leader, lead)
-        if model is None or len(forms) < 2:
+        if len(forms) < 2:  # one public form (or none, H6): the follow says nothing
             continue
+        model = best_follow(hand, won, leader, lead)
+        assert model is not None, "a hand with legal follows has a best one"
+        count, suit = seen[index][0], seen[index][1]
         spread = (1.0 - trust) / len(forms)
         if model & 15 != (count << 2 | suit):
             weight *= spread / (trust + spread)
