@@ -230,6 +230,31 @@ _WITHOUT: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...] = (
     lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep, h[5] & keep),
 )
 _V1_ONLY = (V1,)
+#: ``_LED[card]``: for a trick led with ``card``, the table of its suit's cards by rank bits
+#: (:data:`SUIT_CARDS`) and the shift that brings that suit's bits of a hand down to 10 bits:
+#: a follow (P5) is then one look-up, with nothing worked out from the led card.
+_LED: tuple[tuple[tuple[tuple[int, ...], ...], int], ...] = tuple(
+    (SUIT_CARDS[card // 10], 10 * (card // 10)) for card in range(60)
+)
+#: ``_LED_MASK[card]``: the mask of the suit of ``card`` (P5: a trick goes to its led suit).
+_LED_MASK: tuple[int, ...] = tuple(SUIT_MASKS[card // 10] for card in range(60))
+
+
+def _points_by_mask() -> dict[int, int]:
+    """P7: the points of every set of point cards, by its mask (the 2,048 sets of the eleven
+    point cards)."""
+    table = {0: 0}
+    for card in range(60):
+        if POINTS[card]:
+            table.update(
+                {mask | 1 << card: points + POINTS[card] for mask, points in table.items()}
+            )
+    return table
+
+
+#: ``MASK_POINTS[cards & POINT_MASK]``: the points (P7) of a set of cards, ``cards`` a mask: a
+#: finished trick's points in one look-up.
+MASK_POINTS: dict[int, int] = _points_by_mask()
 _NOT_JUPITER = ~JUPITER_MASK
 
 
@@ -352,26 +377,25 @@ def play(hand: Hand, card: int) -> Hand:
         raise IllegalPlay(why_illegal(hand, card))
     players = len(hands)
     trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
-    if len(trick) < players:
+    count = len(trick)
+    if count < players:
         # The next seat, which has not played to the trick, must follow the led suit if it
         # can (P5, P10): allowed(), as cards, in one look-up when it can.
-        held = hands[(leader + len(trick)) % players]
-        suit = trick[0] // 10
-        following = SUIT_CARDS[suit][held >> 10 * suit & 0x3FF] or cards_in(held)
+        held = hands[(leader + count) % players]
+        suit_cards, shift = _LED[trick[0]]
+        following = suit_cards[held >> shift & 0x3FF] or cards_in(held)
         return (hands, leader, trick, taken, broken, done, passes, choice, following)
     # The trick is complete: its cards as a mask, which leaves every hand; the highest card of
-    # the led suit is the highest bit of the led suit (P5); one point per Jupiter 1 to Sun,
-    # seven per Mars 7 or Neptune 7 (P7), two bit counts.
+    # the led suit is the highest bit of the led suit (P5); its points (P7) one look-up.
     cards = 0
     for one in trick:
         cards |= _BITS[one]
-    best = (cards & SUIT_MASKS[trick[0] // 10]).bit_length() - 1
+    best = (cards & _LED_MASK[trick[0]]).bit_length() - 1
     winner = (leader + trick.index(best)) % players
-    if cards & POINT_MASK:
+    points = MASK_POINTS[cards & POINT_MASK]
+    if points:
         scores = list(taken)
-        scores[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
-            cards & SEVEN_POINT_MASK
-        ).bit_count()
+        scores[winner] += points
         taken = tuple(scores)
     if not broken:
         broken = cards & JUPITER_MASK != 0
@@ -462,7 +486,11 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
                 bit = _BITS[card]
                 moved[giver] ^= bit
                 moved[(giver + offset) % players] |= bit
-    return (tuple(moved), holder(moved, V1), (), taken, broken, done, passes, choice, _V1_ONLY)
+    # P12: whoever holds Venus 1 now leads it (holder() written out: one call fewer a hand).
+    for first, held in enumerate(moved):  # noqa: B007 (the loop finds the seat)
+        if held & _V1_BIT:
+            break
+    return (tuple(moved), first, (), taken, broken, done, passes, choice, _V1_ONLY)
 
 
 def received(hand: Hand, offsets: tuple[int, ...], seat: int) -> tuple[tuple[int, ...], ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .core import JUPITER_MASK, ONE_POINT_MASK, SEVEN_POINT_MASK, SUIT_MASKS, V1, Hand, holdings
+from .core import JUPITER_MASK, MASK_POINTS, POINT_MASK, SUIT_MASKS, V1, Hand, holdings
 
 _V1_BIT = 1 << V1
 _NOT_JUPITER = ~JUPITER_MASK
@@ -70,9 +70,7 @@ def playout(hand: Hand, choose: Chooser, rand: Callable[[], float]) -> list[int]
         if played < players:
             seat = (seat + 1) % players
             continue
-        taken[winner] += (cards & ONE_POINT_MASK).bit_count() + 7 * (
-            cards & SEVEN_POINT_MASK
-        ).bit_count()
+        taken[winner] += MASK_POINTS[cards & POINT_MASK]
         broken = broken or cards & JUPITER_MASK != 0
         done += 1
         seat, played, cards = winner, 0, 0
