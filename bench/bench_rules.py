@@ -23,6 +23,12 @@ what is measured is the rules, not the generator):
 - ``planets-replay``: the same for planets, 20 seeded games of 3 to 6 seats (``exact100``
   every other game) of uniformly random passes and cards.
 
+For ``planets-3`` to ``planets-6`` the bench also prints the hand less its *draws*: the same
+hands' random player alone (``planets-N-draws``: every seat's :func:`pick` over ``cards_of`` of
+a hand dealt once, and one draw ``legal[int(random() * len(legal))]`` per card of the hand, with
+no rules called), measured in each version, so that what is left is what the daemon runs: the
+deal and the rules.
+
 Both versions must print the same checksum of what their repetitions gave (round winners,
 points added): the same rules, the same random draws.
 
@@ -226,8 +232,47 @@ def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]
     return by_objects
 
 
+def planets_draws(players: int) -> Callable[[random.Random], int]:
+    """The random player's part of one hand of ``planets-N`` per call, without the rules (see
+    the module's doc): the passes' picks over a hand dealt once, then one draw per card of the
+    deck; gives the last draw."""
+    from hipparchusd.games.planets.model import cards_of
+    from hipparchusd.games.planets.rules import shuffled_deal
+
+    dealt = shuffled_deal(random.Random(1), players)
+    counts = [len(PASS_OFFSETS[players][index]) for index in range(len(PASS_OFFSETS[players]))]
+    cards = sum(hand.bit_count() for hand in dealt)
+    legal = tuple(range(4))
+    numbers = iter(range(1 << 62))
+
+    def draws(rng: random.Random) -> int:
+        random_ = rng.random
+        count = counts[next(numbers) % len(counts)]
+        if count:
+            for seat in range(players):
+                pick(cards_of(dealt[seat]), count, random_)
+        drawn = 0
+        for _ in range(cards):
+            drawn = legal[int(random_() * len(legal))]
+        return drawn
+
+    return draws
+
+
+#: The passes' offsets by seat count, in the order of the cycle (P4, P15; as the core's
+#: ``PASS_CYCLES``, written here so that a tree without the core measures the same draws).
+PASS_OFFSETS = {
+    3: ((1,) * 4, (-1,) * 4, (1, 1, -1, -1)),
+    4: ((1,) * 3, (-1,) * 3, (2,) * 3, (1, 2, -1)),
+    5: ((1,) * 2, (-1,) * 2, (2,) * 2, (-2,) * 2, ()),
+    6: ((1,) * 2, (2,) * 2, (3,) * 2, (-2,) * 2, (-1,) * 2, ()),
+}
+
+
 def workload(name: str) -> Callable[[random.Random], int]:
     """The repetition of workload ``name`` (see the module's doc)."""
+    if name.endswith("-draws"):
+        return planets_draws(int(name.split("-")[1]))
     if name == "hipparchus-replay":
         return hipparchus_replays()
     if name == "planets-replay":
@@ -298,6 +343,17 @@ def main() -> None:
                 f"  (median {median['old']:.1f} / {median['new']:.1f} us)",
                 flush=True,
             )
+            if not args.no_callgrind and name.startswith("planets-") and name[-1].isdigit():
+                less = {
+                    version: counts[version]
+                    - instructions(tree, HERE, ["--worker", f"{name}-draws"], args.count)
+                    for version, tree in trees.items()
+                }
+                print(
+                    f"{'  less its draws':<20} {less['old']:>11,.0f} {less['new']:>11,.0f} "
+                    f"{less['old'] / less['new']:>5.2f}x   (the deal and the rules)",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
