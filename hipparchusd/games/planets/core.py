@@ -255,7 +255,11 @@ def _points_by_mask() -> dict[int, int]:
 #: ``MASK_POINTS[cards & POINT_MASK]``: the points (P7) of a set of cards, ``cards`` a mask: a
 #: finished trick's points in one look-up.
 MASK_POINTS: dict[int, int] = _points_by_mask()
-_NOT_JUPITER = ~JUPITER_MASK
+#: Every card's bit: ``EVERY_CARD ^ cards`` is every card but ``cards``, as a positive int: an
+#: ``&`` with a positive mask costs less than with the negative ``~cards`` (CPython works the
+#: two's complement of a negative int out at every operation).
+EVERY_CARD = (1 << 60) - 1
+_NOT_JUPITER = EVERY_CARD ^ JUPITER_MASK
 
 
 class IllegalPlay(ValueError):
@@ -399,7 +403,7 @@ def play(hand: Hand, card: int) -> Hand:
         taken = tuple(scores)
     if not broken:
         broken = cards & JUPITER_MASK != 0
-    hands = _WITHOUT[players](hands, ~cards)
+    hands = _WITHOUT[players](hands, EVERY_CARD ^ cards)
     held = hands[winner]
     if not broken:
         held = held & _NOT_JUPITER or held

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .core import JUPITER_MASK, MASK_POINTS, POINT_MASK, SUIT_MASKS, V1, Hand, holdings
+from .core import EVERY_CARD, JUPITER_MASK, MASK_POINTS, POINT_MASK, SUIT_MASKS, V1, Hand, holdings
 
 _V1_BIT = 1 << V1
-_NOT_JUPITER = ~JUPITER_MASK
+_NOT_JUPITER = EVERY_CARD ^ JUPITER_MASK
 
 #: A playout's choice of card: ``choose(legal, led, best, last, rand)`` gives a card of the
 #: mask ``legal``; ``led`` is the led suit's mask (0 for a lead), ``best`` the highest card of
