@@ -46,10 +46,13 @@ def seed_of(view: object) -> int:
 
 
 def play_round(
-    deal_seed: int, engine_seat: int, level: Level, adapter: object, rng: random.Random
+    deal_seed: int, engine_seat: int, level: Level, adapter: object
 ) -> tuple[list[tuple[core.Round, int, int]], int, list[float]]:
     """The first round of the match seeded ``deal_seed``: every position before a play, its
-    mover and the core move made; the round's winner; the engine's CPU seconds a move."""
+    mover and the core move made; the round's winner; the engine's CPU seconds a move. The
+    random seat's numbers depend only on the deal and the seat, so that two settings play the
+    same round until their first different move (paired rounds)."""
+    rng = random.Random(deal_seed * 2 + engine_seat)
     game = HipparchusGame(seed=deal_seed, first_leader=deal_seed % 2)
     game.start()
     plies: list[tuple[core.Round, int, int]] = []
@@ -127,24 +130,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="ismcts:100cpu")
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--dump", help="append every lost round's plies (JSON lines) here")
+    parser.add_argument("--results", help="append every round's 'deal seat won' line here")
     args = parser.parse_args(argv)
     level = Level.parse(args.level)
     adapter = ADAPTER
     if args.option:
         adapter = adapter.with_options(dict(item.split("=", 1) for item in args.option))
-    rng = random.Random(args.seed)
     solver = Solver(cards=30)
     classes: collections.Counter[str] = collections.Counter()
     by_cards: collections.Counter[tuple[str, int]] = collections.Counter()
     rounds = wins = 0
     spent: list[float] = []
     dump = open(args.dump, "a") if args.dump else None  # noqa: SIM115
+    results = open(args.results, "a") if args.results else None  # noqa: SIM115
     for deal in range(args.deals):
         deal_seed = args.seed * 100_000 + deal
         for me in (0, 1):
-            plies, winner, times = play_round(deal_seed, me, level, adapter, rng)
+            plies, winner, times = play_round(deal_seed, me, level, adapter)
             spent += times
             rounds += 1
+            if results is not None:
+                results.write(f"{deal_seed} {me} {int(winner == me)}\n")
+                results.flush()
             if winner == me:
                 wins += 1
                 continue

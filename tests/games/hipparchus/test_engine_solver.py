@@ -13,7 +13,7 @@ from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Level
 from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.dealing import seeded_deal
-from hipparchusd.games.hipparchus.engine import ADAPTER, ROOT_TUNING, TUNING
+from hipparchusd.games.hipparchus.engine import ADAPTER, LEAF_TUNING, ROOT_TUNING, TUNING
 from hipparchusd.games.hipparchus.engine_heuristic import heuristic_play
 from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.engine_solver import Solver
@@ -193,3 +193,29 @@ def test_the_root_solver_is_an_option() -> None:
     assert ADAPTER.with_options({"root_solve": "16"}).position(view).tuning() == ROOT_TUNING
     assert ADAPTER.with_options({"root_solve": "2"}).position(view).tuning() == TUNING
     assert ADAPTER.position(view).tuning() == TUNING
+
+
+def test_leaf_cards_solves_larger_leaves() -> None:
+    """``leaf_cards`` raises the cards of a leaf the search solves: with 16, a world of 13 to 16
+    cards is solved exactly (the winner plain minimax's solver gives); by default it is out of
+    reach (played out); the option takes 0 to 28."""
+    with pytest.raises(ValueError, match="leaf_cards"):
+        ADAPTER.with_options({"leaf_cards": "-1"})
+    adapter = ADAPTER.with_options({"leaf_cards": "16"})
+    checked = 0
+    for seed in range(400):
+        game, seat = random_position(seed, 6 + seed % 10)
+        view = game.view(seat)
+        if view.hand is None or not 13 <= view.hand.size + view.hand_sizes[1 - seat] <= 16:
+            continue
+        position = adapter.position(game.view_data(seat))
+        assert position.tuning() == LEAF_TUNING
+        world = position.information_set().determinize(random.Random(seed))
+        values = world.solve(LEAF_TUNING.solve_nodes)
+        winner = Solver(cards=30).winner(world.round, 10**7)
+        assert values is not None and values[winner] == 1.0
+        default = ADAPTER.position(game.view_data(seat))
+        assert default.tuning() == TUNING
+        assert default.information_set().determinize(random.Random(seed)).solve(10**7) is None
+        checked += 1
+    assert checked >= 10
