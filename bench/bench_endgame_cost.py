@@ -1,16 +1,16 @@
-"""The root solver's cost (issue 29, the adapter's ``root_solve``): iterations per CPU second
-and the worlds the best move gets, by cards left, against the default search. Not a test: it
-prints figures.
+"""The cost of the endgame options (issue 29, the adapter's ``root_solve`` and ``leaf_cards``):
+iterations per CPU second and the visits of the best move, by cards left, against the default
+search. Not a test: it prints figures.
 
 Positions: seeded first rounds, ``ismcts:100cpu`` against random plays (as
 bench/diagnose_losses.py plays them), every decision of the engine's seat with 10 to 20 cards
-in both hands. Each position is searched at ``--level`` with ``root_solve`` 0 and with
-``--cards`` (interleaved, one process); an iteration of the root solver is one root move's
+in both hands. Each position is searched at ``--level`` by the default search and with each
+``--option`` (interleaved, one process); an iteration of the root solver is one root move's
 world solved.
 
 Usage::
 
-    python bench/bench_root_solve.py [--deals 10] [--cards 16] [--level ismcts:100cpu]
+    python bench/bench_endgame_cost.py [--deals 10] [--option root_solve=16] [--option ...]
 """
 
 from __future__ import annotations
@@ -56,13 +56,16 @@ def main(argv: list[str] | None = None) -> int:
     """Search every position with and without the root solver; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--cards", type=int, default=16)
+    parser.add_argument("--option", action="append", default=[], help="KEY=VALUE")
     parser.add_argument("--level", default="ismcts:100cpu")
     args = parser.parse_args(argv)
     level = Level.parse(args.level)
     found = positions(args.deals, level)
-    settings = {0: ADAPTER, args.cards: ADAPTER.with_options({"root_solve": str(args.cards)})}
-    rows: dict[tuple[int, int], list[tuple[float, int, float]]] = {}
+    settings = {"default": ADAPTER}
+    for option in args.option:
+        key, _, value = option.partition("=")
+        settings[option] = ADAPTER.with_options({key: value})
+    rows: dict[tuple[str, int], list[tuple[float, int, float]]] = {}
     for cards, view in found:
         for option, adapter in settings.items():
             started = time.thread_time()
@@ -78,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         top = sum(v[1] for v in values) / len(values)
         worst = max(v[2] for v in values) * 1000
         print(
-            f"root_solve={option:2} cards {2 * pair + 1}-{2 * pair + 2}: {len(values):3} "
+            f"{option:14} cards {2 * pair + 1}-{2 * pair + 2}: {len(values):3} "
             f"positions, {rate:8,.0f} iterations a CPU second, {top:6,.0f} visits of the "
             f"best move, {worst:4.0f} ms CPU at most"
         )
