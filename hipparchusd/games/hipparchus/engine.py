@@ -17,9 +17,11 @@ from collections.abc import Hashable
 from ...engine.position import Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
+from . import core
 from .codec import load_view
 from .engine_heuristic import heuristic_play
 from .engine_information import HipparchusInformation
+from .engine_solver import SOLVE_CARDS
 from .model import Play, Suit, play_of
 from .notation import format_play
 from .rules import ROUNDS_TO_WIN
@@ -47,6 +49,18 @@ def match_chance(round_wins: tuple[int, int], seat: int, round_chance: float) ->
 #: :data:`SOLVE_NODES` positions (issue 29).
 SOLVE_NODES = 2000
 TUNING = Tuning(solve_nodes=SOLVE_NODES)
+#: The positions each world's solve may take when the root itself is solved (the adapter's
+#: ``root_solve`` option): at 20 cards a solve from scratch takes 405 positions at the median
+#: and 11,435 at most of 300 deals (docs/engine.md), so this rarely overruns.
+ROOT_SOLVE_NODES = 50_000
+#: The root's endgame search: every sampled world (a shared deal) solved exactly for every
+#: root move still in the race (perfect-information Monte Carlo with the exact solver).
+ROOT_TUNING = Tuning(shared_worlds=True, solve_nodes=ROOT_SOLVE_NODES)
+#: The positions a leaf's solve may take when leaves of more cards than
+#: :data:`.engine_solver.SOLVE_CARDS` are solved (the adapter's ``leaf_cards`` option): at 16
+#: cards a solve from scratch takes 95 at the median and 1,656 at most of 300 deals.
+LEAF_SOLVE_NODES = 5000
+LEAF_TUNING = Tuning(solve_nodes=LEAF_SOLVE_NODES)
 
 
 class HipparchusPosition(Position):
@@ -58,7 +72,9 @@ class HipparchusPosition(Position):
             need not move.
     """
 
-    def __init__(self, view_data: JSON, trust: float = 0.0) -> None:
+    def __init__(
+        self, view_data: JSON, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0
+    ) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
             raise ValueError("a spectator's view: the engine plays for a seat")
@@ -75,6 +91,11 @@ class HipparchusPosition(Position):
             raise ValueError("the seat has no legal play")
         self._information: HipparchusInformation | None = None
         self.trust = trust
+        cards = hand.size + view.hand_sizes[1 - self.seat]
+        #: Whether the root is solved world by world (see :meth:`tuning`).
+        self.root_solved = 0 < cards <= root_solve
+        #: The most cards of a leaf the search solves (0: :data:`.engine_solver.SOLVE_CARDS`).
+        self.leaf_cards = leaf_cards
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -85,13 +106,22 @@ class HipparchusPosition(Position):
         return format_play(heuristic_play(self.view, self.information_set, rng))
 
     def tuning(self) -> Tuning:
-        """The paper's search with the exact solver at its leaves (:data:`TUNING`)."""
-        return TUNING
+        """The paper's search with the exact solver at its leaves (:data:`TUNING`); once both
+        hands hold ``root_solve`` cards or fewer, the root's endgame search
+        (:data:`ROOT_TUNING`): each sampled world solved exactly (RULINGS H2-H11) after every
+        root move still racing, the move winning the most worlds first."""
+        if self.root_solved:
+            return ROOT_TUNING
+        return LEAF_TUNING if self.leaf_cards > SOLVE_CARDS else TUNING
 
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""
         if self._information is None:
             self._information = HipparchusInformation(self.view, self.trust)
+            if self.root_solved:  # every world's position is worth solving
+                self._information.solver.cards = core.HAND_SIZE * 2
+            elif self.leaf_cards:
+                self._information.solver.cards = self.leaf_cards
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
@@ -112,30 +142,47 @@ class HipparchusPosition(Position):
 
 class HipparchusAdapter:
     """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``). ``trust`` is the
-    inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise)."""
+    inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise); ``root_solve``
+    the most cards in both hands at which the root is solved world by world (0, off);
+    ``leaf_cards`` the most cards of a leaf the search solves (0: the default,
+    :data:`.engine_solver.SOLVE_CARDS`)."""
 
-    def __init__(self, trust: float = 0.0) -> None:
+    def __init__(self, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0) -> None:
         self.trust = trust
+        self.root_solve = root_solve
+        self.leaf_cards = leaf_cards
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
-        return HipparchusPosition(view, self.trust)
+        return HipparchusPosition(view, self.trust, self.root_solve, self.leaf_cards)
 
     def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
         """A copy with these options, for A/B matches: ``inference`` (a float in [0, 1), the
-        inference's ``trust``; 0 is off).
+        inference's ``trust``; 0 is off); ``root_solve`` (an int from 0 to 28, the cards in
+        both hands at most for the root to be solved world by world; 0 is off);
+        ``leaf_cards`` (an int from 0 to 28, the most cards of a leaf the search solves; 0 is
+        the default, :data:`.engine_solver.SOLVE_CARDS`).
 
         Raises:
             ValueError: an unknown option or a bad value.
         """
-        trust = self.trust
+        trust, root_solve, leaf_cards = self.trust, self.root_solve, self.leaf_cards
         for key, value in options.items():
-            if key != "inference":
+            if key == "inference":
+                trust = float(value)
+                if not 0.0 <= trust < 1.0:
+                    raise ValueError(f"inference must be in [0, 1), not {value!r}")
+            elif key == "root_solve":
+                root_solve = int(value)
+                if not 0 <= root_solve <= 2 * core.HAND_SIZE:
+                    raise ValueError(f"root_solve must be in 0..28, not {value!r}")
+            elif key == "leaf_cards":
+                leaf_cards = int(value)
+                if not 0 <= leaf_cards <= 2 * core.HAND_SIZE:
+                    raise ValueError(f"leaf_cards must be in 0..28, not {value!r}")
+            else:
                 raise ValueError(f"unknown engine option {key!r}")
-            trust = float(value)
-            if not 0.0 <= trust < 1.0:
-                raise ValueError(f"inference must be in [0, 1), not {value!r}")
-        return HipparchusAdapter(trust)
+        return HipparchusAdapter(trust, root_solve, leaf_cards)
 
 
 ADAPTER = HipparchusAdapter()

@@ -9,13 +9,17 @@ import random
 import pytest
 from hipparchus_positions import random_position
 
+from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.types import Level
 from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.dealing import seeded_deal
+from hipparchusd.games.hipparchus.engine import ADAPTER, LEAF_TUNING, ROOT_TUNING, TUNING
 from hipparchusd.games.hipparchus.engine_heuristic import heuristic_play
 from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.engine_solver import Solver
 from hipparchusd.games.hipparchus.engine_state import HipparchusState
 from hipparchusd.games.hipparchus.model import play_of_move
+from hipparchusd.games.hipparchus.notation import format_play
 
 
 def exhaustive_winner(round_: core.Round) -> int:
@@ -138,3 +142,80 @@ def test_the_heuristic_plays_a_forced_win_late_in_a_round() -> None:
         found += bool(chosen & winning)
     assert forced >= 20
     assert found >= 0.9 * forced
+
+
+def _forced_positions(limit: int) -> list[tuple[object, int, set[int], int]]:
+    """Positions of seeded random games with ``limit`` cards or fewer in both hands where
+    some plays of the seat win the round against every opponent hand that agrees with the view
+    (plain minimax on each of 60 sampled worlds) and others do not: (view data, seat, the
+    winning moves, seed)."""
+    found = []
+    for seed in range(1200):
+        game, seat = random_position(seed, 14 + seed % 12)
+        view = game.view(seat)
+        if view.hand is None or view.hand.size + view.hand_sizes[1 - seat] > limit:
+            continue
+        information = HipparchusInformation(view)
+        rng = random.Random(seed)
+        worlds = {information.determinize(rng).round for _ in range(60)}
+        legal = next(iter(worlds))[6]
+        winning = {
+            move
+            for move in legal
+            if all(exhaustive_winner(core.play(world, move)) == seat for world in worlds)
+        }
+        if winning and len(winning) < len(legal):
+            found.append((game.view_data(seat), seat, winning, seed))
+    return found
+
+
+def test_the_root_solver_plays_a_forced_win() -> None:
+    """With the root solved world by world (the adapter's ``root_solve``), in every late
+    position (8 cards or fewer) where some plays win the round against every opponent hand
+    that agrees with the view (RULINGS H2-H11, plain minimax) and others do not, the engine
+    plays one of the winning plays, and its value says it wins every world it solved."""
+    adapter = ADAPTER.with_options({"root_solve": "16"})
+    positions = _forced_positions(8)
+    assert len(positions) >= 20
+    for view, _, winning, seed in positions:
+        analysis = analyze(adapter, view, Level.parse("ismcts:600"), seed=seed)
+        words = {format_play(play_of_move(move)) for move in winning}
+        assert analysis.best in words, seed
+        assert analysis.moves[0].value == 1.0
+        assert all(stats.value < 1.0 for stats in analysis.moves if stats.move not in words)
+
+
+def test_the_root_solver_is_an_option() -> None:
+    """``root_solve`` takes 0 to 28 cards; above its cards the search is the default one."""
+    with pytest.raises(ValueError, match="root_solve"):
+        ADAPTER.with_options({"root_solve": "29"})
+    view, _, _, _ = _forced_positions(8)[0]
+    assert ADAPTER.with_options({"root_solve": "16"}).position(view).tuning() == ROOT_TUNING
+    assert ADAPTER.with_options({"root_solve": "2"}).position(view).tuning() == TUNING
+    assert ADAPTER.position(view).tuning() == TUNING
+
+
+def test_leaf_cards_solves_larger_leaves() -> None:
+    """``leaf_cards`` raises the cards of a leaf the search solves: with 16, a world of 13 to 16
+    cards is solved exactly (the winner plain minimax's solver gives); by default it is out of
+    reach (played out); the option takes 0 to 28."""
+    with pytest.raises(ValueError, match="leaf_cards"):
+        ADAPTER.with_options({"leaf_cards": "-1"})
+    adapter = ADAPTER.with_options({"leaf_cards": "16"})
+    checked = 0
+    for seed in range(400):
+        game, seat = random_position(seed, 6 + seed % 10)
+        view = game.view(seat)
+        if view.hand is None or not 13 <= view.hand.size + view.hand_sizes[1 - seat] <= 16:
+            continue
+        position = adapter.position(game.view_data(seat))
+        assert position.tuning() == LEAF_TUNING
+        world = position.information_set().determinize(random.Random(seed))
+        values = world.solve(LEAF_TUNING.solve_nodes)
+        winner = Solver(cards=30).winner(world.round, 10**7)
+        assert values is not None and values[winner] == 1.0
+        default = ADAPTER.position(game.view_data(seat))
+        assert default.tuning() == TUNING
+        assert default.information_set().determinize(random.Random(seed)).solve(10**7) is None
+        checked += 1
+    assert checked >= 10
