@@ -494,6 +494,8 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
     for first, held in enumerate(moved):  # noqa: B007 (the loop finds the seat)
         if held & _V1_BIT:
             break
+    else:
+        raise IllegalPlay("no seat holds V1")
     return (tuple(moved), first, (), taken, broken, done, passes, choice, _V1_ONLY)
 
 

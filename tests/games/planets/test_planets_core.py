@@ -61,3 +61,16 @@ def test_playout_plays_the_rules_with_its_draws(players: int, galaxies: bool) ->
             assert sum(taken) == core.HAND_POINTS
             legal = core.legal(hand)
             hand = core.play(hand, legal[rng.randrange(len(legal))])
+
+
+def test_the_last_pass_of_a_deal_without_venus_1_is_refused() -> None:
+    """P12: after the pass the holder of Venus 1 leads; a hand given to the core without it
+    has no leader, so the last seat's pass is refused rather than giving the lead to anyone,
+    and the hand is as before it."""
+    hand = core.start((0b111, 0b111 << 10, 0b111 << 20), (1,))
+    for seat in (0, 1):
+        hand = core.pass_cards(hand, seat, [10 * seat], (1,))
+    with pytest.raises(core.IllegalPlay, match="no seat holds V1"):
+        core.pass_cards(hand, 2, [20], (1,))
+    assert hand[6] == ((0,), (10,), None)
+    assert core.phase(hand) == core.PASS
