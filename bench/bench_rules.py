@@ -240,7 +240,7 @@ def planets_draws(players: int) -> Callable[[random.Random], int]:
     from hipparchusd.games.planets.rules import shuffled_deal
 
     dealt = shuffled_deal(random.Random(1), players)
-    counts = [len(PASS_OFFSETS[players][index]) for index in range(len(PASS_OFFSETS[players]))]
+    counts = PASS_COUNTS[players]
     cards = sum(hand.bit_count() for hand in dealt)
     legal = tuple(range(4))
     numbers = iter(range(1 << 62))
@@ -259,14 +259,9 @@ def planets_draws(players: int) -> Callable[[random.Random], int]:
     return draws
 
 
-#: The passes' offsets by seat count, in the order of the cycle (P4, P15; as the core's
-#: ``PASS_CYCLES``, written here so that a tree without the core measures the same draws).
-PASS_OFFSETS = {
-    3: ((1,) * 4, (-1,) * 4, (1, 1, -1, -1)),
-    4: ((1,) * 3, (-1,) * 3, (2,) * 3, (1, 2, -1)),
-    5: ((1,) * 2, (-1,) * 2, (2,) * 2, (-2,) * 2, ()),
-    6: ((1,) * 2, (2,) * 2, (3,) * 2, (-2,) * 2, (-1,) * 2, ()),
-}
+#: The cards each seat passes, by seat count, hand by hand of the pass cycle (P4, P15: the
+#: lengths of the core's ``PASS_CYCLES``, written here because the old tree has no core).
+PASS_COUNTS = {3: (4, 4, 4), 4: (3, 3, 3, 3), 5: (2, 2, 2, 2, 0), 6: (2, 2, 2, 2, 2, 0)}
 
 
 def workload(name: str) -> Callable[[random.Random], int]:
