@@ -140,6 +140,23 @@ class HipparchusPosition(Position):
         return MoveStats(move, 0, 0.5, match_chance(self.view.round_wins, self.seat, 0.5))
 
 
+def _cards_option(key: str, value: str) -> int:
+    """An engine option counting the cards in both hands: an int from 0 to 28 (two hands of
+    :data:`.core.HAND_SIZE`).
+
+    Raises:
+        ValueError: not such an int; the message names the option.
+    """
+    most = 2 * core.HAND_SIZE
+    try:
+        cards = int(value)
+    except ValueError:
+        raise ValueError(f"{key} must be in 0..{most}, not {value!r}") from None
+    if not 0 <= cards <= most:
+        raise ValueError(f"{key} must be in 0..{most}, not {value!r}")
+    return cards
+
+
 class HipparchusAdapter:
     """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``). ``trust`` is the
     inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise); ``root_solve``
@@ -173,13 +190,9 @@ class HipparchusAdapter:
                 if not 0.0 <= trust < 1.0:
                     raise ValueError(f"inference must be in [0, 1), not {value!r}")
             elif key == "root_solve":
-                root_solve = int(value)
-                if not 0 <= root_solve <= 2 * core.HAND_SIZE:
-                    raise ValueError(f"root_solve must be in 0..28, not {value!r}")
+                root_solve = _cards_option(key, value)
             elif key == "leaf_cards":
-                leaf_cards = int(value)
-                if not 0 <= leaf_cards <= 2 * core.HAND_SIZE:
-                    raise ValueError(f"leaf_cards must be in 0..28, not {value!r}")
+                leaf_cards = _cards_option(key, value)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
         return HipparchusAdapter(trust, root_solve, leaf_cards)

@@ -189,6 +189,8 @@ def test_the_root_solver_is_an_option() -> None:
     """``root_solve`` takes 0 to 28 cards; above its cards the search is the default one."""
     with pytest.raises(ValueError, match="root_solve"):
         ADAPTER.with_options({"root_solve": "29"})
+    with pytest.raises(ValueError, match=r"root_solve must be in 0\.\.28, not 'all'"):
+        ADAPTER.with_options({"root_solve": "all"})
     view, _, _, _ = _forced_positions(8)[0]
     assert ADAPTER.with_options({"root_solve": "16"}).position(view).tuning() == ROOT_TUNING
     assert ADAPTER.with_options({"root_solve": "2"}).position(view).tuning() == TUNING
