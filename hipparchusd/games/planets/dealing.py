@@ -11,7 +11,6 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from typing import TypeVar
 
 from ...wording import counted
 from .core import cut_dealer
@@ -22,14 +21,11 @@ __all__ = [
     "check_masks",
     "cut_dealer",
     "draw_cut",
-    "shuffle",
     "shuffled_deal",
 ]
 
 #: ``_BITS[card]`` is ``1 << card``.
 _BITS: tuple[int, ...] = tuple(1 << card for card in CARDS)
-
-_Item = TypeVar("_Item")
 
 
 def check_masks(dealt: Sequence[int], players: int, galaxies: bool) -> None:
@@ -77,70 +73,81 @@ def check_deal(
     return tuple(masks)
 
 
-def shuffle(rng: random.Random, items: list[_Item]) -> None:
-    """Shuffle ``items`` in place with ``rng``, every order equally likely, from one draw of
-    ``rng``: a number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again
-    in the rare case it falls in the incomplete top of the range), whose digits in the
-    factorial number system give each swap of the Fisher-Yates shuffle. One draw instead of
-    one per card: ten times faster with ``random.Random``, and one read of the system's
-    randomness with ``random.SystemRandom``."""
-    bits, complete, groups = _shuffle_plan(len(items))
-    number = rng.getrandbits(bits)
-    while number >= complete:
-        number = rng.getrandbits(bits)
-    for product, steps in groups:
-        # The next digits, taken from a small number: the same digits as from the big one,
-        # since their radices divide the product.
-        number, digits = divmod(number, product)
-        for i, radix in steps:
-            j = digits % radix
-            digits //= radix
-            items[i], items[j] = items[j], items[i]
-
-
-@functools.cache
-def _shuffle_plan(
-    size: int,
-) -> tuple[int, int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]:
-    """For :func:`shuffle` of ``size`` items: the bits to draw, the bound below which a draw
-    is used (a multiple of ``size!``), and the swaps in groups whose radices multiply to less
-    than 2**62 (the product comes first): each swap is a position ``i`` (``size - 1`` down to
-    1) and the radix ``i + 1`` of its digit, worked out here rather than at each swap."""
-    orders = math.factorial(size)
-    bits = orders.bit_length() + 64
-    groups: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-    steps: list[tuple[int, int]] = []
-    product = 1
-    for i in range(size - 1, 0, -1):
-        if product * (i + 1) >= 1 << 62:
-            groups.append((product, tuple(steps)))
-            steps, product = [], 1
-        steps.append((i, i + 1))
-        product *= i + 1
-    groups.append((product, tuple(steps)))
-    return bits, (1 << bits) // orders * orders, tuple(groups)
-
-
-@functools.cache
-def _deck_bits(players: int, galaxies: bool) -> tuple[int, ...]:
-    """``1 << card`` for each card of the deck of P2, sorted (see :func:`~.model.deck_mask`)."""
-    return tuple(_BITS[card] for card in cards_of(deck_mask(players, galaxies)))
-
-
 def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> tuple[int, ...]:
-    """Shuffle the deck of P2 with ``rng`` (:func:`shuffle`) and deal it out (masks by seat):
-    the first cards to seat 0, and so on (the dealer's seat does not matter to a random
+    """The deck of P2 shuffled with ``rng`` and dealt out (masks by seat): the first cards of
+    the shuffled deck to seat 0, and so on (the dealer's seat does not matter to a random
     deal).
+
+    The shuffle is Fisher-Yates, every order equally likely, from one draw of ``rng``: a
+    number uniform over the ``n!`` orders (drawn with 64 spare bits and drawn again in the
+    rare case it falls in the incomplete top of the range), whose digits in the factorial
+    number system give each swap. One draw instead of one per card: ten times faster with
+    ``random.Random``, and one read of the system's randomness with ``random.SystemRandom``.
 
     Raises:
         ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
     """
-    # The cards' bits are shuffled, as the cards would be (the same order): the cards differ,
-    # so the sum of a hand's bits is its mask.
-    deck = list(_deck_bits(players, galaxies))
-    shuffle(rng, deck)
-    size = len(deck) // players
-    return tuple(sum(deck[start : start + size]) for start in range(0, len(deck), size))
+    deck, bits, complete, seats = _deal_plan(players, galaxies)
+    cards = list(deck)
+    number = rng.getrandbits(bits)
+    while number >= complete:
+        number = rng.getrandbits(bits)
+    hands = [0] * players
+    # Each swap fixes the card at position i, from the last down, so a seat's hand is known
+    # once its positions are fixed: the card at j is dealt, and the card at i takes its place
+    # (the other half of the swap, position i, is never read again).
+    for seat, groups in seats:
+        mask = 0
+        for product, steps in groups:
+            # The next digits, taken from a small number: the same digits as from the big
+            # one, since their radices divide the product.
+            number, digits = divmod(number, product)
+            for i, radix in steps:
+                j = digits % radix
+                digits //= radix
+                mask |= cards[j]
+                cards[j] = cards[i]
+        hands[seat] = mask
+    hands[0] |= cards[0]
+    return tuple(hands)
+
+
+#: A group of swaps: the product of their radices, and each swap's position and radix.
+_Group = tuple[int, tuple[tuple[int, int], ...]]
+
+
+@functools.cache
+def _deal_plan(
+    players: int, galaxies: bool
+) -> tuple[tuple[int, ...], int, int, tuple[tuple[int, tuple[_Group, ...]], ...]]:
+    """For :func:`shuffled_deal`: the deck (``1 << card`` for each card of P2, sorted), the
+    bits to draw, the bound below which a draw is used (a multiple of ``size!``), and by seat
+    from the last, the swaps that fix its positions, in groups whose radices multiply to less
+    than 2**62: each swap is a position ``i`` (``size - 1`` down to 1) and the radix ``i + 1``
+    of its digit, worked out here rather than at each swap.
+
+    Raises:
+        ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
+    """
+    deck = tuple(_BITS[card] for card in cards_of(deck_mask(players, galaxies)))
+    size = len(deck)
+    hand = size // players
+    orders = math.factorial(size)
+    bits = orders.bit_length() + 64
+    seats = []
+    for seat in range(players - 1, -1, -1):
+        groups: list[_Group] = []
+        steps: list[tuple[int, int]] = []
+        product = 1
+        for i in range(seat * hand + hand - 1, max(seat * hand, 1) - 1, -1):
+            if product * (i + 1) >= 1 << 62:
+                groups.append((product, tuple(steps)))
+                steps, product = [], 1
+            steps.append((i, i + 1))
+            product *= i + 1
+        groups.append((product, tuple(steps)))
+        seats.append((seat, tuple(groups)))
+    return deck, bits, (1 << bits) // orders * orders, tuple(seats)
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:

@@ -63,7 +63,7 @@ _CHOICE_CODES = {Shoot.SELF: core.SELF, Shoot.OTHERS: core.OTHERS}
 _CHOICE_WORDS = {choice.value: choice for choice in _CHOICES}
 
 
-#: The system's randomness (one read per deal: :func:`~.rules.shuffle`).
+#: The system's randomness (one read per deal: :func:`~.rules.shuffled_deal`).
 _SYSTEM = random.SystemRandom()
 
 

@@ -24,7 +24,7 @@ import attrs
 
 from . import core
 from .core import GAME_LIMIT, IllegalPlay, cut_dealer, lowest
-from .dealing import check_deal, check_masks, draw_cut, shuffle, shuffled_deal
+from .dealing import check_deal, check_masks, draw_cut, shuffled_deal
 from .model import CARDS, Card, PassKind, Shoot, as_cards, pass_kind
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
     "lowest",
     "pass_cards_of",
     "scored",
-    "shuffle",
     "shuffled_deal",
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -30,6 +31,33 @@ def test_p2_cards_in_play_by_player_count(
     deal = shuffled_deal(random.Random(players), players, galaxies)
     assert [hand.bit_count() for hand in deal] == [each] * players
     assert sum(deal) == deck_mask(players, galaxies)
+
+
+@pytest.mark.parametrize(("players", "galaxies"), [(3, False), (4, False), (5, False), (6, True)])
+def test_the_deal_is_fisher_yates_over_the_digits_of_one_draw(players: int, galaxies: bool) -> None:
+    """A seeded deal is the textbook Fisher-Yates shuffle of the sorted deck, position i (from
+    the last down) swapped with j, the next digit of one draw in the factorial number system
+    (the draw taken as the deal takes it: n! times the 64 spare bits, drawn again above the
+    last complete multiple), dealt in order: seeded games replay the same deals."""
+    deck = [card for card in Card if deck_mask(players, galaxies) >> card & 1]
+    size = len(deck)
+    for seed in range(20):
+        orders = math.factorial(size)
+        bits = orders.bit_length() + 64
+        draws = random.Random(seed)
+        number = draws.getrandbits(bits)
+        while number >= (1 << bits) // orders * orders:
+            number = draws.getrandbits(bits)
+        cards = list(deck)
+        for i in range(size - 1, 0, -1):
+            number, j = divmod(number, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        each = size // players
+        expected = tuple(
+            sum(1 << card for card in cards[seat * each : seat * each + each])
+            for seat in range(players)
+        )
+        assert shuffled_deal(random.Random(seed), players, galaxies) == expected
 
 
 @pytest.mark.parametrize("players", [2, 7, 0])
