@@ -195,14 +195,16 @@ def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]
             hand = start(shuffled_deal(rng, players), offsets)
             if offsets:
                 for seat in range(players):
-                    chosen = pick(cards_of(hand[0][seat]), len(offsets), random_)
+                    chosen = pick(cards_of(hand[0][0][seat]), len(offsets), random_)
                     hand = pass_cards(hand, seat, chosen, offsets)
-            legal = hand[8]
+            # The hand's fields read as the daemon's hot path reads them (the core's
+            # "Representation"): hand[0][0] the hands, hand[2] the legal cards.
+            legal = hand[2]
             while legal:
                 hand = play(hand, legal[int(random_() * len(legal))])
-                legal = hand[8]
+                legal = hand[2]
             if core.phase(hand) == core.CHOICE:
-                hand = core.choose(hand, core.shooter(hand[3]), rng.choice(choices))
+                hand = core.choose(hand, core.to_move(hand)[0], rng.choice(choices))
             return sum((seat + 1) * points for seat, points in enumerate(core.added(hand)))
 
         return by_core

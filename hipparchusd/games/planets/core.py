@@ -16,22 +16,41 @@ Representation
   few integer operations.
 - A *seat* is 0 to n-1, clockwise; "left" is the next seat, seat + 1 mod n (P15).
 - A *hand* (one deal of the cards, its pass, its tricks) is the tuple
-  ``(hands, leader, trick, taken, broken, done, passes, choice, legal)``:
-  ``hands`` each seat's cards before the trick in progress (masks: the cards of ``trick`` are
-  still in them, and leave them all at once when the trick is complete, :func:`holdings`;
-  during the pass, as dealt: cards move when the last seat has passed); ``leader`` the seat
-  leading the trick in progress, -1 during the pass (who leads is not known before the cards
-  move, P12); ``trick`` the cards played to the trick in progress, in order from the leader;
-  ``taken`` the points each seat has taken (P7); ``broken`` whether a Jupiter card has been
-  played to a trick (P11); ``done`` the finished tricks; ``passes`` each seat's pass, the
-  chosen cards in order (``None`` until it has passed; ``()`` in a no-pass hand); ``choice``
-  the shooter's choice, 0 until made, then :data:`SELF` or :data:`OTHERS` (P8); ``legal`` the
-  cards the seat to play may play, sorted (a tuple of cards, empty when no card is to be
-  played). The rules work ``legal`` out with each move (a follow is one table look-up:
-  :data:`SUIT_CARDS`), so asking for it, and checking a card against it, costs nothing.
-  Its phase (:func:`phase`) follows: the pass while ``leader`` is -1, play while a trick is
-  in progress or the leader holds cards, then the shooter's choice while one is owed, then
-  over.
+  ``(base, trick, legal, seat, left, suits, shift)``. A card that does not complete a trick
+  changes only ``trick``, ``legal``, ``seat`` and ``left`` (and, leading, ``suits`` and
+  ``shift``), so that such a play builds one small tuple and reads nothing of ``base`` but a
+  hand and the next seat; everything else is in ``base``, remade when a trick is complete, a
+  seat passes or the shooter chooses:
+
+  - ``base`` is ``(hands, leader, taken, broken, done, passes, choice, arriving, after)``:
+    ``hands`` each seat's cards before the trick in progress (masks: the cards of ``trick``
+    are still in them, and leave them all at once when the trick is complete,
+    :func:`holdings`; during the pass, as dealt); ``leader`` the seat leading the trick in
+    progress, -1 during the pass (who leads is not known before the cards move, P12);
+    ``taken`` the points each seat has taken (P7); ``broken`` whether a Jupiter card has been
+    played to a trick (P11); ``done`` the finished tricks; ``passes`` each seat's pass, the
+    chosen cards in order (``None`` until it has passed; ``()`` in a no-pass hand);
+    ``choice`` the shooter's choice, 0 until made, then :data:`SELF` or :data:`OTHERS` (P8);
+    ``arriving`` during the pass each seat's cards as the passes made so far leave them (its
+    own chosen cards out, those passed to it in: the hands once the last seat has passed),
+    ``()`` after it; ``after`` the seat after each seat, clockwise (``after[seat]``, P15:
+    a look-up costs less than the arithmetic).
+  - ``trick`` the cards played to the trick in progress, in order from the leader;
+  - ``legal`` the cards the seat to play may play, sorted (a tuple of cards, empty when no
+    card is to be played). The rules work it out with each move (a follow is one table
+    look-up: :data:`SUIT_CARDS`), so asking for it, and checking a card against it, costs
+    nothing;
+  - ``seat`` the seat to play, -1 when no card is to be played;
+  - ``left`` during play the cards still to be played to the trick after the seat to play's
+    (0: it plays the last); during the pass the seats still to pass;
+  - ``suits`` and ``shift``, once the trick in progress is led, the table of the led suit's
+    cards by rank bits (``SUIT_CARDS[suit]``) and the shift ``10 * suit`` that brings a
+    hand's cards of that suit down to those bits (``()`` and 0 before the lead): a follow
+    (P5) is ``suits[held >> shift & 0x3FF]``.
+
+  Its phase (:func:`phase`) follows: the pass while ``leader`` is -1, play while a card is
+  legal, then the shooter's choice while one is owed, then over. :func:`fields` gives a
+  hand's fields by name for readers off the hot path; :func:`hand_of` makes a hand of them.
 
 Every function is pure: it returns new values and never changes its arguments (the playout
 works on lists of its own).
@@ -212,9 +231,16 @@ HAND_POINTS = 23
 PASS, PLAY, CHOICE, OVER = range(4)
 SELF, OTHERS = 1, 2
 
-#: ``(hands, leader, trick, taken, broken, done, passes, choice, legal)``: see the module.
-Hand = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], bool, int,
-             tuple[tuple[int, ...] | None, ...], int, tuple[int, ...]]  # fmt: skip
+#: ``(hands, leader, taken, broken, done, passes, choice, arriving, after)``: see the module.
+Base = tuple[tuple[int, ...], int, tuple[int, ...], bool, int,
+             tuple[tuple[int, ...] | None, ...], int, tuple[int, ...], tuple[int, ...]]  # fmt: skip
+#: ``(base, trick, legal, seat, left, suits, shift)``: see the module.
+Hand = tuple[Base, tuple[int, ...], tuple[int, ...], int, int,
+             tuple[tuple[int, ...], ...], int]  # fmt: skip
+#: A hand's fields by name (:func:`fields`): ``(hands, leader, trick, taken, broken, done,
+#: passes, choice)``.
+Fields = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], bool, int,
+               tuple[tuple[int, ...] | None, ...], int]  # fmt: skip
 
 _V1_BIT = 1 << V1
 #: ``_BITS[card]`` is ``1 << card`` (a look-up allocates nothing; a shift past 30 bits does).
@@ -230,9 +256,13 @@ _WITHOUT: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...] = (
     lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep, h[5] & keep),
 )
 _V1_ONLY = (V1,)
+#: ``_AFTER[players][seat]``: the seat after ``seat`` (clockwise, P15), the ``after`` of a base.
+_AFTER: tuple[tuple[int, ...], ...] = tuple(
+    tuple((seat + 1) % players for seat in range(players)) for players in range(7)
+)
 #: ``_LED[card]``: for a trick led with ``card``, the table of its suit's cards by rank bits
 #: (:data:`SUIT_CARDS`) and the shift that brings that suit's bits of a hand down to 10 bits:
-#: a follow (P5) is then one look-up, with nothing worked out from the led card.
+#: the hand's ``suits`` and ``shift`` from its lead on.
 _LED: tuple[tuple[tuple[tuple[int, ...], ...], int], ...] = tuple(
     (SUIT_CARDS[card // 10], 10 * (card // 10)) for card in range(60)
 )
@@ -287,8 +317,53 @@ def start(dealt: Sequence[int], offsets: tuple[int, ...]) -> Hand:
     players = len(hands)
     zeros = (0,) * players
     if offsets:
-        return (hands, -1, (), zeros, False, 0, (None,) * players, 0, ())
-    return (hands, holder(hands, V1), (), zeros, False, 0, ((),) * players, 0, _V1_ONLY)
+        passing: Base = (hands, -1, zeros, False, 0, (None,) * players, 0, hands, _AFTER[players])
+        return (passing, (), (), -1, players, (), 0)
+    first = holder(hands, V1)
+    base: Base = (hands, first, zeros, False, 0, ((),) * players, 0, (), _AFTER[players])
+    return (base, (), _V1_ONLY, first, players - 1, (), 0)
+
+
+def hand_of(
+    hands: Sequence[int],
+    leader: int,
+    trick: tuple[int, ...],
+    taken: tuple[int, ...],
+    broken: bool,
+    done: int,
+    passes: tuple[tuple[int, ...] | None, ...],
+    choice: int,
+    offsets: tuple[int, ...],
+) -> Hand:
+    """The hand of these fields (as :func:`fields` gives them, see the module), its pass that
+    of ``offsets`` (P4): the legal cards, the seat to play and the rest worked out, as
+    :func:`play` and :func:`pass_cards` would have left them. The fields are taken as given:
+    a hand made of fields the rules could not reach plays on by the rules from there."""
+    hands = tuple(hands)
+    players = len(hands)
+    if leader < 0:  # the pass: the cards of the passes made so far on their way
+        arriving = list(hands)
+        for giver, chosen in enumerate(passes):
+            for card, offset in zip(chosen or (), offsets, strict=False):
+                arriving[giver] ^= 1 << card
+                arriving[(giver + offset) % players] |= 1 << card
+        base = (hands, -1, taken, broken, done, passes, choice, tuple(arriving), _AFTER[players])
+        return (base, (), (), -1, passes.count(None), (), 0)
+    base = (hands, leader, taken, broken, done, passes, choice, (), _AFTER[players])
+    seat = (leader + len(trick)) % players
+    held = hands[seat]
+    if not trick and not held:  # every card played
+        return (base, (), (), -1, 0, (), 0)
+    suits, shift = _LED[trick[0]] if trick else ((), 0)
+    legal = cards_in(allowed(held, trick, broken, done))
+    return (base, trick, legal, seat, players - 1 - len(trick), suits, shift)
+
+
+def fields(hand: Hand) -> Fields:
+    """The hand's fields by name: ``(hands, leader, trick, taken, broken, done, passes,
+    choice)`` (see the module), for readers off the hot path."""
+    hands, leader, taken, broken, done, passes, choice, _, _ = hand[0]
+    return hands, leader, hand[1], taken, broken, done, passes, choice
 
 
 def shooter(taken: Sequence[int]) -> int:
@@ -302,12 +377,12 @@ def shooter(taken: Sequence[int]) -> int:
 def phase(hand: Hand) -> int:
     """The hand's phase: :data:`PASS`, :data:`PLAY`, :data:`CHOICE` (P8: the shooter's choice
     is owed) or :data:`OVER`."""
-    hands, leader, trick, taken, _, _, _, choice, _ = hand
-    if leader < 0:
+    base = hand[0]
+    if base[1] < 0:
         return PASS
-    if trick or hands[leader]:
+    if hand[2]:
         return PLAY
-    if not choice and HAND_POINTS in taken:
+    if not base[6] and HAND_POINTS in base[2]:
         return CHOICE
     return OVER
 
@@ -317,18 +392,18 @@ def to_move(hand: Hand) -> tuple[int, ...]:
     passed (P4: all at once); then the seat to play, then the shooter; none once it is over."""
     now = phase(hand)
     if now == PLAY:
-        return ((hand[1] + len(hand[2])) % len(hand[0]),)
+        return (hand[3],)
     if now == PASS:
-        return tuple(seat for seat, chosen in enumerate(hand[6]) if chosen is None)
+        return tuple(seat for seat, chosen in enumerate(hand[0][5]) if chosen is None)
     if now == CHOICE:
-        return (shooter(hand[3]),)
+        return (shooter(hand[0][2]),)
     return ()
 
 
 def legal(hand: Hand) -> tuple[int, ...]:
     """The cards the seat to play may play now, sorted (:func:`allowed`); empty when no card
     is to be played."""
-    return hand[8]
+    return hand[2]
 
 
 def allowed(held: int, trick: tuple[int, ...], broken: bool, done: int) -> int:
@@ -354,14 +429,14 @@ def why_illegal(hand: Hand, card: int) -> str:
     it may."""
     if phase(hand) != PLAY:
         return "no card is to be played now"
-    hands, leader, trick, _, _, done, _, _, legal_now = hand
-    if not hands[(leader + len(trick)) % len(hands)] >> card & 1:
+    _, trick, legal_now, seat, _, _, _ = hand
+    if not hand[0][0][seat] >> card & 1:
         return f"you do not hold {card_name(card)}"
     if card in legal_now:
         return ""
     if trick:
         return f"you must follow {SUIT_NAMES[trick[0] // 10]}"
-    if not done:
+    if not hand[0][4]:
         return "V1 leads the first trick"
     return "Jupiter is not broken: lead another suit"
 
@@ -376,21 +451,23 @@ def play(hand: Hand, card: int) -> Hand:
     Raises:
         IllegalPlay: ``card`` is not legal now; the message says why (:func:`why_illegal`).
     """
-    hands, leader, trick, taken, broken, done, passes, choice, legal_now = hand
+    base, trick, legal_now, seat, left, suits, shift = hand
     if card not in legal_now:
         raise IllegalPlay(why_illegal(hand, card))
-    players = len(hands)
-    trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
-    count = len(trick)
-    if count < players:
+    if left:
         # The next seat, which has not played to the trick, must follow the led suit if it
         # can (P5, P10): allowed(), as cards, in one look-up when it can.
-        held = hands[(leader + count) % players]
-        suit_cards, shift = _LED[trick[0]]
-        following = suit_cards[held >> shift & 0x3FF] or cards_in(held)
-        return (hands, leader, trick, taken, broken, done, passes, choice, following)
+        if not trick:
+            suits, shift = _LED[card]
+        seat = base[8][seat]
+        held = base[0][seat]
+        following = suits[held >> shift & 0x3FF] or cards_in(held)
+        return (base, trick + (card,), following, seat, left - 1, suits, shift)  # noqa: RUF005
     # The trick is complete: its cards as a mask, which leaves every hand; the highest card of
     # the led suit is the highest bit of the led suit (P5); its points (P7) one look-up.
+    hands, leader, taken, broken, done, passes, choice, _, after = base
+    trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
+    players = len(hands)
     cards = 0
     for one in trick:
         cards |= _BITS[one]
@@ -404,7 +481,10 @@ def play(hand: Hand, card: int) -> Hand:
     if not broken:
         broken = cards & JUPITER_MASK != 0
     hands = _WITHOUT[players](hands, EVERY_CARD ^ cards)
+    base = (hands, winner, taken, broken, done + 1, passes, choice, (), after)
     held = hands[winner]
+    if not held:  # the last trick: the shooter's choice, if one is owed, then over
+        return (base, (), (), -1, 0, (), 0)
     if not broken:
         held = held & _NOT_JUPITER or held
     # The winner's leads, as cards: cards_in(held) written out, saving a call per trick.
@@ -418,13 +498,14 @@ def play(hand: Hand, card: int) -> Hand:
         *_SATURN[high >> 10 & 0x3FF],
         *_VENUS[high >> 20],
     )
-    return (hands, winner, (), taken, broken, done + 1, passes, choice, leading)
+    return (base, (), leading, winner, players - 1, (), 0)
 
 
 def holdings(hand: Hand) -> tuple[int, ...]:
     """The cards each seat holds now (masks): its cards before the trick in progress less the
     card it played to it, if any."""
-    hands, leader, trick = hand[0], hand[1], hand[2]
+    hands, leader = hand[0][0], hand[0][1]
+    trick = hand[1]
     if not trick:
         return hands
     now = list(hands)
@@ -443,10 +524,11 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
         IllegalPlay: not the pass, already passed, the wrong number of cards, a card named
             twice or not held.
     """
-    hands, leader, trick, taken, broken, done, passes, choice, _ = hand
+    hands, leader, taken, broken, done, passes, choice, arriving, after = hand[0]
     if leader >= 0:
         raise IllegalPlay("no pass is to be made now")
-    if not 0 <= seat < len(hands):
+    players = len(hands)
+    if not 0 <= seat < players:
         raise IllegalPlay(f"no seat {seat}")
     if passes[seat] is not None:
         raise IllegalPlay("you have already passed this hand")
@@ -456,7 +538,7 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
     given = 0
     for card in cards:
         given |= 1 << card
-    if given & ~held or given.bit_count() != len(cards):
+    if given | held != held or given.bit_count() != len(cards):
         seen = 0  # which card is wrong, for the message (the first, in the order given)
         for card in cards:
             bit = 1 << card
@@ -467,47 +549,40 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
             seen |= bit
     chosen = list(passes)
     chosen[seat] = tuple(cards)
-    passes = tuple(chosen)
-    if None in passes:
-        return (hands, leader, trick, taken, broken, done, passes, choice, ())
-    players = len(hands)
-    moved = list(hands)
-    # The givers still hold their own chosen cards (cards only arrive from others), so ^
-    # takes them out; the cards were checked as each seat passed, so _BITS has them.
+    # The cards go on their way now; the hands change once the last seat has passed. The
+    # seat still holds its chosen cards in ``arriving`` (cards only arrive from others), so
+    # ^ takes them out; checked above, they are in _BITS.
+    moved = list(arriving)
+    moved[seat] ^= given
     if offsets[0] == offsets[-1]:  # every card to one seat: every pass but the split
-        step = offsets[0]
-        for giver, chosen_cards in enumerate(passes):
-            assert chosen_cards is not None
-            mask = 0
-            for card in chosen_cards:
-                mask |= _BITS[card]
-            moved[giver] ^= mask
-            moved[(giver + step) % players] |= mask
+        moved[(seat + offsets[0]) % players] |= given
     else:
-        for giver, chosen_cards in enumerate(passes):
-            assert chosen_cards is not None
-            for card, offset in zip(chosen_cards, offsets, strict=True):
-                bit = _BITS[card]
-                moved[giver] ^= bit
-                moved[(giver + offset) % players] |= bit
+        for card, offset in zip(cards, offsets, strict=True):
+            moved[(seat + offset) % players] |= _BITS[card]
+    left = hand[4] - 1
+    if left:
+        base = (hands, -1, taken, broken, done, tuple(chosen), choice, tuple(moved), after)
+        return (base, (), (), -1, left, (), 0)
     # P12: whoever holds Venus 1 now leads it (holder() written out: one call fewer a hand).
     for first, held in enumerate(moved):  # noqa: B007 (the loop finds the seat)
         if held & _V1_BIT:
             break
     else:
         raise IllegalPlay("no seat holds V1")
-    return (tuple(moved), first, (), taken, broken, done, passes, choice, _V1_ONLY)
+    base = (tuple(moved), first, taken, broken, done, tuple(chosen), choice, (), after)
+    return (base, (), _V1_ONLY, first, players - 1, (), 0)
 
 
 def received(hand: Hand, offsets: tuple[int, ...], seat: int) -> tuple[tuple[int, ...], ...]:
     """What ``seat`` received in the pass, once the cards have moved: the cards sorted and the
     seat each came from (``((), ())`` before then and in a no-pass hand)."""
-    if hand[1] < 0:
+    hands, leader, _, _, _, passes, _, _, _ = hand[0]
+    if leader < 0:
         return (), ()
-    players = len(hand[0])
+    players = len(hands)
     got = sorted(
         (card, giver)
-        for giver, given in enumerate(hand[6])
+        for giver, given in enumerate(passes)
         if given
         for card, offset in zip(given, offsets, strict=True)
         if (giver + offset) % players == seat
@@ -524,10 +599,12 @@ def choose(hand: Hand, seat: int, choice: int) -> Hand:
     """
     if phase(hand) != CHOICE:
         raise IllegalPlay("no shooting choice is pending")
-    if seat != shooter(hand[3]):
+    hands, leader, taken, broken, done, passes, _, arriving, after = hand[0]
+    if seat != shooter(taken):
         raise IllegalPlay("only the seat that took every point card chooses")
-    hands, leader, trick, taken, broken, done, passes, _, legal_now = hand
-    return (hands, leader, trick, taken, broken, done, passes, choice, legal_now)
+    _, trick, legal_now, to_play, left, suits, shift = hand
+    base = (hands, leader, taken, broken, done, passes, choice, arriving, after)
+    return (base, trick, legal_now, to_play, left, suits, shift)
 
 
 def added(hand: Hand) -> tuple[int, ...]:
@@ -540,7 +617,7 @@ def added(hand: Hand) -> tuple[int, ...]:
     """
     if phase(hand) != OVER:
         raise IllegalPlay("the hand is not over")
-    taken, choice = hand[3], hand[7]
+    taken, choice = hand[0][2], hand[0][6]
     seat = shooter(taken)
     if seat < 0:
         return taken

@@ -115,7 +115,7 @@ def live_cards(hand: core.Hand, seat: int) -> int:
     for other, held in enumerate(core.holdings(hand)):
         if other != seat:
             live |= held
-    for card in hand[2]:
+    for card in hand[1]:  # the trick in progress
         live |= 1 << card
     return live
 
@@ -155,45 +155,34 @@ class PlanetsState:
         # The core counts the tricks done; only whether there is one matters to the rules
         # (P12: Venus 1 leads the first), so 1 stands for "some".
         done = 0 if first else 1
-        to_play = hands[(leader + len(trick)) % players]
-        legal = core.cards_in(core.allowed(to_play, tuple(trick), broken, done))
         passes: tuple[tuple[int, ...], ...] = ((),) * players
-        self.hand: core.Hand = (
-            tuple(before),
-            leader,
-            tuple(trick),
-            tuple(taken),
-            broken,
-            done,
-            passes,
-            0,
-            legal,
+        self.hand: core.Hand = core.hand_of(
+            before, leader, tuple(trick), tuple(taken), broken, done, passes, 0, ()
         )
-        self.taken: Sequence[int] = self.hand[3]
+        self.taken: Sequence[int] = tuple(taken)
 
     def to_move(self) -> int:
         """The seat to play, -1 once every card is played."""
-        hand = self.hand
-        if not hand[8]:
-            return -1
-        return (hand[1] + len(hand[2])) % self.players
+        return self.hand[3]  # the core's seat to play, -1 when no card is to be played
 
     def keys(self) -> list[int]:
         """The legal cards of the seat to play."""
-        return list(self.hand[8])
+        return list(self.hand[2])
 
     def play(self, key: Hashable, rng: random.Random) -> None:
         """The seat to play plays card ``key``."""
         assert isinstance(key, int)
         self.hand = core.play(self.hand, key)
-        self.taken = self.hand[3]
+        self.taken = self.hand[0][2]
 
     def playout(self, rng: random.Random) -> None:
         """Play the hand out with :func:`playout_card`'s policy."""
         hand = self.hand
         taken = self.taken = play_out(hand, playout_card, rng.random)
         # Over: every card played (the hand's other fields are no longer read).
-        self.hand = ((0,) * self.players, hand[1], (), tuple(taken), *hand[4:8], ())
+        _, leader, _, broken, done, passes, choice, _, after = hand[0]
+        base = ((0,) * self.players, leader, tuple(taken), broken, done, passes, choice, (), after)
+        self.hand = (base, (), (), -1, 0, (), 0)
 
     def added(self, seat: int) -> int:
         """What the finished hand adds to ``seat``'s total (P7, P8, P13; the shooter chooses
@@ -210,9 +199,9 @@ class PlanetsState:
 
 def _policy_card(hand: core.Hand, players: int, rand: Callable[[], float]) -> int:
     """:func:`playout_card`'s card for the seat to play in ``hand``."""
-    trick = hand[2]
+    trick = hand[1]
     legal = 0
-    for card in hand[8]:
+    for card in hand[2]:
         legal |= 1 << card
     if not trick:
         return playout_card(legal, 0, -1, False, rand)
@@ -248,13 +237,13 @@ class ModeledState(PlanetsState):
 
     def to_move(self) -> int:
         """The observer, -1 once it has played its last card."""
-        return self.observer if self.hand[8] else -1
+        return self.observer if self.hand[2] else -1
 
     def keys(self) -> list[int]:
         """The observer's legal cards, the lowest of each run of equivalent ones
         (:func:`equivalent_runs`) unless made with ``equivalents=False``: only the observer
         chooses here, so only its cards are keys."""
-        legal = self.hand[8]
+        legal = self.hand[2]
         if len(legal) < 2 or not self.equivalents:
             return list(legal)
         # The first card of each run, without building the runs (this is the search's hot
@@ -272,7 +261,7 @@ class ModeledState(PlanetsState):
         players = self.players
         observer = self.observer
         rand = rng.random
-        while hand[8] and (hand[1] + len(hand[2])) % players != observer:
+        while hand[2] and hand[3] != observer:  # a card to play, by another seat
             hand = core.play(hand, _policy_card(hand, players, rand))
         self.hand = hand
-        self.taken = hand[3]
+        self.taken = hand[0][2]

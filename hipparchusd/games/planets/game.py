@@ -133,9 +133,8 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         check_masks(dealt, self._players, self._galaxies)
         kind = pass_kind(self._players, number)
         self._hand = core.start(dealt, kind.offsets)
-        self._setup = HandSetup(
-            self._players, number, dealer, kind, self._hand[0], pass_cards_of(self._hand[6])
-        )
+        hands, _, _, _, _, _, passes, _ = core.fields(self._hand)
+        self._setup = HandSetup(self._players, number, dealer, kind, hands, pass_cards_of(passes))
         # The hand's finished tricks, which the core does not keep (views and records do).
         self._tricks: tuple[Trick, ...] = ()
         self._view: tuple[core.Hand, PlanetsState] | None = None
@@ -266,11 +265,11 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         elif any(chosen != () for chosen in hand.passes):
             raise IllegalMove("a pass in a no-pass hand")
         for card in hand.plays:
-            leader, trick = self._hand[1], self._hand[2]
+            _, leader, trick, _, _, _, _, _ = core.fields(self._hand)
             self.play((leader + len(trick)) % self._players, card)
         if hand.choice is not None:
             done = core.phase(self._hand) >= core.CHOICE
-            seat = core.shooter(self._hand[3]) if done else -1
+            seat = core.shooter(core.fields(self._hand)[3]) if done else -1
             if seat < 0:
                 raise IllegalMove("a shooting choice with no shooter")
             self.play(seat, hand.choice)
@@ -343,7 +342,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         phase = core.phase(self._hand)
         if phase == core.PASS:
             return Pass(canonical_pass(cards, self._setup.kind))
-        if phase == core.CHOICE and seat == core.shooter(self._hand[3]):
+        if phase == core.CHOICE and seat == core.to_move(self._hand)[0]:
             raise IllegalMove("choose self or others")
         if len(cards) != 1:
             raise IllegalMove("play one card")
@@ -411,9 +410,10 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         kind = self._setup.kind
         after = core.pass_cards(self._hand, seat, canonical_pass(move.cards, kind), kind.offsets)
         self._hand = after
-        self._setup = attrs.evolve(self._setup, passes=pass_cards_of(after[6]))
+        _, leader, _, _, _, _, passes, _ = core.fields(after)
+        self._setup = attrs.evolve(self._setup, passes=pass_cards_of(passes))
         events = [Event(EVERYONE, Passed(seat))]
-        if after[1] >= 0:  # every seat has passed: the cards moved (P4, P12)
+        if leader >= 0:  # every seat has passed: the cards moved (P4, P12)
             number = self._setup.number
             for receiver in range(self._players):
                 cards, givers = core.received(after, kind.offsets, receiver)
@@ -422,7 +422,7 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
 
     def _play_card(self, seat: int, card: Card) -> list[Event]:
         before = self._hand
-        number = before[5] + 1
+        number = core.fields(before)[5] + 1
         after = self._hand = core.play(before, card)
         events = [Event(EVERYONE, Played(seat, card, number))]
         trick = finished_trick(before, card, after)
@@ -437,13 +437,13 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
                         trick.cards,
                         trick.winner,
                         trick.points,
-                        after[4],
+                        core.fields(after)[4],
                     ),
                 )
             )
             phase = core.phase(after)
             if phase == core.CHOICE:
-                events.append(Event(EVERYONE, ShootPending(core.shooter(after[3]))))
+                events.append(Event(EVERYONE, ShootPending(core.to_move(after)[0])))
             elif phase == core.OVER:
                 events += self._hand_over()
         return events

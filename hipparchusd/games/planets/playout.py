@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .core import EVERY_CARD, JUPITER_MASK, MASK_POINTS, POINT_MASK, SUIT_MASKS, V1, Hand, holdings
+from .core import (
+    EVERY_CARD,
+    JUPITER_MASK,
+    MASK_POINTS,
+    POINT_MASK,
+    SUIT_MASKS,
+    V1,
+    Hand,
+    fields,
+    holdings,
+)
 
 _V1_BIT = 1 << V1
 _NOT_JUPITER = EVERY_CARD ^ JUPITER_MASK
@@ -36,7 +46,8 @@ def playout(hand: Hand, choose: Chooser, rand: Callable[[], float]) -> list[int]
     so that a finished trick costs a few integer operations. ``hand`` is unchanged.
     """
     hands = list(holdings(hand))
-    leader, trick, taken, broken, done = hand[1], hand[2], list(hand[3]), hand[4], hand[5]
+    _, leader, trick, taken_so_far, broken, done, _, _ = fields(hand)
+    taken = list(taken_so_far)
     players = len(hands)
     played = len(trick)
     cards = 0

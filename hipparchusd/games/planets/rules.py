@@ -123,11 +123,12 @@ def pass_cards_of(
 def finished_trick(before: core.Hand, card: int, after: core.Hand) -> Trick | None:
     """The :class:`Trick` that ``card`` completed, taking the core's hand ``before`` to
     ``after``; ``None`` when the trick goes on."""
-    if after[5] == before[5]:
+    if after[1]:  # the trick goes on (a complete trick leaves none in progress)
         return None
-    winner = after[1]
-    points = after[3][winner] - before[3][winner]
-    return Trick(after[5], before[1], as_cards((*before[2], card)), winner, points)
+    _, leader, trick, taken, _, _, _, _ = core.fields(before)
+    _, winner, _, points_after, _, done, _, _ = core.fields(after)
+    points = points_after[winner] - taken[winner]
+    return Trick(done, leader, as_cards((*trick, card)), winner, points)
 
 
 @attrs.frozen(slots=True)
@@ -162,7 +163,8 @@ class HandState:
         players = len(dealt)
         kind = pass_kind(players, number)
         hand = core.start(dealt, kind.offsets)
-        setup = HandSetup(players, number, dealer, kind, hand[0], pass_cards_of(hand[6]))
+        dealt, _, _, _, _, _, passes, _ = core.fields(hand)
+        setup = HandSetup(players, number, dealer, kind, dealt, pass_cards_of(passes))
         return cls.of(hand, setup, ())
 
     @classmethod
@@ -170,7 +172,7 @@ class HandState:
         """The view of the core's ``hand`` with the ``setup`` of its deal (whose passes it
         replaces with the hand's, if they differ) and its finished ``tricks`` (which the core
         does not keep)."""
-        _, leader, trick, taken, broken, _, passes, choice, _ = hand
+        _, leader, trick, taken, broken, _, passes, choice = core.fields(hand)
         if passes != setup.passes:
             setup = attrs.evolve(setup, passes=pass_cards_of(passes))
         phase = core.phase(hand)
@@ -194,25 +196,20 @@ class HandState:
         hand = self._core
         if hand is None:
             tally = self.tally
-            done = len(tally.tricks)
-            legal: tuple[int, ...] = ()
-            if tally.phase is _PLAY:
-                held = self.hands[(tally.leader + len(self.trick)) % self.setup.players]
-                legal = core.cards_in(core.allowed(held, self.trick, tally.broken, done))
             # The core's hands still hold the cards played to the trick in progress.
             hands = list(self.hands)
             for offset, card in enumerate(self.trick):
                 hands[(tally.leader + offset) % self.setup.players] |= 1 << card
-            hand = (
-                tuple(hands),
+            hand = core.hand_of(
+                hands,
                 tally.leader,
                 self.trick,
                 tally.taken,
                 tally.broken,
-                done,
+                len(tally.tricks),
                 self.setup.passes,
                 _CHOICE_CODES[tally.choice],
-                legal,
+                self.setup.kind.offsets,
             )
             object.__setattr__(self, "_core", hand)
         return hand
@@ -368,7 +365,7 @@ class HandState:
             raise IllegalPlay(self.why_illegal(card) or "not legal now")
         before = self.core
         after = core.play(before, card)
-        if after[5] == before[5]:
+        if after[1]:
             # The trick goes on: the setup and tally are shared, the seat's card leaves its
             # hand and joins the trick (what HandState.of would rebuild, at a fraction of it).
             hands = list(self.hands)

@@ -33,7 +33,7 @@ def _after_the_pass(rng: random.Random, players: int, galaxies: bool, number: in
     hand = core.start(shuffled_deal(rng, players, galaxies), offsets)
     for seat in range(players):
         if core.phase(hand) == core.PASS:
-            cards = rng.sample(core.cards_in(hand[0][seat]), len(offsets))
+            cards = rng.sample(core.cards_in(core.holdings(hand)[seat]), len(offsets))
             hand = core.pass_cards(hand, seat, cards, offsets)
     return hand
 
@@ -57,7 +57,7 @@ def test_playout_plays_the_rules_with_its_draws(players: int, galaxies: bool) ->
                 legal = core.legal(replayed)
                 replayed = core.play(replayed, legal[int(next(draws) * len(legal))])
             assert next(draws, None) is None
-            assert tuple(taken) == replayed[3]
+            assert tuple(taken) == core.fields(replayed)[3]
             assert sum(taken) == core.HAND_POINTS
             legal = core.legal(hand)
             hand = core.play(hand, legal[rng.randrange(len(legal))])
@@ -72,5 +72,5 @@ def test_the_last_pass_of_a_deal_without_venus_1_is_refused() -> None:
         hand = core.pass_cards(hand, seat, [10 * seat], (1,))
     with pytest.raises(core.IllegalPlay, match="no seat holds V1"):
         core.pass_cards(hand, 2, [20], (1,))
-    assert hand[6] == ((0,), (10,), None)
+    assert core.fields(hand)[6] == ((0,), (10,), None)
     assert core.phase(hand) == core.PASS

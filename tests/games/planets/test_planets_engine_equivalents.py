@@ -12,6 +12,7 @@ from planets_positions import cards, mask, modeled_world, seeded_position
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Level
 from hipparchusd.games.base import MoveList
+from hipparchusd.games.planets import core
 from hipparchusd.games.planets.engine import ADAPTER, PlanetsInformation
 from hipparchusd.games.planets.engine_state import ModeledState, equivalent_runs, live_cards
 from hipparchusd.games.planets.model import CARDS
@@ -55,7 +56,7 @@ def test_equivalent_cards_are_interchangeable_to_the_hand_s_end() -> None:
 def _interchange(seed: int) -> int:
     """The check above in one world of a seeded position; the pairs of cards checked."""
     seat, world, rng = modeled_world(seed, 4 + seed % 9)
-    found = equivalent_runs(world.hand[8], live_cards(world.hand, seat))
+    found = equivalent_runs(core.legal(world.hand), live_cards(world.hand, seat))
     assert [run[0] for run in found] == world.keys()
     pairs = [(run[0], other) for run in found for other in run[1:]]
     for low, high in pairs:
@@ -65,8 +66,10 @@ def _interchange(seed: int) -> int:
         second.play(high, random.Random(seed))
         while first.to_move() >= 0:
             assert second.to_move() == seat
-            assert sorted(swap.get(c, c) for c in first.hand[8]) == list(second.hand[8])
-            card = first.hand[8][rng.randrange(len(first.hand[8]))]
+            assert sorted(swap.get(c, c) for c in core.legal(first.hand)) == list(
+                core.legal(second.hand)
+            )
+            card = core.legal(first.hand)[rng.randrange(len(core.legal(first.hand)))]
             first.play(card, random.Random(card))
             second.play(swap.get(card, card), random.Random(card))
         assert second.to_move() < 0
@@ -102,7 +105,7 @@ def test_the_search_keys_fewer_cards_and_the_analysis_gives_every_legal_card() -
         if len(world.keys()) < len(legal.moves):
             pruned += 1
             by_move = {stats.move: stats for stats in analysis.moves}
-            for run in equivalent_runs(world.hand[8], live_cards(world.hand, seat)):
+            for run in equivalent_runs(core.legal(world.hand), live_cards(world.hand, seat)):
                 values = {
                     (by_move[CARDS[c].name].visits, by_move[CARDS[c].name].value) for c in run
                 }

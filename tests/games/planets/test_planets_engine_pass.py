@@ -50,7 +50,7 @@ def test_a_deal_gives_every_unseen_card_once_and_passes_then_venus_1_leads() -> 
     state = world.play_state
     assert isinstance(state, PlanetsState)
     targets = information.kind.targets(0, 4)
-    held, leader = core.holdings(state.hand), state.hand[1]
+    held, leader = core.holdings(state.hand), core.fields(state.hand)[1]
     for card, target in zip(candidate, targets, strict=True):  # P4: the cards moved
         assert held[target] >> card & 1 and not held[0] >> card & 1
     assert sum(held) == deck_mask(4)

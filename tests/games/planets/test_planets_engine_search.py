@@ -23,8 +23,8 @@ def test_a_modeled_determinization_leaves_only_the_observer_to_choose(seed: int)
     held = core.holdings(state.hand)[seat]
     while state.to_move() >= 0:
         assert state.to_move() == seat
-        hand = state.hand
-        assert (hand[1] + len(hand[2])) % state.players == seat  # the observer's turn
+        _, leader, trick, _, _, _, _, _ = core.fields(state.hand)
+        assert (leader + len(trick)) % state.players == seat  # the observer's turn
         key = state.keys()[rng.randrange(len(state.keys()))]
         state.play(key, rng)  # the other seats' cards go through core.play: legal (P5)
         held &= ~(1 << key)
