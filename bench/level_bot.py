@@ -14,8 +14,9 @@ Usage (``match`` adds ``--host --port --game --name``)::
 It joins the first free seat of ``G``; whenever ``to-move`` names its seat it asks ``state``
 for its view (JSON) and plays the move :func:`hipparchusd.engine.analysis.analyze` gives at
 ``--level`` for that view, seeded by a digest of the view as the daemon seeds its own
-searches. With ``--log`` it appends one line per move: the seat's CPU seconds and playouts,
-for the benchmarks' figures of time per move.
+searches. With ``--log`` it appends one line per move: the seat's CPU seconds, playouts and
+the root's visits (above the playouts where the search continued a kept tree: ``--option
+reuse=1``), for the benchmarks' figures of time per move.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import time
 from typing import Any
 
 from hipparchusd.client import Client, ClientError, GameOver, NotYourTurn, int_list
-from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.analysis import TreeMemory, analyze
 from hipparchusd.engine.types import Level
 from hipparchusd.games.registry import KINDS
 
@@ -46,6 +47,9 @@ def play(args: argparse.Namespace) -> int:
     with Client.connect(args.host, args.port, json=True) as client:
         seat = int(str(client.request_json("join", args.game, f"name={args.name}")["seat"]))
         adapter = None
+        # The trees of its searches, continued by the next where the adapter's tuning keeps
+        # them (--option reuse=1); one game, one seat: each decision follows the last.
+        memory = TreeMemory()
         for event in client.events():
             if event.game != args.game:
                 continue
@@ -61,7 +65,7 @@ def play(args: argparse.Namespace) -> int:
                         adapter = adapter.with_options(options)  # type: ignore[attr-defined]
                 started = time.thread_time()
                 try:
-                    analysis = analyze(adapter, view, level, seed=seed_of(view))
+                    analysis = analyze(adapter, view, level, seed=seed_of(view), memory=memory)
                 except ValueError:
                     # The seat need not move any more: it passed already (a to-move of a
                     # simultaneous decision names the seats still to pass), or the game moved on.
@@ -72,7 +76,8 @@ def play(args: argparse.Namespace) -> int:
                 except (NotYourTurn, GameOver):
                     continue
                 if log is not None:
-                    log.write(f"{spent:.6f} {analysis.playouts}\n")
+                    visits = sum(stats.visits for stats in analysis.moves)
+                    log.write(f"{spent:.6f} {analysis.playouts} {visits}\n")
                     log.flush()
             elif event.kind == "game-over":
                 client.request("quit")

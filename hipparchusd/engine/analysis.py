@@ -12,13 +12,63 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ..jsondata import JSON
-from .ismcts import SearchResult, search
-from .position import Adapter, Position
+from .ismcts import SearchResult, Tree, search
+from .position import Adapter, Position, Tuning
 from .sampler import sample
 from .types import Analysis, Budget, Level
+
+#: The trees a :class:`TreeMemory` keeps by default: a worker serving several games (or both
+#: seats of one) keeps one for each of the last few searches.
+MEMORY_SLOTS = 4
+
+
+class TreeMemory:
+    """The trees of the last ``slots`` searches whose tuning keeps them
+    (:attr:`~.position.Tuning.reuse`), for the later searches that continue them (issue 29:
+    the tree kept between moves).
+
+    A search takes the kept tree whose decision the new one extends
+    (:meth:`~.position.Position.path_from` of that decision's lineage, with the same tuning),
+    descended by the moves made since; every other kept tree stays, and the oldest goes when
+    a search keeps one more than ``slots``. The memory holds only what searches of the seats'
+    views made (the lineage and tree of each), so a kept tree tells a search nothing that
+    its own view does not. With it, an answer depends on the searches before it, not only on
+    the view and seed.
+    """
+
+    def __init__(self, slots: int = MEMORY_SLOTS) -> None:
+        if slots < 1:
+            raise ValueError(f"a tree memory needs at least one slot, not {slots!r}")
+        self.slots = slots
+        self._kept: list[tuple[Hashable, Tuning, Tree]] = []
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def take(self, position: Position, tuning: Tuning) -> Tree | None:
+        """The kept tree below ``position``'s information set, if one of the kept searches
+        (of the same ``tuning``) led to it, taken out of the memory; else ``None``."""
+        for index, (lineage, kept_tuning, tree) in enumerate(self._kept):
+            if kept_tuning != tuning:
+                continue
+            path = position.path_from(lineage)
+            if path is None:
+                continue
+            del self._kept[index]
+            return tree.subtree(path)
+        return None
+
+    def keep(self, lineage: Hashable, tuning: Tuning, tree: Tree) -> None:
+        """Keep ``tree``, searched for the decision of ``lineage`` with ``tuning``."""
+        self._kept.insert(0, (lineage, tuning, tree))
+        del self._kept[self.slots :]
+
+    def clear(self) -> None:
+        """Drop every kept tree."""
+        self._kept.clear()
 
 
 def _search_seconds(millis: int) -> float:
@@ -74,12 +124,15 @@ def _search_position(
     interval_ms: int,
     should_stop: Callable[[], bool] | None,
     started: float,
+    memory: TreeMemory | None,
 ) -> Analysis:
     """Search ``position`` at ``level`` (``ismcts``, or ``sampler``: flat sampling, no
     progress reports) within its budget (time measured from ``started``, a
     ``time.perf_counter()`` reading; CPU time from now, in this thread) and give its analysis,
     best move first; where the position is not searched
-    (:meth:`~.position.Position.searched`), the heuristic's move."""
+    (:meth:`~.position.Position.searched`), the heuristic's move. With a ``memory`` and a
+    tuning that reuses trees, the search continues a kept tree where one leads here, and its
+    tree is kept."""
     if not position.searched():
         return position.fixed_answer(position.heuristic_move(rng), started)
     budget = (
@@ -102,6 +155,11 @@ def _search_position(
             started=started,
         )
         return _analysis(position, result)
+    tuning = position.tuning()
+    lineage = position.lineage() if tuning.reuse and not tuning.shared_worlds else None
+    tree = None
+    if memory is not None and lineage is not None:
+        tree = memory.take(position, tuning)
     result = search(
         position.information_set(),
         rng,
@@ -112,8 +170,11 @@ def _search_position(
         interval=interval_ms / 1000.0,
         should_stop=should_stop,
         started=started,
-        tuning=position.tuning(),
+        tuning=tuning,
+        tree=tree,
     )
+    if memory is not None and lineage is not None and result.tree is not None:
+        memory.keep(lineage, tuning, result.tree)
     return _analysis(position, result)
 
 
@@ -126,6 +187,7 @@ def analyze(
     on_progress: Callable[[Analysis], None] | None = None,
     interval_ms: int = 500,
     should_stop: Callable[[], bool] | None = None,
+    memory: TreeMemory | None = None,
 ) -> Analysis:
     """Search for the seat whose view this is, with the game's ``adapter``
     (``GameKind.engine.load()``).
@@ -135,7 +197,10 @@ def analyze(
     derived from it by the game's adapter. ``on_progress`` is called with the analysis so far
     about every ``interval_ms`` of search; ``should_stop`` is polled during the search, which
     ends early (with what it has) when it answers true. Deterministic for a given
-    (view, level with a playouts budget and no time budget, seed).
+    (view, level with a playouts budget and no time budget, seed), and, with a ``memory``
+    (:class:`TreeMemory`: the trees of earlier searches, continued where the game's tuning
+    says so), for a given sequence of them. With a kept tree, the moves' visits include the
+    iterations it had; ``playouts`` counts this search's.
 
     Raises:
         ValueError: a view that is not valid for the game or where the seat need not move, a
@@ -160,4 +225,5 @@ def analyze(
         interval_ms=interval_ms,
         should_stop=should_stop,
         started=started,
+        memory=memory,
     )

@@ -30,6 +30,10 @@ Issue 29 adds what moved strength in Skat, Bridge and Hearts programs, each a ga
   :attr:`Tuning.solve_nodes` positions takes its perfect-information value instead of a
   playout; so does a root move's world, which makes the late moves perfect-information Monte
   Carlo (Ginsberg's GIB; Long et al., AAAI 2010) at no cost to the early ones.
+- *The tree kept between moves* (:attr:`Tuning.reuse`): a search may start from a
+  :class:`Tree` that an earlier search of the same seat left, descended by the moves made
+  since (:meth:`Tree.subtree`, the keys as the seat observes them): its node is the new
+  information set's, so its statistics are the new root's to add to.
 
 The games give the information sets and determinizations searched
 (:mod:`hipparchusd.engine.position`); this module knows no game.
@@ -46,7 +50,7 @@ import attrs
 
 from .position import PAPER, Determinization, InformationSet, Solvable, Tuning, copier
 
-__all__ = ["Edge", "SearchResult", "Tuning", "search"]
+__all__ = ["Edge", "SearchResult", "Tree", "Tuning", "search"]
 
 
 class _Node:
@@ -73,14 +77,45 @@ class Edge:
     mean: float
 
 
+class Tree:
+    """A search's tree, kept for a later search of the same seat (:attr:`Tuning.reuse`): the
+    node of the information set searched and everything below it. Its nodes are keyed by
+    moves as the seat observes them, so it holds nothing the seat's view does not give."""
+
+    __slots__ = ("_root",)
+
+    def __init__(self, root: _Node) -> None:
+        self._root = root
+
+    @property
+    def visits(self) -> int:
+        """The iterations that passed through this tree's root."""
+        return self._root.visits
+
+    def subtree(self, keys: Sequence[Hashable]) -> Tree | None:
+        """The tree below the moves ``keys`` (the seat's and the others', keyed as the seat
+        observes them, in the order played), ``None`` when the search never went there.
+        The rest of this tree is left for the garbage collector once this one is dropped."""
+        node = self._root
+        for key in keys:
+            found = node.children.get(key)
+            if found is None:
+                return None
+            node = found
+        return Tree(node)
+
+
 @attrs.frozen
 class SearchResult:
     """The root moves, best first, the iterations made and the seconds elapsed since the
-    search's start."""
+    search's start; ``reused``, the iterations its root had from a kept tree before it began
+    (0 for a fresh tree), and ``tree``, the tree searched (``None`` with shared worlds)."""
 
     edges: tuple[Edge, ...]
     playouts: int
     elapsed: float
+    reused: int = 0
+    tree: Tree | None = attrs.field(default=None, eq=False, repr=False)
 
 
 def _solved(state: Determinization, nodes: int) -> Sequence[float] | None:
@@ -150,14 +185,14 @@ def _iterate(
     return reward
 
 
-def _result(root: _Node, playouts: int, started: float) -> SearchResult:
-    """The root's moves, most visited first, then higher mean."""
+def _result(root: _Node, playouts: int, started: float, reused: int) -> SearchResult:
+    """The root's moves, most visited first, then higher mean, and the tree below ``root``."""
     edges = [
         Edge(child.key, child.visits, child.total / child.visits if child.visits else 0.0)
         for child in root.children.values()
     ]
     edges.sort(key=lambda edge: (-edge.visits, -edge.mean))
-    return SearchResult(tuple(edges), playouts, time.perf_counter() - started)
+    return SearchResult(tuple(edges), playouts, time.perf_counter() - started, reused, Tree(root))
 
 
 class _Race:
@@ -266,6 +301,7 @@ def search(
     started: float | None = None,
     tuning: Tuning = PAPER,
     worlds: int | None = None,
+    tree: Tree | None = None,
 ) -> SearchResult:
     """Search ``information`` until ``playouts`` iterations (or, with shared worlds,
     ``worlds`` worlds) are done, ``deadline`` (a
@@ -282,8 +318,13 @@ def search(
     for every move racing, so ``playouts`` may be exceeded by fewer than the moves); the
     moves still racing come first, best mean first.
 
-    Deterministic for a given information set, ``rng`` state and ``playouts`` when there is
-    no deadline and ``should_stop`` never answers true.
+    ``tree`` (without shared worlds) is a kept tree whose root is this information set's
+    node (:meth:`Tree.subtree` of an earlier search's, the moves since played): the search
+    adds its iterations to that node's statistics instead of starting from none, and the
+    result's ``reused`` counts those it started with. With shared worlds it is ignored.
+
+    Deterministic for a given information set, ``rng`` state, ``playouts`` and kept tree
+    when there is no deadline and ``should_stop`` never answers true.
 
     Raises:
         ValueError: none of ``playouts``, ``worlds``, ``deadline`` and ``cpu_deadline`` is
@@ -297,8 +338,13 @@ def search(
     cpu_clock = time.thread_time
     if started is None:
         started = clock()
-    root = _Node(None, -1)
-    race = _Race(information, root, tuning) if tuning.shared_worlds else None
+    race = None
+    if tuning.shared_worlds:
+        root = _Node(None, -1)
+        race = _Race(information, root, tuning)
+    else:
+        root = _Node(None, -1) if tree is None else tree._root
+    reused = root.visits
     done = 0
     polls = 0
     next_report = started + interval
@@ -307,6 +353,7 @@ def search(
             done += race.play_world(rng)
         else:
             _iterate(root, information.determinize(rng), rng, tuning)
+            root.visits += 1
             done += 1
         if playouts is not None and done >= playouts:
             break
@@ -323,7 +370,7 @@ def search(
             break
         if on_progress is not None and now >= next_report:
             on_progress(
-                _result(root, done, started) if race is None else race.result(done, started)
+                _result(root, done, started, reused) if race is None else race.result(done, started)
             )
             next_report = now + interval
-    return _result(root, done, started) if race is None else race.result(done, started)
+    return _result(root, done, started, reused) if race is None else race.result(done, started)

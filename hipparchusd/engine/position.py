@@ -102,6 +102,9 @@ class Tuning:
     that many positions, at every leaf and at every root move's world. Without ``tree`` (and
     with ``shared_worlds``) a root move's world is played out at once, with no tree below
     the root: flat Monte Carlo, the sampling player of :mod:`hipparchusd.engine.sampler`.
+    With ``reuse`` (and no shared worlds) a search continues the tree an earlier search of
+    the same seat left, where the game says the new decision's information extends the
+    earlier one's (:meth:`Position.path_from`; :class:`~.analysis.TreeMemory` keeps them).
     """
 
     exploration: float = EXPLORATION
@@ -110,6 +113,7 @@ class Tuning:
     race_after: int = 8
     solve_nodes: int = 0
     tree: bool = True
+    reuse: bool = False
 
 
 #: The paper's search: a world per iteration, UCB1 at the root, playouts only.
@@ -171,6 +175,22 @@ class Position(abc.ABC):
         a game says otherwise): a decision made once in many moves, such as a pass before a
         hand's tricks, may be given several."""
         return 1
+
+    def lineage(self) -> Hashable | None:
+        """What a later decision of this seat needs to tell whether its information extends
+        this one's (:meth:`path_from` gets it), built from this seat's view alone; ``None``
+        (the default) when the game keeps no tree between moves. It should be small: a
+        :class:`~.analysis.TreeMemory` keeps it with the tree."""
+        return None
+
+    def path_from(self, earlier: Hashable) -> Sequence[Hashable] | None:
+        """The moves made from the decision whose :meth:`lineage` is ``earlier`` to this one,
+        keyed as the seat observes them (its own moves as :meth:`information_set`'s
+        determinizations key them, the others' as far as it sees them), in order; ``None``
+        when this decision's information does not extend that one's (another seat, game or
+        round, a move taken back, a view that does not follow from it), so the search starts
+        a fresh tree. An empty path is the same information set. ``None`` by default."""
+        return None
 
     def searched(self) -> bool:
         """Whether the ``ismcts`` level searches this decision; where it does not, it plays

@@ -33,7 +33,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .analysis import analyze
+from .analysis import TreeMemory, analyze
 from .position import AdapterRef
 from .types import Analysis, Level
 
@@ -51,7 +51,10 @@ NICENESS = 10
 
 def serve(conn: Connection) -> None:
     """Answer searches on ``conn`` until it closes or ``None`` comes (the process's target).
-    A game's engine module is imported by its first search (the worker knows no game)."""
+    A game's engine module is imported by its first search (the worker knows no game). The
+    worker keeps the trees of its last searches (a :class:`~.analysis.TreeMemory`) for the
+    searches that continue them, where a game's tuning says so."""
+    memory = TreeMemory()
     while True:
         try:
             message = conn.recv()
@@ -61,12 +64,13 @@ def serve(conn: Connection) -> None:
             return
         if message[0] != "search":
             continue  # a stop that came after its search had finished
-        if not _run(conn, message):
+        if not _run(conn, message, memory):
             return
 
 
-def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
-    """Carry out one ``search`` message and answer it; False if the worker must exit after."""
+def _run(conn: Connection, message: tuple[Any, ...], memory: TreeMemory) -> bool:
+    """Carry out one ``search`` message and answer it, with the worker's ``memory`` of
+    trees; False if the worker must exit after."""
     _, job, engine, view, level_text, seed, interval_ms = message
     quit_after = False
     next_poll = 0.0
@@ -102,6 +106,7 @@ def _run(conn: Connection, message: tuple[Any, ...]) -> bool:
             on_progress=report if interval_ms is not None else None,
             interval_ms=interval_ms or 500,
             should_stop=should_stop,
+            memory=memory,
         )
     except Exception as error:  # the daemon logs it; the worker lives on
         conn.send(("error", job, (type(error).__name__, str(error))))

@@ -5,15 +5,18 @@ modulo three), which gives the tests their expected moves.
 
 The view is ``{"pile": n, "seat": s, "searched": true}``; nothing is hidden, so a
 determinization is the position itself. ``searched: false`` asks for a position the ``ismcts``
-level does not search (:meth:`hipparchusd.engine.position.Position.searched`).
+level does not search (:meth:`hipparchusd.engine.position.Position.searched`). ``taken``, the
+takes made so far (both seats', in order), with ``reuse: true``, asks the search to continue
+the tree of the seat's last decision (:attr:`hipparchusd.engine.position.Tuning.reuse`): a
+decision extends another of the same seat whose takes are a prefix of its own.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
-from hipparchusd.engine.position import Position
+from hipparchusd.engine.position import PAPER, Position, Tuning
 from hipparchusd.engine.types import MoveStats
 from hipparchusd.jsondata import JSON
 
@@ -99,6 +102,10 @@ class NimPosition(Position):
         self.pile = pile
         self.seat = seat
         self._searched = view.get("searched", True) is True
+        taken = view.get("taken", [])
+        assert isinstance(taken, list)
+        self.taken = tuple(int(str(take)) for take in taken)
+        self.reuse = view.get("reuse", False) is True
 
     def random_move(self, rng: random.Random) -> str:
         return str(rng.choice([take for take in (1, 2) if take <= self.pile]))
@@ -117,6 +124,23 @@ class NimPosition(Position):
 
     def searched(self) -> bool:
         return self._searched
+
+    def tuning(self) -> Tuning:
+        return REUSE if self.reuse else PAPER
+
+    def lineage(self) -> Hashable | None:
+        return (self.seat, self.taken)
+
+    def path_from(self, earlier: Hashable) -> Sequence[Hashable] | None:
+        assert isinstance(earlier, tuple)
+        seat, taken = earlier
+        if seat != self.seat or self.taken[: len(taken)] != taken:
+            return None
+        return self.taken[len(taken) :]
+
+
+#: The paper's search, continuing kept trees.
+REUSE = Tuning(reuse=True)
 
 
 class NimAdapter:

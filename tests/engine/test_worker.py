@@ -88,3 +88,21 @@ def test_a_stop_ends_a_search_with_what_it_found(daemon_end: Connection) -> None
     daemon_end.send(("stop", 7))
     what, analysis = _answer(daemon_end, 7)
     assert what == "done" and analysis.playouts > 0
+
+
+def test_the_worker_continues_a_kept_tree(daemon_end: Connection) -> None:
+    """A tuning that keeps the tree between moves: the worker's memory gives the seat's next
+    decision (takes 1 and 2 made since) the kept node's visits, a view that does not extend
+    it (seat 1's) none."""
+    first: dict[str, Any] = {"pile": 7, "seat": 0, "taken": [], "reuse": True}
+    daemon_end.send(("search", 1, "nim", first, "ismcts:600", 1, None))
+    assert _answer(daemon_end, 1)[0] == "done"
+    later: dict[str, Any] = {"pile": 4, "seat": 0, "taken": [1, 2], "reuse": True}
+    daemon_end.send(("search", 2, "nim", later, "ismcts:300", 2, None))
+    what, analysis = _answer(daemon_end, 2)
+    assert what == "done" and analysis.playouts == 300
+    assert sum(m.visits for m in analysis.moves) > 300
+    other: dict[str, Any] = {"pile": 4, "seat": 1, "taken": [2, 1], "reuse": True}
+    daemon_end.send(("search", 3, "nim", other, "ismcts:300", 3, None))
+    what, analysis = _answer(daemon_end, 3)
+    assert sum(m.visits for m in analysis.moves) == analysis.playouts == 300

@@ -12,7 +12,9 @@ engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+
+import attrs
 
 from ...engine.position import Position, Tuning
 from ...engine.types import MoveStats
@@ -63,6 +65,11 @@ LEAF_SOLVE_NODES = 5000
 LEAF_TUNING = Tuning(solve_nodes=LEAF_SOLVE_NODES)
 
 
+#: A Hipparchus decision's lineage (:meth:`HipparchusPosition.lineage`): seat, round number,
+#: round wins, the seat's hand as the core's clumps, and the round's plays (seat, public form).
+Lineage = tuple[int, int, tuple[int, int], tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
 class HipparchusPosition(Position):
     """The decision of the seat whose view this is (it must move); ``trust`` > 0 weighs the
     search's determinizations by the opponent's follows (:class:`HipparchusInformation`).
@@ -73,7 +80,12 @@ class HipparchusPosition(Position):
     """
 
     def __init__(
-        self, view_data: JSON, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0
+        self,
+        view_data: JSON,
+        trust: float = 0.0,
+        root_solve: int = 0,
+        leaf_cards: int = 0,
+        reuse: bool = False,
     ) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
@@ -83,6 +95,8 @@ class HipparchusPosition(Position):
         self.view: View = view
         self.seat: int = view.seat
         hand = view.hand
+        #: The seat's hand, as the core's clumps.
+        self.hand: tuple[int, ...] = hand.core
         lead = view.lead
         self.legal: tuple[Play, ...] = (
             hand.plays if lead is None else hand.follow_plays(lead.suit, lead.count)
@@ -96,6 +110,9 @@ class HipparchusPosition(Position):
         self.root_solved = 0 < cards <= root_solve
         #: The most cards of a leaf the search solves (0: :data:`.engine_solver.SOLVE_CARDS`).
         self.leaf_cards = leaf_cards
+        #: Whether the search continues the tree of the seat's last decision (see
+        #: :meth:`path_from`).
+        self.reuse = reuse
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -112,7 +129,50 @@ class HipparchusPosition(Position):
         root move still racing, the move winning the most worlds first."""
         if self.root_solved:
             return ROOT_TUNING
-        return LEAF_TUNING if self.leaf_cards > SOLVE_CARDS else TUNING
+        tuning = LEAF_TUNING if self.leaf_cards > SOLVE_CARDS else TUNING
+        return attrs.evolve(tuning, reuse=True) if self.reuse else tuning
+
+    def lineage(self) -> Lineage:
+        """What the seat's next decision needs to tell whether it extends this one (see
+        :meth:`path_from`): from the view alone, the seat, the round's number and the round
+        wins, the seat's hand (the core's clumps) and every play of the round so far, in
+        order, as (the seat that made it, its public form ``count << 2 | suit``)."""
+        view = self.view
+        plays: list[tuple[int, int]] = []
+        for trick in view.tricks:
+            plays.append((trick.leader, trick.lead.count << 2 | int(trick.lead.suit)))
+            if trick.follow is not None:
+                follower = 1 - trick.leader
+                plays.append((follower, trick.follow.count << 2 | int(trick.follow.suit)))
+        if view.lead is not None:
+            plays.append((view.leader, view.lead.count << 2 | int(view.lead.suit)))
+        return (self.seat, view.round_number, view.round_wins, self.hand, tuple(plays))
+
+    def path_from(self, earlier: Hashable) -> Sequence[Hashable] | None:
+        """The moves from the decision of lineage ``earlier`` to this one, as the search keys
+        them (:class:`.engine_state.HipparchusState`): the seat's own play (the core's move,
+        the one of that public form that leaves its hand as this view shows it), then the
+        opponent's plays by public form (RULINGS H13). ``None`` unless this view extends that
+        one: the same seat, round and round wins, that decision's plays all here in the same
+        order, then exactly one play of the seat's first and the opponent's after it (a new
+        game, a new round, an undo or a view of another seat start afresh). The same
+        information set again gives no moves."""
+        if not isinstance(earlier, tuple) or len(earlier) != 5:
+            return None
+        seat, round_number, round_wins, hand, plays = earlier
+        now = self.lineage()
+        if (seat, round_number, round_wins) != now[:3] or now[4][: len(plays)] != plays:
+            return None
+        added = now[4][len(plays) :]
+        if not added:
+            return () if hand == now[3] else None
+        if added[0][0] != seat or any(mover == seat for mover, _ in added[1:]):
+            return None
+        opponent = tuple(public for _, public in added[1:])
+        for move in core.lead_moves(hand):
+            if move & 15 == added[0][1] and core.remove(hand, move) == now[3]:
+                return (move, *opponent)
+        return None
 
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""
@@ -164,26 +224,32 @@ class HipparchusAdapter:
     ``leaf_cards`` the most cards of a leaf the search solves (0: the default,
     :data:`.engine_solver.SOLVE_CARDS`)."""
 
-    def __init__(self, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0) -> None:
+    def __init__(
+        self, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0, reuse: bool = False
+    ) -> None:
         self.trust = trust
         self.root_solve = root_solve
         self.leaf_cards = leaf_cards
+        self.reuse = reuse
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
-        return HipparchusPosition(view, self.trust, self.root_solve, self.leaf_cards)
+        return HipparchusPosition(view, self.trust, self.root_solve, self.leaf_cards, self.reuse)
 
     def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
         """A copy with these options, for A/B matches: ``inference`` (a float in [0, 1), the
         inference's ``trust``; 0 is off); ``root_solve`` (an int from 0 to 28, the cards in
         both hands at most for the root to be solved world by world; 0 is off);
         ``leaf_cards`` (an int from 0 to 28, the most cards of a leaf the search solves; 0 is
-        the default, :data:`.engine_solver.SOLVE_CARDS`).
+        the default, :data:`.engine_solver.SOLVE_CARDS`); ``reuse`` (0 or 1: whether a search
+        continues the tree of the seat's last decision, where the caller keeps one, a
+        :class:`~hipparchusd.engine.analysis.TreeMemory`; 0 is off).
 
         Raises:
             ValueError: an unknown option or a bad value.
         """
         trust, root_solve, leaf_cards = self.trust, self.root_solve, self.leaf_cards
+        reuse = self.reuse
         for key, value in options.items():
             if key == "inference":
                 trust = float(value)
@@ -193,9 +259,13 @@ class HipparchusAdapter:
                 root_solve = _cards_option(key, value)
             elif key == "leaf_cards":
                 leaf_cards = _cards_option(key, value)
+            elif key == "reuse":
+                if value not in ("0", "1"):
+                    raise ValueError(f"reuse must be 0 or 1, not {value!r}")
+                reuse = value == "1"
             else:
                 raise ValueError(f"unknown engine option {key!r}")
-        return HipparchusAdapter(trust, root_solve, leaf_cards)
+        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse)
 
 
 ADAPTER = HipparchusAdapter()
