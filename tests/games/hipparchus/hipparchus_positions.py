@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hipparchusd.games.hipparchus.engine_history import HistoryCheck
 from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.game import HipparchusGame
@@ -77,3 +79,18 @@ def twin_of(game: HipparchusGame, seat: int, opponent: tuple[int, ...]) -> Hippa
         step += 1
     assert step == len(witness)
     return twin
+
+
+def hidden_twin(seed: int, moves: int) -> tuple[HipparchusGame, int, HipparchusGame]:
+    """:func:`random_position`'s game and seat, and a twin of it (:func:`twin_of`) whose
+    hidden cards (the opponent's hand, the face-down cards) differ; the test is skipped when
+    no other hidden cards fit the position."""
+    game, seat = random_position(seed, moves)
+    information = HipparchusInformation(game.view(seat))
+    rng = random.Random(seed)
+    truth = (game.state.round.hands[1 - seat], game.state.round.face_down)
+    for _ in range(50):
+        twin = twin_of(game, seat, information.opponent_cards(rng))
+        if (twin.state.round.hands[1 - seat], twin.state.round.face_down) != truth:
+            return game, seat, twin
+    pytest.skip("no other hidden cards fit this position")

@@ -4,16 +4,13 @@ is refused."""
 
 from __future__ import annotations
 
-import random
-
 import attrs
 import pytest
-from hipparchus_positions import random_position, twin_of
+from hipparchus_positions import hidden_twin, random_position
 
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.types import Analysis, Level
 from hipparchusd.games.hipparchus.engine import ADAPTER, HipparchusPosition, match_chance
-from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.notation import format_play
 from hipparchusd.jsondata import JSON
 
@@ -26,16 +23,7 @@ def _comparable(analysis: Analysis) -> Analysis:
 def test_the_search_sees_only_its_seats_information(seed: int, moves: int) -> None:
     """Two games that differ only in cards the seat cannot see (the opponent's hand and its
     order, the face-down cards), searched with the same seed and playouts, answer the same."""
-    game, seat = random_position(seed, moves)
-    information = HipparchusInformation(game.view(seat))
-    rng = random.Random(seed)
-    truth = (game.state.round.hands[1 - seat], game.state.round.face_down)
-    for _ in range(50):
-        twin = twin_of(game, seat, information.opponent_cards(rng))
-        if (twin.state.round.hands[1 - seat], twin.state.round.face_down) != truth:
-            break
-    else:
-        pytest.skip("no other hidden cards fit this position")
+    game, seat, twin = hidden_twin(seed, moves)
     level = Level.parse("ismcts:300")
     assert twin.view_data(seat) == game.view_data(seat)
     one = analyze(ADAPTER, game.view_data(seat), level, seed=99)

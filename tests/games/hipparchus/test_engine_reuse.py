@@ -11,13 +11,12 @@ import random
 
 import attrs
 import pytest
-from hipparchus_positions import random_position, twin_of
+from hipparchus_positions import hidden_twin
 
 from hipparchusd.engine.analysis import TreeMemory, analyze
 from hipparchusd.engine.ismcts import search
 from hipparchusd.engine.types import Analysis, Level
 from hipparchusd.games.hipparchus.engine import ADAPTER, TUNING, HipparchusPosition
-from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.hipparchus.model import move_of
 from hipparchusd.jsondata import JSON
@@ -165,16 +164,7 @@ def _round_views(game: HipparchusGame, seat: int) -> list[JSON]:
 def test_a_kept_tree_sees_only_the_seats_information(seed: int, moves: int) -> None:
     """Two games that differ only in cards the seat cannot see, their decisions of the
     round searched in turn with a tree memory each: the same answers, kept trees included."""
-    game, seat = random_position(seed, moves)
-    information = HipparchusInformation(game.view(seat))
-    rng = random.Random(seed)
-    truth = (game.state.round.hands[1 - seat], game.state.round.face_down)
-    for _ in range(50):
-        twin = twin_of(game, seat, information.opponent_cards(rng))
-        if (twin.state.round.hands[1 - seat], twin.state.round.face_down) != truth:
-            break
-    else:
-        pytest.skip("no other hidden cards fit this position")
+    game, seat, twin = hidden_twin(seed, moves)
     views, twin_views = _round_views(game, seat), _round_views(twin, seat)
     assert views == twin_views and len(views) >= 2
     level = Level.parse("ismcts:300")
