@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...codec import Codec, InvalidState, Migration, make_converter
-from .core import lowest
 from .model import CARDS, Card
 from .notation import format_card
 from .record import PlanetsRecord, replay
+from .totals import lowest
 from .views import PAYLOADS, View
 
 #: Version of the serialized forms inside planets' envelopes.

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 import attrs
 
 from . import core
-from .core import GAME_LIMIT, IllegalPlay, cut_dealer, lowest
+from .core import IllegalPlay, cut_dealer
 from .dealing import check_deal, check_masks, draw_cut, shuffled_deal
 from .model import CARDS, Card, PassKind, Shoot, as_cards, pass_kind
+from .totals import GAME_LIMIT, lowest, totals_after, winners
 
 __all__ = [
     "CARDS",
@@ -408,13 +409,13 @@ def scored(
     hand: HandState, totals: tuple[int, ...], exact100: bool
 ) -> tuple[HandResult, tuple[int, ...] | None]:
     """The result of the finished ``hand`` after ``totals`` and the game's winners then, or
-    ``None`` while it goes on (P9, P14: :func:`.core.totals_after`, :func:`.core.winners`)."""
+    ``None`` while it goes on (P9, P14: :func:`.totals.totals_after`, :func:`.totals.winners`)."""
     added = hand.added()
-    after = core.totals_after(totals, added, exact100)
+    after = totals_after(totals, added, exact100)
     result = HandResult(
         hand.number, hand.dealer, hand.taken, hand.shooter, hand.choice, added, after
     )
-    return result, core.winners(after)
+    return result, winners(after)
 
 
 @attrs.frozen(slots=True)
