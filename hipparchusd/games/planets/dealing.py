@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...wording import counted
 from .core import cut_dealer
@@ -87,67 +87,70 @@ def shuffled_deal(rng: random.Random, players: int, galaxies: bool = False) -> t
     Raises:
         ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
     """
-    deck, bits, complete, seats = _deal_plan(players, galaxies)
-    cards = list(deck)
+    deck, bits, complete, swaps = _deal_plan(players, galaxies)
     number = rng.getrandbits(bits)
     while number >= complete:
         number = rng.getrandbits(bits)
-    hands = [0] * players
-    # Each swap fixes the card at position i, from the last down, so a seat's hand is known
-    # once its positions are fixed: the card at j is dealt, and the card at i takes its place
-    # (the other half of the swap, position i, is never read again).
-    for seat, groups in seats:
-        mask = 0
-        for product, steps in groups:
-            # The next digits, taken from a small number: the same digits as from the big
-            # one, since their radices divide the product.
-            number, digits = divmod(number, product)
-            for i, radix in steps:
-                j = digits % radix
-                digits //= radix
-                mask |= cards[j]
-                cards[j] = cards[i]
-        hands[seat] = mask
-    hands[0] |= cards[0]
-    return tuple(hands)
+    return swaps(number, list(deck))
 
 
-#: A group of swaps: the product of their radices, and each swap's position and radix.
-_Group = tuple[int, tuple[tuple[int, int], ...]]
+#: The swaps of a deal: given the drawn number and the deck as a list (which it changes), the
+#: hands by seat.
+_Swaps = Callable[[int, list[int]], tuple[int, ...]]
 
 
 @functools.cache
-def _deal_plan(
-    players: int, galaxies: bool
-) -> tuple[tuple[int, ...], int, int, tuple[tuple[int, tuple[_Group, ...]], ...]]:
+def _deal_plan(players: int, galaxies: bool) -> tuple[tuple[int, ...], int, int, _Swaps]:
     """For :func:`shuffled_deal`: the deck (``1 << card`` for each card of P2, sorted), the
-    bits to draw, the bound below which a draw is used (a multiple of ``size!``), and by seat
-    from the last, the swaps that fix its positions, in groups whose radices multiply to less
-    than 2**62: each swap is a position ``i`` (``size - 1`` down to 1) and the radix ``i + 1``
-    of its digit, worked out here rather than at each swap.
+    bits to draw, the bound below which a draw is used (a multiple of ``size!``), and the
+    swaps (:func:`_write_swaps`).
 
     Raises:
         ValueError: not 3 to 6 players, or ``galaxies`` with other than six.
     """
     deck = tuple(_BITS[card] for card in cards_of(deck_mask(players, galaxies)))
-    size = len(deck)
-    hand = size // players
-    orders = math.factorial(size)
+    orders = math.factorial(len(deck))
     bits = orders.bit_length() + 64
-    seats = []
+    return deck, bits, (1 << bits) // orders * orders, _write_swaps(players, len(deck))
+
+
+def _write_swaps(players: int, size: int) -> _Swaps:
+    """The Fisher-Yates swaps of a deck of ``size`` cards dealt to ``players`` seats, written
+    out as the code of one function (as :func:`collections.namedtuple` writes its class),
+    once per deck: every position and radix a constant, which halves what a swap costs
+    against a loop over them (a deal is an eighth of a random hand's instructions).
+
+    Swap ``i`` (``size - 1`` down to 1) takes the digit of radix ``i + 1`` of the drawn number
+    in the factorial number system, ``j``, and exchanges positions ``i`` and ``j``. Each swap
+    fixes the card at position ``i``, so a seat's hand is known once its positions are fixed:
+    the card at ``j`` is dealt, and the card at ``i`` takes its place (the other half of the
+    swap, position ``i``, is never read again). The digits are taken in groups from a small
+    number, ``divmod(number, product)``, the product of the group's radices below 2**30: the
+    same digits as from the big number, since their radices divide the product, and each is
+    then arithmetic on a one-digit int, CPython's fast path.
+    """
+    hand = size // players
+    lines = ["def swaps(number, cards):", f"    hands = [0] * {players}"]
     for seat in range(players - 1, -1, -1):
-        groups: list[_Group] = []
-        steps: list[tuple[int, int]] = []
-        product = 1
+        lines.append("    mask = 0")
+        product, group = 1, list[str]()
         for i in range(seat * hand + hand - 1, max(seat * hand, 1) - 1, -1):
-            if product * (i + 1) >= 1 << 62:
-                groups.append((product, tuple(steps)))
-                steps, product = [], 1
-            steps.append((i, i + 1))
+            if product * (i + 1) >= 1 << 30:
+                lines += [f"    number, digits = divmod(number, {product})", *group]
+                product, group = 1, []
             product *= i + 1
-        groups.append((product, tuple(steps)))
-        seats.append((seat, tuple(groups)))
-    return deck, bits, (1 << bits) // orders * orders, tuple(seats)
+            group += [
+                f"    j = digits % {i + 1}",
+                f"    digits //= {i + 1}",
+                "    mask |= cards[j]",
+                f"    cards[j] = cards[{i}]",
+            ]
+        lines += [f"    number, digits = divmod(number, {product})", *group]
+        lines.append(f"    hands[{seat}] = mask")
+    lines += ["    hands[0] |= cards[0]", "    return tuple(hands)"]
+    namespace: dict[str, _Swaps] = {}
+    exec("\n".join(lines), namespace)  # code of our own making: no input reaches it
+    return namespace["swaps"]
 
 
 def draw_cut(rng: random.Random, players: int, galaxies: bool = False) -> tuple[Card, ...]:
