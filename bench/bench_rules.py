@@ -32,9 +32,10 @@ deal and the rules.
 Both versions must print the same checksum of what their repetitions gave (round winners,
 points added): the same rules, the same random draws.
 
-Figures: instructions per repetition under callgrind (a run of ``--count`` repetitions less a
-run of none; the machine's load does not move them), and CPU time per repetition (``--repeat``
-runs of each version, interleaved, best and median). The old version is ``--old REV``, taken
+Figures: instructions per repetition under callgrind (a run of ``--count`` + 1 repetitions
+less a run of one, so that one-time work is not counted; the machine's load does not move
+them), and CPU time per repetition (``--repeat`` runs of each version, interleaved, best and
+median). The old version is ``--old REV``, taken
 out of git (bench/old_tree.py).
 
     .venv/bin/python bench/bench_rules.py --old <commit> [--count 300] [--cpu-count 3000]

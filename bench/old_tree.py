@@ -68,9 +68,10 @@ def run_in(tree: Path, script: Path, args: list[str], *, callgrind: bool = False
 
 
 def instructions(tree: Path, script: Path, args: list[str], count: int) -> float:
-    """Instructions per repetition of the workload ``args`` of ``script`` on ``tree``: a run
-    of ``count`` repetitions less a run of none, over ``count`` (the script takes the count as
-    its last argument)."""
-    full = int(run_in(tree, script, [*args, str(count)], callgrind=True))
-    empty = int(run_in(tree, script, [*args, "0"], callgrind=True))
-    return (full - empty) / count
+    """Instructions per repetition of the workload ``args`` of ``script`` on ``tree``, warm: a
+    run of ``count + 1`` repetitions less a run of one, over ``count`` (the script takes the
+    count as its last argument), so that what a process does once (imports made on first use,
+    caches filled, code written out) is not counted as the work of every repetition."""
+    full = int(run_in(tree, script, [*args, str(count + 1)], callgrind=True))
+    first = int(run_in(tree, script, [*args, "1"], callgrind=True))
+    return (full - first) / count
