@@ -582,14 +582,16 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
         return ""
 
 
-def seat_header(screen: GameScreen, seat: int) -> Text:
-    """A seat panel's first line: the name, ``(seat n)``, and markers (:func:`.table.seat_line`)."""
+def seat_header(screen: GameScreen, seat: int, *, numbered: bool = True) -> Text:
+    """A seat panel's first line: the name, ``(seat n)`` (unless not ``numbered``), and
+    markers (:func:`.table.seat_line`)."""
     line = seat_line(
         screen.label(seat),
         seat,
         disconnected=seat in screen.disconnected,
         to_move=screen.is_to_move(seat),
         symbols=screen.look.symbols,
+        numbered=numbered,
     )
     if seat in screen.absent:
         line.append(" absent", "bold red")
