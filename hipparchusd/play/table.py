@@ -148,14 +148,20 @@ class Panel:
     """A seat's panel drawn to fit its box (a rich renderable): each :class:`Line` in the
     fullest of its forms that fits the width, never wrapped, and when the box has fewer rows
     than there are lines, the lines of lowest rank, in their order. In a box large enough it
-    draws each line's first form, one per row."""
+    draws each line's first form, one per row; in a box of one row, ``single`` if given."""
 
     lines: Sequence[Line]
+    #: What a box of a single row shows instead of the first line alone (the name and the
+    #: total: ``bob ◀ tot 26``), if anything.
+    single: Line | None = None
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The lines fitted to ``options``' width and height (no height: every line)."""
         width = max(options.max_width, 1)
         rows = options.height if options.height is not None else len(self.lines)
+        if rows <= 1 < len(self.lines) and self.single is not None:
+            yield self.single.fitted(width)
+            return
         kept = sorted(range(len(self.lines)), key=lambda index: self.lines[index].rank)
         shown = sorted(kept[: max(rows, 1)])
         spare = rows - len(shown)

@@ -229,15 +229,13 @@ class PlanetsScreen(GameScreen):
         pass), each line shortened to fit the box (:class:`~hipparchusd.play.table.Panel`):
         ``total 26``, ``tot 26``, then ``26``. When the box has fewer rows than lines, the
         name is kept first, then the total (P9: the game's score), then the card played,
-        then the cards held and points."""
+        then the cards held and points; a box of one row shows the name and the total."""
         view = self.view or {}
         dealer = Text(" dealer", "dim") if view and view.get("dealer") == seat else None
         name = self.label(seat)
-        lines = [
-            header_line(
-                seat_header(self, seat), seat_header(self, seat, numbered=False), name, dealer
-            )
-        ]
+        bare = seat_header(self, seat, numbered=False)
+        lines = [header_line(seat_header(self, seat), bare, name, dealer)]
+        single = None
         if view:
             sizes = view.get("hand_sizes") or []
             count = int(sizes[seat]) if seat < len(sizes) else 0
@@ -248,6 +246,9 @@ class PlanetsScreen(GameScreen):
             lines.append(Line(tuple(Text(p) for p in points), rank=3))
             totals = (f"total {total}", f"tot {total}", f"{total}")
             lines.append(Line(tuple(Text(t, "bold") for t in totals), rank=1))
+            # A box of one row: the name (cut first) and the total, ``bob ◀ tot 26``.
+            ones = [Text.assemble(bare, "  ", (t, "bold")) for t in totals[:2]]
+            single = Line(tuple(ones), head=len(name))
             card = self.trick_card(seat)
             if view.get("phase") == "pass":
                 passed = seat in (view.get("passed") or [])
@@ -256,7 +257,7 @@ class PlanetsScreen(GameScreen):
             elif card:
                 forms = (Text.assemble("plays ", self.deck.card(card)), self.deck.card(card))
                 lines.append(Line(forms, rank=2))
-        return Panel(lines)
+        return Panel(lines, single)
 
     def trick_card(self, seat: int) -> str | None:
         """The card ``seat`` played to the trick in progress, if any."""
