@@ -252,7 +252,7 @@ class PlanetsScreen(GameScreen):
             card = self.trick_card(seat)
             if view.get("phase") == "pass":
                 passed = seat in (view.get("passed") or [])
-                words = ("passed ✓", "passed") if passed else ("choosing...", "…")
+                words = ("passed ✓", "passed") if passed else ("choosing...", "to pass", "…")
                 lines.append(Line(tuple(Text(w, "italic") for w in words), rank=2))
             elif card:
                 forms = (Text.assemble("plays ", self.deck.card(card)), self.deck.card(card))
@@ -269,7 +269,8 @@ class PlanetsScreen(GameScreen):
         return str(cards[index]) if index < len(cards) else None
 
     def center(self) -> RenderableType:
-        """The trick in progress (led suit, who is to play) and the last trick's reason."""
+        """The trick in progress (led suit, the cards played to it so far) and the last
+        trick's reason."""
         view = self.view or {}
         if not view:
             return Text("")
@@ -292,6 +293,9 @@ class PlanetsScreen(GameScreen):
                     f": follow {PLANETS_SUITS[led[0]]} if you can",
                 )
             )
+            if len(trick["cards"]) > 1:  # also in the seats' boxes, unless those are short
+                played = [str(card) for card in trick["cards"]]
+                parts.append(Text.assemble("so far ", self.deck.card_list(played)))
         elif view.get("phase") == "play":
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             if not tricks:
