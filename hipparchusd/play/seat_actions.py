@@ -75,8 +75,12 @@ class SeatActions(Screen[None]):
         return self.status == "waiting" and self.over is None
 
     def action_rules(self) -> None:
-        """Show the screen's keys and the game's rules text."""
+        """Show the screen's keys and the game's rules text; a spectator is told first that
+        only ``?`` and Ctrl+Q work while watching."""
         keys = f"**Keys.** {self.KEYS}\n\n" if self.KEYS else ""
+        if self.seating.seat is None:
+            watching = "You are watching: `?` shows this, Ctrl+Q stops watching."
+            keys = f"**Keys.** {watching} The players' keys: {self.KEYS}\n\n"
         self.app.push_screen(RulesScreen(keys + self.rules))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -16,6 +16,7 @@ import pytest
 from hipparchusd.games.registry import KINDS
 from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.game_screen import GameScreen
+from hipparchusd.play.widgets import RulesScreen
 from hipparchusd.store.base import MemoryStore
 from play.tui_harness import (
     game_screen,
@@ -65,7 +66,8 @@ def test_a_spectator_is_offered_no_play_and_no_resign(tmp_path: Path, kind: str)
 
 async def spectator(tmp_path: Path, kind: str) -> None:
     """Watching a game under way: the footer offers the rules and leaving, not ``play`` nor
-    ``resign``; Enter and Ctrl+R send nothing and ask nothing."""
+    ``resign``; Enter and Ctrl+R send nothing and ask nothing; ``?`` says what works while
+    watching before the players' keys."""
     with thread_daemon(started(kind)) as daemon:
         app = PlayApp(Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
@@ -81,6 +83,11 @@ async def spectator(tmp_path: Path, kind: str) -> None:
             await pilot.pause()
             assert app.screen is screen, "no question (resign?) is asked"
             assert sent == [] and screen.moves_made == 0
+            await press(pilot, "question_mark")  # the keys say what works while watching
+            await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
+            rules = app.screen
+            assert isinstance(rules, RulesScreen)
+            assert rules.text.startswith("**Keys.** You are watching: `?` shows this, Ctrl+Q")
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
