@@ -68,6 +68,7 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
         Binding("up", "count(1)", "more", show=False),
         Binding("down", "count(-1)", "fewer", show=False),
         Binding("enter", "submit", "play"),
+        Binding("enter", "finish", "leave", show=False),  # once over: the status line says
         Binding("space", "mark", "mark", show=False),
         Binding("escape", "clear", "clear", show=False),
         Binding("backspace", "erase", "erase", show=False),
@@ -129,7 +130,7 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
         self.level = ""  # the level chosen last with ``b``
         self.back_to = ""  # where Enter goes once the game is over ("the lobby"), if not out
         self.results: deque[ResultScreen] = deque()  # the one shown first, then those waiting
-        self._offering = False  # whether the keys offer ``b`` now
+        self._keys: tuple[bool, ...] = ()  # what the footer's keys were drawn for
 
     # -- layout
 
@@ -432,9 +433,9 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
             self._redraw()
 
     def _redraw(self) -> None:
-        offering = self.waiting and bool(self.levels)
-        if offering != self._offering:  # the footer shows ``b`` only while it works
-            self._offering = offering
+        keys = self.keys_state()
+        if keys != self._keys:  # the footer shows only the keys that work now
+            self._keys = keys
             self.refresh_bindings()
         self.query_one("#title", Static).update(self.title_text())
         self.draw_table()
@@ -582,14 +583,16 @@ class GameScreen(SeatActions, metaclass=ScreenABCMeta):  # type: ignore[metaclas
         return ""
 
 
-def seat_header(screen: GameScreen, seat: int) -> Text:
-    """A seat panel's first line: the name, ``(seat n)``, and markers (:func:`.table.seat_line`)."""
+def seat_header(screen: GameScreen, seat: int, *, numbered: bool = True) -> Text:
+    """A seat panel's first line: the name, ``(seat n)`` (unless not ``numbered``), and
+    markers (:func:`.table.seat_line`)."""
     line = seat_line(
         screen.label(seat),
         seat,
         disconnected=seat in screen.disconnected,
         to_move=screen.is_to_move(seat),
         symbols=screen.look.symbols,
+        numbered=numbered,
     )
     if seat in screen.absent:
         line.append(" absent", "bold red")

@@ -75,18 +75,43 @@ class SeatActions(Screen[None]):
         return self.status == "waiting" and self.over is None
 
     def action_rules(self) -> None:
-        """Show the screen's keys and the game's rules text."""
+        """Show the screen's keys and the game's rules text; a spectator is told first that
+        only ``?`` and Ctrl+Q work while watching."""
         keys = f"**Keys.** {self.KEYS}\n\n" if self.KEYS else ""
+        if self.seating.seat is None:
+            watching = "You are watching: `?` shows this, Ctrl+Q stops watching."
+            keys = f"**Keys.** {watching} The players' keys: {self.KEYS}\n\n"
         self.app.push_screen(RulesScreen(keys + self.rules))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``b`` (a computer opponent) is offered only while the table waits for players and
-        the server has an opponent for the game."""
+        """The keys that work now, the only ones the footer shows: Enter plays (``submit``)
+        and Ctrl+R resigns only for a seat we hold in a game started and not over, so that a
+        spectator is offered neither, nor sends them (the daemon would refuse them); once
+        the game is over Enter leaves (``finish``, named by the status line, not the
+        footer); ``b`` (a computer opponent) only while the table waits for players and the
+        server has an opponent for the game; Ctrl+K as :meth:`can_claim` says."""
+        seated = self.seating.seat is not None and self.over is None
+        if action == "submit":
+            return seated and not self.waiting
+        if action == "resign":
+            return seated and self.status == "playing"
+        if action == "finish":
+            return self.over is not None
         if action == "add_opponent":
             return self.waiting and bool(self.levels)
         if action == "claim":
             return self.can_claim()
         return True
+
+    def keys_state(self) -> tuple[bool, ...]:
+        """What :meth:`check_action` depends on: the footer is drawn again when it changes."""
+        seated = self.seating.seat is not None
+        return (
+            self.waiting and bool(self.levels),
+            seated,
+            self.over is None,
+            self.status == "playing",
+        )
 
     def can_claim(self) -> bool:
         """Whether ``claim`` is offered: we hold a seat in a game going on and another seat is
@@ -158,6 +183,10 @@ class SeatActions(Screen[None]):
             self.run_worker(resign(yes), group="moves")
 
         self.app.push_screen(ConfirmScreen("Resign the whole game?"), answered)
+
+    def action_finish(self) -> None:
+        """Enter once the game is over: leave (:meth:`action_leave`)."""
+        self.action_leave()
 
     def action_leave(self) -> None:
         """Leave: the message says truly what becomes of the seat."""

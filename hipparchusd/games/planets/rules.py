@@ -494,9 +494,13 @@ class PlanetsState:
         return self._scored(self.hand.choose(seat, choice))
 
     def _scored(self, hand: HandState) -> PlanetsState:
-        result, winners = scored(hand, self.totals, self.exact100)
+        result, game_winners = scored(hand, self.totals, self.exact100)
         return attrs.evolve(
-            self, totals=result.totals, results=(*self.results, result), hand=hand, winners=winners
+            self,
+            totals=result.totals,
+            results=(*self.results, result),
+            hand=hand,
+            winners=game_winners,
         )
 
     def next_hand(self, dealt: Sequence[int]) -> PlanetsState:

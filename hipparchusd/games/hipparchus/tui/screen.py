@@ -11,6 +11,7 @@ from rich.text import Text
 
 from ....play.game_screen import GameScreen, seat_header
 from ....play.phrases import plural, verb_s
+from ....play.table import Line, Panel, header_line
 from ....play.widgets import ChoiceBar, ResultScreen
 from .follow import HIPPARCHUS_SUITS, SUIT_LETTERS, follow, round_lines, trick_reason, without_play
 from .look import HipparchusLook, clump_letter, clumps, hand_text, play_labels
@@ -182,19 +183,32 @@ class HipparchusScreen(GameScreen):
         return text
 
     def seat_panel(self, seat: int) -> RenderableType:
-        """Name, cards held, won cards by suit (public, H8)."""
+        """Name, cards held, won cards by suit (public, H8), each line shortened to fit the
+        box (:class:`~hipparchusd.play.table.Panel`); when the box has fewer rows than lines,
+        the name is kept first, then the won cards (what wins the round, H10); a box of one
+        row shows the name and the won cards."""
         view = self.view or {}
-        lines = [seat_header(self, seat)]
+        name = self.label(seat)
+        bare = seat_header(self, seat, numbered=False)
+        lines = [header_line(seat_header(self, seat), bare, name)]
+        single = None
         if view:
             sizes = view.get("hand_sizes") or [0, 0]
-            lines.append(Text(plural(int(sizes[seat]), "card") + " in hand"))
+            count = int(sizes[seat])
+            held = (f"{plural(count, 'card')} in hand", plural(count, "card"), f"{count}c")
+            lines.append(Line(tuple(Text(words) for words in held), rank=2))
             won = (view.get("won") or [[0, 0, 0], [0, 0, 0]])[seat]
-            line = Text("won ")
+            counts = Text()
             for index, letter in enumerate(SUIT_LETTERS):
-                line.append_text(self.deck.cards(letter))
-                line.append(f"{won[index]} ")
-            lines.append(line)
-        return Group(*lines)
+                counts.append_text(self.deck.cards(letter))
+                counts.append(f"{won[index]} ")
+            counts.rstrip()
+            lines.append(Line((Text.assemble("won ", counts), counts), rank=1))
+            single = Line(
+                (Text.assemble(bare, "  won ", counts), Text.assemble(bare, "  ", counts)),
+                head=len(name),
+            )
+        return Panel(lines, single)
 
     def center(self) -> RenderableType:
         """The trick in progress, or the last trick and why it was won."""

@@ -12,6 +12,7 @@ from rich.text import Text
 from ....client import Pick, can_move
 from ....play.game_screen import GameScreen, seat_header
 from ....play.phrases import plural
+from ....play.table import Line, Panel, header_line
 from ....play.widgets import ChoiceBar, ResultScreen
 from .follow import PLANETS_SUITS, follow, hand_over_lines, sort_cards, trick_reason
 from .look import PlanetsLook
@@ -224,26 +225,39 @@ class PlanetsScreen(GameScreen):
         return text
 
     def seat_panel(self, seat: int) -> RenderableType:
-        """Name, dealer, cards held, passed, points this hand and total, the card played."""
+        """Name, dealer, cards held, points this hand, the total, the card played (or the
+        pass), each line shortened to fit the box (:class:`~hipparchusd.play.table.Panel`):
+        ``total 26``, ``tot 26``, then ``26``. When the box has fewer rows than lines, the
+        name is kept first, then the total (P9: the game's score), then the card played,
+        then the cards held and points; a box of one row shows the name and the total."""
         view = self.view or {}
-        header = seat_header(self, seat)
-        if view and view.get("dealer") == seat:
-            header.append(" dealer", "dim")
-        lines = [header]
+        dealer = Text(" dealer", "dim") if view and view.get("dealer") == seat else None
+        name = self.label(seat)
+        bare = seat_header(self, seat, numbered=False)
+        lines = [header_line(seat_header(self, seat), bare, name, dealer)]
+        single = None
         if view:
             sizes = view.get("hand_sizes") or []
-            held = plural(int(sizes[seat]), "card") if seat < len(sizes) else ""
-            taken = (view.get("points_taken") or [0] * self.players)[seat]
+            count = int(sizes[seat]) if seat < len(sizes) else 0
+            taken = int((view.get("points_taken") or [0] * self.players)[seat])
             total = (view.get("totals") or [0] * self.players)[seat]
-            lines.append(Text(f"{held}, {plural(int(taken), 'pt')}"))
-            lines.append(Text(f"total {total}", "bold"))
+            held = [f"{plural(count, 'card')}, ", f"{count}c "] if seat < len(sizes) else [""]
+            points = [f"{h}{plural(taken, 'pt')}" for h in held] + [plural(taken, "pt")]
+            lines.append(Line(tuple(Text(p) for p in points), rank=3))
+            totals = (f"total {total}", f"tot {total}", f"{total}")
+            lines.append(Line(tuple(Text(t, "bold") for t in totals), rank=1))
+            # A box of one row: the name (cut first) and the total, ``bob ◀ tot 26``.
+            ones = [Text.assemble(bare, "  ", (t, "bold")) for t in totals[:2]]
+            single = Line(tuple(ones), head=len(name))
             card = self.trick_card(seat)
             if view.get("phase") == "pass":
                 passed = seat in (view.get("passed") or [])
-                lines.append(Text("passed ✓" if passed else "choosing...", "italic"))
+                words = ("passed ✓", "passed") if passed else ("choosing...", "to pass", "…")
+                lines.append(Line(tuple(Text(w, "italic") for w in words), rank=2))
             elif card:
-                lines.append(Text.assemble("plays ", self.deck.card(card)))
-        return Group(*lines)
+                forms = (Text.assemble("plays ", self.deck.card(card)), self.deck.card(card))
+                lines.append(Line(forms, rank=2))
+        return Panel(lines, single)
 
     def trick_card(self, seat: int) -> str | None:
         """The card ``seat`` played to the trick in progress, if any."""
@@ -255,7 +269,8 @@ class PlanetsScreen(GameScreen):
         return str(cards[index]) if index < len(cards) else None
 
     def center(self) -> RenderableType:
-        """The trick in progress (led suit, who is to play) and the last trick's reason."""
+        """The trick in progress (led suit, the cards played to it so far) and the last
+        trick's reason."""
         view = self.view or {}
         if not view:
             return Text("")
@@ -278,6 +293,9 @@ class PlanetsScreen(GameScreen):
                     f": follow {PLANETS_SUITS[led[0]]} if you can",
                 )
             )
+            if len(trick["cards"]) > 1:  # also in the seats' boxes, unless those are short
+                played = [str(card) for card in trick["cards"]]
+                parts.append(Text.assemble("so far ", self.deck.card_list(played)))
         elif view.get("phase") == "play":
             parts.append(Text(f"Trick {len(tricks) + 1}", "bold"))
             if not tricks:

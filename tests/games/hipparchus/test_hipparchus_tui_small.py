@@ -1,0 +1,79 @@
+"""The Hipparchus screen of ``hipparchus-play`` in a small terminal (80x24): both seats' boxes
+show the cards each seat has won, by suit (public, H8: what scores the round, H10), to a
+spectator and to a player at its turn (whose prompt takes four rows, leaving the top box
+one); the text checked is the screen as drawn, inside each box."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from play.tui_harness import game_screen, preloaded, thread_daemon, token_of, wait_for
+from textual.widgets import Static
+
+from hipparchusd.games.hipparchus.tui.follow import SUIT_LETTERS
+from hipparchusd.games.hipparchus.tui.screen import HipparchusScreen
+from hipparchusd.games.registry import KINDS
+from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.table import seat_cells
+from hipparchusd.store.base import MemoryStore
+
+
+def after(moves: int) -> MemoryStore:
+    """A match (``g1``, seed 3) after ``moves`` random legal plays, both seats taken."""
+    options = {"seed": "3"}
+    game = KINDS["hipparchus"].create(dict(options))
+    game.start()
+    rng = random.Random(1)
+    for _ in range(moves):
+        seat = min(game.seats_to_move())
+        game.play_word(seat, rng.choice(list(game.legal(seat).moves)))
+    return preloaded("hipparchus", options, game, ["ann", "bot-heuristic"])
+
+
+def box_text(app: PlayApp, widget: Static) -> list[str]:
+    """The rows drawn inside ``widget``'s border, as plain text, from the whole screen."""
+    strips = app.screen._compositor.render_strips()
+    region = widget.region
+    rows = [strip.text for strip in strips[region.y + 1 : region.bottom - 1]]
+    return [row[region.x + 1 : region.right - 1].strip() for row in rows]
+
+
+@pytest.mark.parametrize("watching", [True, False], ids=["spectator", "player"])
+def test_both_boxes_show_the_cards_won(tmp_path: Path, watching: bool) -> None:
+    asyncio.run(won_shown(tmp_path, watching))
+
+
+async def won_shown(tmp_path: Path, watching: bool) -> None:
+    """Seven plays in (seed 3), seat 1 leads and we (seat 0) are to follow: each box holds
+    its seat's won counts, ``☉3 ☽0 ⊕3`` (with ``won`` before them when there is room).
+    Before, the top box of a player at its turn had one row, for the name."""
+    with thread_daemon(after(7)) as daemon:
+        if watching:
+            options = Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path)
+        else:
+            options = Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path)
+        app = PlayApp(options)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await game_screen(pilot, app)
+            assert isinstance(screen, HipparchusScreen)
+            await wait_for(pilot, lambda: screen.view is not None, what="the view")
+            if not watching:
+                assert 0 in screen.to_move()
+                # A restored game sends no to-move for the position it stands at: the turn
+                # is taken as a to-move would (its prompt then takes its rows).
+                await screen.load_turn()
+                assert screen.my_turn
+                screen.redraw()
+            await pilot.pause()
+            won = (screen.view or {})["won"]
+            assert sum(map(sum, won)) > 0, won
+            for cell, seat in seat_cells(2, 0).items():
+                rows = box_text(app, screen.query_one(f"#cell-{cell}", Static))
+                counts = " ".join(
+                    f"{screen.deck.cards(letter).plain}{won[seat][index]}"
+                    for index, letter in enumerate(SUIT_LETTERS)
+                )
+                assert any(row.endswith(counts) for row in rows), (cell, counts, rows)
