@@ -127,27 +127,32 @@ def _write_swaps(players: int, size: int) -> _Swaps:
     swap, position ``i``, is never read again). The digits are taken in groups from a small
     number, ``divmod(number, product)``, the product of the group's radices below 2**30: the
     same digits as from the big number, since their radices divide the product, and each is
-    then arithmetic on a one-digit int, CPython's fast path.
+    then arithmetic on a one-digit int, CPython's fast path; the group's last digit is what is
+    left of it. Each seat's hand is a local name, its first card assigned, not or-ed in.
     """
     hand = size // players
-    lines = ["def swaps(number, cards):", f"    hands = [0] * {players}"]
+    lines = ["def swaps(number, cards):"]
     for seat in range(players - 1, -1, -1):
-        lines.append("    mask = 0")
-        product, group = 1, list[str]()
+        groups: list[list[int]] = [[]]  # the positions of each group's swaps
+        product = 1
         for i in range(seat * hand + hand - 1, max(seat * hand, 1) - 1, -1):
             if product * (i + 1) >= 1 << 30:
-                lines += [f"    number, digits = divmod(number, {product})", *group]
-                product, group = 1, []
+                groups.append([])
+                product = 1
+            groups[-1].append(i)
             product *= i + 1
-            group += [
-                f"    j = digits % {i + 1}",
-                f"    digits //= {i + 1}",
-                "    mask |= cards[j]",
-                f"    cards[j] = cards[{i}]",
-            ]
-        lines += [f"    number, digits = divmod(number, {product})", *group]
-        lines.append(f"    hands[{seat}] = mask")
-    lines += ["    hands[0] |= cards[0]", "    return tuple(hands)"]
+        dealt = f"hand{seat} ="  # the seat's first card, then its others
+        for group in groups:
+            lines.append(f"    number, digits = divmod(number, {math.prod(i + 1 for i in group)})")
+            for i in group[:-1]:
+                lines += [f"    j = digits % {i + 1}", f"    digits //= {i + 1}"]
+                lines += [f"    {dealt} cards[j]", f"    cards[j] = cards[{i}]"]
+                dealt = f"hand{seat} |="
+            # The group's last digit is what is left of the small number.
+            lines += [f"    {dealt} cards[digits]", f"    cards[digits] = cards[{group[-1]}]"]
+            dealt = f"hand{seat} |="
+    hands = ", ".join(f"hand{seat}" for seat in range(1, players))
+    lines.append(f"    return (hand0 | cards[0], {hands})")
     namespace: dict[str, _Swaps] = {}
     exec("\n".join(lines), namespace)  # code of our own making: no input reaches it
     return namespace["swaps"]
