@@ -521,6 +521,16 @@ def holdings(hand: Hand) -> tuple[int, ...]:
     return tuple(now)
 
 
+def before_trick(held: Sequence[int], leader: int, trick: Sequence[int]) -> tuple[int, ...]:
+    """The seats' cards before the trick in progress (the ``hands`` of a hand's fields), given
+    the cards each seat holds now (masks), the trick's leader and its cards so far: the
+    inverse of :func:`holdings`."""
+    before = list(held)
+    for offset, card in enumerate(trick):
+        before[(leader + offset) % len(before)] |= 1 << card
+    return tuple(before)
+
+
 def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, ...]) -> Hand:
     """``seat`` passes ``cards``, in order: the i-th goes to the seat ``offsets[i]`` on (P4,
     P15). Seats pass at the same time: nobody sees what it receives before choosing, and no

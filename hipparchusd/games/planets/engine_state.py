@@ -149,9 +149,7 @@ class PlanetsState:
         first: bool,
     ) -> None:
         players = self.players = len(hands)
-        before = list(hands)  # the core's hands hold the trick's cards until it is complete
-        for offset, card in enumerate(trick):
-            before[(leader + offset) % players] |= 1 << card
+        before = core.before_trick(hands, leader, trick)
         # The core counts the tricks done; only whether there is one matters to the rules
         # (P12: Venus 1 leads the first), so 1 stands for "some".
         done = 0 if first else 1

@@ -197,12 +197,8 @@ class HandState:
         hand = self._core
         if hand is None:
             tally = self.tally
-            # The core's hands still hold the cards played to the trick in progress.
-            hands = list(self.hands)
-            for offset, card in enumerate(self.trick):
-                hands[(tally.leader + offset) % self.setup.players] |= 1 << card
             hand = core.hand_of(
-                hands,
+                core.before_trick(self.hands, tally.leader, self.trick),
                 tally.leader,
                 self.trick,
                 tally.taken,
