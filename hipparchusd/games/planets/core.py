@@ -255,14 +255,15 @@ _WITHOUT: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...] = (
     lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep),
     lambda h, keep: (h[0] & keep, h[1] & keep, h[2] & keep, h[3] & keep, h[4] & keep, h[5] & keep),
 )
-#: ``_TRICK_MASK[players](trick)``: the mask of a complete trick's cards (written out, as
-#: :data:`_WITHOUT`: a quarter fewer instructions than a loop at six seats).
-_TRICK_MASK: tuple[Callable[[tuple[int, ...]], int], ...] = (
-    *(lambda t: 0,) * 3,  # no tricks of 0 to 2 seats
-    lambda t: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]],
-    lambda t: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[t[3]],
-    lambda t: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[t[3]] | _BITS[t[4]],
-    lambda t: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[t[3]] | _BITS[t[4]] | _BITS[t[5]],
+#: ``_TRICK_MASK[players](trick, card)``: the mask of a complete trick's cards, ``trick`` the
+#: cards before its last, ``card`` (written out, as :data:`_WITHOUT`: a quarter fewer
+#: instructions than a loop at six seats, and no tuple of the whole trick made).
+_TRICK_MASK: tuple[Callable[[tuple[int, ...], int], int], ...] = (
+    *(lambda t, c: 0,) * 3,  # no tricks of 0 to 2 seats
+    lambda t, c: _BITS[t[0]] | _BITS[t[1]] | _BITS[c],
+    lambda t, c: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[c],
+    lambda t, c: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[t[3]] | _BITS[c],
+    lambda t, c: _BITS[t[0]] | _BITS[t[1]] | _BITS[t[2]] | _BITS[t[3]] | _BITS[t[4]] | _BITS[c],
 )
 _V1_ONLY = (V1,)
 #: ``_AFTER[players][seat]``: the seat after ``seat`` (clockwise, P15), the ``after`` of a base.
@@ -475,11 +476,10 @@ def play(hand: Hand, card: int) -> Hand:
     # The trick is complete: its cards as a mask, which leaves every hand; the highest card of
     # the led suit is the highest bit of the led suit (P5); its points (P7) one look-up.
     hands, leader, taken, broken, done, passes, choice, _, after = base
-    trick = trick + (card,)  # noqa: RUF005 (faster than unpacking)
     players = len(hands)
-    cards = _TRICK_MASK[players](trick)
+    cards = _TRICK_MASK[players](trick, card)
     best = (cards & _LED_MASK[trick[0]]).bit_length() - 1
-    winner = (leader + trick.index(best)) % players
+    winner = seat if best == card else (leader + trick.index(best)) % players
     points = MASK_POINTS[cards & POINT_MASK]
     if points:
         scores = list(taken)
