@@ -104,16 +104,18 @@ _EARTH, _JUPITER, _MARS, _NEPTUNE, _SATURN, _VENUS = SUIT_CARDS
 def cards_in(mask: int) -> tuple[int, ...]:
     """The cards whose bits are set in ``mask``, sorted (by suit, then rank)."""
     # Six look-ups, unrolled: the rules list the legal cards on every lead. The mask split in
-    # two 30-bit halves first, so that the rest is arithmetic on one-digit ints.
+    # two 30-bit halves first, so that the rest is arithmetic on one-digit ints; the suits'
+    # tuples joined by +, which returns the other operand unmade when one is empty (a hand
+    # lacks some suits): a third fewer instructions than unpacking them into one.
     low = mask & 0x3FFFFFFF
     high = mask >> 30
     return (
-        *_EARTH[low & 0x3FF],
-        *_JUPITER[low >> 10 & 0x3FF],
-        *_MARS[low >> 20],
-        *_NEPTUNE[high & 0x3FF],
-        *_SATURN[high >> 10 & 0x3FF],
-        *_VENUS[high >> 20],
+        _EARTH[low & 0x3FF]
+        + _JUPITER[low >> 10 & 0x3FF]
+        + _MARS[low >> 20]
+        + _NEPTUNE[high & 0x3FF]
+        + _SATURN[high >> 10 & 0x3FF]
+        + _VENUS[high >> 20]
     )
 
 
@@ -498,12 +500,12 @@ def play(hand: Hand, card: int) -> Hand:
     low = held & 0x3FFFFFFF
     high = held >> 30
     leading = (
-        *_EARTH[low & 0x3FF],
-        *_JUPITER[low >> 10 & 0x3FF],
-        *_MARS[low >> 20],
-        *_NEPTUNE[high & 0x3FF],
-        *_SATURN[high >> 10 & 0x3FF],
-        *_VENUS[high >> 20],
+        _EARTH[low & 0x3FF]
+        + _JUPITER[low >> 10 & 0x3FF]
+        + _MARS[low >> 20]
+        + _NEPTUNE[high & 0x3FF]
+        + _SATURN[high >> 10 & 0x3FF]
+        + _VENUS[high >> 20]
     )
     return (base, (), leading, winner, players - 1, (), 0)
 

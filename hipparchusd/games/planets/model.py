@@ -180,12 +180,12 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     low = mask & 0x3FFFFFFF  # as :func:`.core.cards_in`: two halves of one-digit ints
     high = mask >> 30
     return (
-        *_EARTH[low & 0x3FF],
-        *_JUPITER[low >> 10 & 0x3FF],
-        *_MARS[low >> 20],
-        *_NEPTUNE[high & 0x3FF],
-        *_SATURN[high >> 10 & 0x3FF],
-        *_VENUS[high >> 20],
+        _EARTH[low & 0x3FF]
+        + _JUPITER[low >> 10 & 0x3FF]
+        + _MARS[low >> 20]
+        + _NEPTUNE[high & 0x3FF]
+        + _SATURN[high >> 10 & 0x3FF]
+        + _VENUS[high >> 20]
     )
 
 
