@@ -24,6 +24,9 @@ Usage::
     python bench/bench_ceiling.py run NAME PLAYER PLAYER [--games 400] [--seed 1] [--out DIR]
     python bench/bench_ceiling.py report NAME [NAME2]
 
+A second process may play the same run from its last deal (``run NAME2 ... --reverse``, its
+own file); ``report NAME+NAME2`` joins them.
+
 ``run`` appends one JSON line per game to ``DIR/NAME.jsonl`` (a stopped run resumes where it
 stopped) and prints the first player's matches won; ``report NAME NAME2`` also pairs two runs
 of the same opponent and deals (the paired difference of the first player's result, with a
@@ -147,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
                 raise SystemExit(f"{path} holds another run: {row['players']} seed {row['seed']}")
             done.add((row["deal"], row["rotation"]))
     with path.open("a") as results:
-        for deal in range(args.games // 2):
+        deals = range(args.games // 2)
+        for deal in reversed(deals) if args.reverse else deals:
             for rotation in (0, 1):
                 if (deal, rotation) in done:
                     continue
@@ -171,8 +175,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def load(out: Path, name: str) -> list[dict[str, Any]]:
-    """A run's game lines."""
-    return [json.loads(line) for line in (out / f"{name}.jsonl").read_text().splitlines()]
+    """A run's game lines; ``A+B`` joins runs of the same players and seed (parts of one run,
+    e.g. one played ``--reverse``), the first run's game kept where both played it."""
+    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    for part in name.split("+"):
+        for line in (out / f"{part}.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            rows.setdefault((row["deal"], row["rotation"]), row)
+    found = list(rows.values())
+    if len({(tuple(r["players"]), r["seed"]) for r in found}) > 1:
+        raise SystemExit(f"{name}: runs of other players or seeds")
+    return found
 
 
 def _score(row: dict[str, Any]) -> float:
@@ -248,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games, each deal twice")
     parser.add_argument("--seed", type=int, default=1, help="deal d is the match seeded seed+d")
     parser.add_argument("--out", type=Path, default=Path("bench-ceiling"))
+    parser.add_argument(
+        "--reverse", action="store_true", help="play the last deal first (a second part of a run)"
+    )
     args = parser.parse_args(argv)
     if args.action == "report":
         return report(args.out, [args.name, *args.rest])
