@@ -253,7 +253,7 @@ def report(out: Path, names: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module's doc)."""
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("action", choices=("run", "report"))
     parser.add_argument("name", help="the run's name (its results file DIR/NAME.jsonl)")
