@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_strength import Z95, wilson
 from cheat import Cheater
 
 from hipparchusd.engine.analysis import analyze
@@ -51,20 +52,6 @@ from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import ADAPTER
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.hipparchus.model import Play, play_of_move
-
-#: The 97.5th percentile of the standard normal distribution.
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of the proportion ``successes / n`` (0..1 each)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class Player:

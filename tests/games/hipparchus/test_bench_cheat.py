@@ -12,25 +12,13 @@ from pathlib import Path
 
 import hipparchusd
 from hipparchusd.games.hipparchus import core
-from hipparchusd.games.hipparchus.dealing import seeded_deal
 from hipparchusd.games.hipparchus.engine_solver import Solver
 
 BENCH = Path(__file__).resolve().parents[3] / "bench"
 sys.path.insert(0, str(BENCH))
 
 from cheat import Cheater, TrueInformation, root_solve  # noqa: E402
-from test_engine_solver import exhaustive_winner  # noqa: E402
-
-
-def _late(number: int, cards: int) -> core.Round:
-    """A round of deal ``number`` played at random until its hands hold ``cards`` cards or
-    fewer (or it ends)."""
-    rng = random.Random(number)
-    deal = seeded_deal(number, 1)
-    round_ = core.start((deal.hands[0].core, deal.hands[1].core), number % 2)
-    while round_[6] and core.size_of(round_[0][0]) + core.size_of(round_[0][1]) > cards:
-        round_ = core.play(round_, rng.choice(round_[6]))
-    return round_
+from test_engine_solver import _late, exhaustive_winner  # noqa: E402
 
 
 def test_every_world_is_the_true_round() -> None:
