@@ -29,7 +29,7 @@ from textual.pilot import Pilot
 from hipparchusd.client import Client, int_list, random_move
 from hipparchusd.games.base import GameKind, ServedGame
 from hipparchusd.games.registry import register, unregister
-from hipparchusd.play.app import PlayApp
+from hipparchusd.play.app import Options, PlayApp
 from hipparchusd.play.game_screen import GameScreen
 from hipparchusd.play.widgets import ChoiceBar, ConfirmScreen, ResultScreen
 from hipparchusd.server import Server, serve
@@ -242,6 +242,14 @@ class PreloadedStore(MemoryStore):
 def token_of(seat: int) -> str:
     """The resume token given to ``seat`` of a preloaded game."""
     return f"{seat:x}" * 32
+
+
+def viewer(port: int, data_dir: Path, watching: bool) -> Options:
+    """The client's options for a preloaded game ``g1`` on ``port``: a spectator watching it
+    (no delay between moves), or the player of seat 0 resuming with its token."""
+    if watching:
+        return Options(port=port, watch="g1", delay=0.0, data_dir=data_dir)
+    return Options(port=port, resume=token_of(0), data_dir=data_dir)
 
 
 def preloaded(

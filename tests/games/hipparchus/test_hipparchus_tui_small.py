@@ -10,13 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
-from play.tui_harness import game_screen, preloaded, thread_daemon, token_of, wait_for
+from play.tui_harness import game_screen, preloaded, thread_daemon, viewer, wait_for
 from textual.widgets import Static
 
 from hipparchusd.games.hipparchus.tui.follow import SUIT_LETTERS
 from hipparchusd.games.hipparchus.tui.screen import HipparchusScreen
 from hipparchusd.games.registry import KINDS
-from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.app import PlayApp
 from hipparchusd.play.table import seat_cells
 from hipparchusd.store.base import MemoryStore
 
@@ -51,11 +51,7 @@ async def won_shown(tmp_path: Path, watching: bool) -> None:
     its seat's won counts, ``☉3 ☽0 ⊕3`` (with ``won`` before them when there is room).
     Before, the top box of a player at its turn had one row, for the name."""
     with thread_daemon(after(7)) as daemon:
-        if watching:
-            options = Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path)
-        else:
-            options = Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path)
-        app = PlayApp(options)
+        app = PlayApp(viewer(daemon.port, tmp_path, watching))
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await game_screen(pilot, app)
             assert isinstance(screen, HipparchusScreen)

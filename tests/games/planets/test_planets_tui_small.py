@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play.tui_harness import game_screen, preloaded, thread_daemon, token_of, wait_for
+from play.tui_harness import game_screen, preloaded, thread_daemon, viewer, wait_for
 from test_planets_tui import planets_near_its_end
 from textual.widgets import Static
 
 from hipparchusd.games.base import Pick as GamePick
 from hipparchusd.games.planets.tui.screen import PlanetsScreen
 from hipparchusd.games.registry import KINDS
-from hipparchusd.play.app import Options, PlayApp
+from hipparchusd.play.app import PlayApp
 from hipparchusd.play.table import SeatTable, seat_cells
 from hipparchusd.store.base import MemoryStore
 
@@ -54,11 +54,7 @@ async def totals_shown(tmp_path: Path, players: int, watching: bool, size: tuple
     names = NAMES[:players]
     store = planets_near_its_end(players, SEEDS[players], names, over=80)
     with thread_daemon(store) as daemon:
-        if watching:
-            options = Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path)
-        else:
-            options = Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path)
-        app = PlayApp(options)
+        app = PlayApp(viewer(daemon.port, tmp_path, watching))
         async with app.run_test(size=size) as pilot:
             screen = await game_screen(pilot, app)
             assert isinstance(screen, PlanetsScreen)
@@ -113,11 +109,7 @@ async def trick_shown(tmp_path: Path, players: int, watching: bool) -> None:
     its seat played: the middle of the table lists the trick's cards so far (``so far ♄2
     ♄7``), so every card played to the trick in progress is on the table."""
     with thread_daemon(mid_trick(players, 3)) as daemon:
-        if watching:
-            options = Options(port=daemon.port, watch="g1", delay=0.0, data_dir=tmp_path)
-        else:
-            options = Options(port=daemon.port, resume=token_of(0), data_dir=tmp_path)
-        app = PlayApp(options)
+        app = PlayApp(viewer(daemon.port, tmp_path, watching))
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await game_screen(pilot, app)
             assert isinstance(screen, PlanetsScreen)
