@@ -184,7 +184,7 @@ def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]
     numbers = iter(range(1, 1 << 62))
 
     if _has_core("planets") and not objects:
-        from hipparchusd.games.planets import core
+        from hipparchusd.games.planets import core, schedule
 
         start, pass_cards, play = core.start, core.pass_cards, core.play
         choices = (core.SELF, core.OTHERS)
@@ -192,7 +192,7 @@ def planets_hands(players: int, objects: bool) -> Callable[[random.Random], int]
         def by_core(rng: random.Random) -> int:
             random_ = rng.random
             number = next(numbers)
-            offsets = core.pass_of(players, number)[1]
+            offsets = schedule.pass_of(players, number)[1]
             hand = start(shuffled_deal(rng, players), offsets)
             if offsets:
                 for seat in range(players):
@@ -263,7 +263,7 @@ def planets_draws(players: int) -> Callable[[random.Random], int]:
 
 
 #: The cards each seat passes, by seat count, hand by hand of the pass cycle (P4, P15: the
-#: lengths of the core's ``PASS_CYCLES``, written here because the old tree has no core).
+#: lengths of ``schedule.PASS_CYCLES``, written here because the old tree has no core).
 PASS_COUNTS = {3: (4, 4, 4), 4: (3, 3, 3, 3), 5: (2, 2, 2, 2, 0), 6: (2, 2, 2, 2, 2, 0)}
 
 

@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from ...wording import counted
-from .core import cut_dealer
 from .model import CARDS, Card, cards_of, count, deck_mask, mask_of
+from .schedule import cut_dealer
 
 __all__ = [
     "check_deal",

@@ -22,7 +22,7 @@ from ..base import (
     Outcome,
     Pick,
 )
-from . import core
+from . import core, schedule
 from .codec import CODEC
 from .dealing import check_masks, draw_cut, shuffled_deal
 from .model import Card, Pass, Shoot, as_cards, cards_of, deck_mask, pass_kind
@@ -472,7 +472,9 @@ class PlanetsGame(Game[Move, View, PlanetsRecord]):
         self._hands += (HandRecord.of(hand),)
         setup = self._setup
         number = setup.number + 1
-        self._start_hand(number, core.next_dealer(setup.dealer, self._players), self._deal(number))
+        self._start_hand(
+            number, schedule.next_dealer(setup.dealer, self._players), self._deal(number)
+        )
         return events + self._hand_started()
 
     def resign(self, seat: int) -> list[Event]:

@@ -17,7 +17,7 @@ import enum
 
 import attrs
 
-from . import core
+from . import core, schedule
 from .core import (
     BASE_DECK,
     EARTH,
@@ -231,11 +231,11 @@ class PassKind:
         return tuple((seat + offset) % players for offset in self.offsets)
 
 
-#: The pass cycle by seat count (RULINGS P4, P15; :data:`.core.PASS_CYCLES`): hand ``h``
+#: The pass cycle by seat count (RULINGS P4, P15; :data:`.schedule.PASS_CYCLES`): hand ``h``
 #: (1-based) uses ``PASS_CYCLES[players][(h - 1) % len(...)]``.
 PASS_CYCLES: dict[int, tuple[PassKind, ...]] = {
     players: tuple(PassKind(name, offsets) for name, offsets in cycle)
-    for players, cycle in core.PASS_CYCLES.items()
+    for players, cycle in schedule.PASS_CYCLES.items()
 }
 
 

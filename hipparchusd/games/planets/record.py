@@ -6,10 +6,11 @@ import attrs
 
 from ...wording import counted
 from . import core
-from .core import IllegalPlay, cut_dealer
+from .core import IllegalPlay
 from .dealing import check_deal
 from .model import Card, Shoot, cards_of
 from .rules import HandState, PlanetsState, finished_trick
+from .schedule import cut_dealer
 
 
 @attrs.frozen(slots=True)

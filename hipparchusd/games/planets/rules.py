@@ -22,10 +22,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from . import core
-from .core import IllegalPlay, cut_dealer
+from . import core, schedule
+from .core import IllegalPlay
 from .dealing import check_deal, check_masks, draw_cut, shuffled_deal
 from .model import CARDS, Card, PassKind, Shoot, as_cards, pass_kind
+from .schedule import cut_dealer
 from .totals import GAME_LIMIT, lowest, totals_after, winners
 
 __all__ = [
@@ -460,7 +461,7 @@ class PlanetsState:
     @property
     def next_dealer(self) -> int:
         """The dealer of the next hand: the deal rotates left (P3)."""
-        return core.next_dealer(self.hand.dealer, self.players)
+        return schedule.next_dealer(self.hand.dealer, self.players)
 
     @property
     def to_move(self) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hipparchusd.games.planets import core, playout
+from hipparchusd.games.planets import core, playout, schedule
 from hipparchusd.games.planets.dealing import shuffled_deal
 
 HANDS = 40
@@ -29,7 +29,7 @@ class _Recorded:
 
 def _after_the_pass(rng: random.Random, players: int, galaxies: bool, number: int) -> core.Hand:
     """A dealt hand of ``number``'s pass, every seat passing random cards."""
-    offsets = core.pass_of(players, number)[1]
+    offsets = schedule.pass_of(players, number)[1]
     hand = core.start(shuffled_deal(rng, players, galaxies), offsets)
     for seat in range(players):
         if core.phase(hand) == core.PASS:
