@@ -17,7 +17,9 @@ every run of the same deals, and two runs of one opponent are paired game by gam
 
 Players: a level word (``ismcts:100cpu``, ``sampler:40cpu``, ``random``, ...) or
 ``cheat:<N>cpu`` (the cheater with N ms of CPU time a move), ``cheat-noroot:<N>cpu`` (without
-the root's solve). Every budget is CPU time (the searching thread's), never wall time.
+the root's solve); a level may end in the adapter's options, ``ismcts:100cpu+exploration=0.4``
+(``+KEY=VALUE,KEY=VALUE``: what ``bench/level_bot.py --option`` takes). Every budget is CPU
+time (the searching thread's), never wall time.
 
 Usage::
 
@@ -64,6 +66,14 @@ class Player:
         self.cheat_millis: int | None = None
         self.root = True
         self.level: Level | None = None
+        self.adapter = ADAPTER
+        word, _, options = word.partition("+")
+        if options:  # the adapter's A/B options, as bench/level_bot.py's --option
+            pairs = [option.partition("=") for option in options.split(",")]
+            try:
+                self.adapter = ADAPTER.with_options({k: v for k, _, v in pairs})
+            except ValueError as error:
+                raise SystemExit(f"{self.word}: {error}") from None
         name, _, budget = word.partition(":")
         if name in ("cheat", "cheat-noroot"):
             if not budget.endswith("cpu"):
@@ -93,7 +103,7 @@ class Player:
             play = play_of_move(self.cheater.move(true_round, seat, view_seed(view)))
         else:
             assert self.level is not None
-            word = analyze(ADAPTER, view, self.level, seed=view_seed(view)).best
+            word = analyze(self.adapter, view, self.level, seed=view_seed(view)).best
             play = game.parse_move(seat, word)
         self.spent += time.thread_time() - started
         self.moves += 1

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 
 import attrs
 
-from ...engine.position import Position, Tuning
+from ...engine.position import EXPLORATION, Position, Tuning
 from ...engine.types import MoveStats
 from ...jsondata import JSON
 from . import core
@@ -86,6 +86,7 @@ class HipparchusPosition(Position):
         root_solve: int = 0,
         leaf_cards: int = 0,
         reuse: bool = False,
+        exploration: float = EXPLORATION,
     ) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
@@ -113,6 +114,8 @@ class HipparchusPosition(Position):
         #: Whether the search continues the tree of the seat's last decision (see
         #: :meth:`path_from`).
         self.reuse = reuse
+        #: UCB1's constant for this decision's tree (:class:`~hipparchusd.engine.position.Tuning`).
+        self.exploration = exploration
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -130,7 +133,7 @@ class HipparchusPosition(Position):
         if self.root_solved:
             return ROOT_TUNING
         tuning = LEAF_TUNING if self.leaf_cards > SOLVE_CARDS else TUNING
-        return attrs.evolve(tuning, reuse=True) if self.reuse else tuning
+        return attrs.evolve(tuning, reuse=self.reuse, exploration=self.exploration)
 
     def lineage(self) -> Lineage:
         """What the seat's next decision needs to tell whether it extends this one (see
@@ -217,24 +220,49 @@ def _cards_option(key: str, value: str) -> int:
     return cards
 
 
+def _exploration_option(value: str) -> float:
+    """The ``exploration`` option: UCB1's constant, a finite float in (0, 10].
+
+    Raises:
+        ValueError: not such a float; the message names the option.
+    """
+    try:
+        exploration = float(value)
+    except ValueError:
+        raise ValueError(f"exploration must be in (0, 10], not {value!r}") from None
+    if not 0.0 < exploration <= 10.0:  # also refuses nan
+        raise ValueError(f"exploration must be in (0, 10], not {value!r}")
+    return exploration
+
+
 class HipparchusAdapter:
     """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``). ``trust`` is the
     inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise); ``root_solve``
     the most cards in both hands at which the root is solved world by world (0, off);
     ``leaf_cards`` the most cards of a leaf the search solves (0: the default,
-    :data:`.engine_solver.SOLVE_CARDS`)."""
+    :data:`.engine_solver.SOLVE_CARDS`); ``exploration`` UCB1's constant (the engine's
+    :data:`~hipparchusd.engine.position.EXPLORATION` unless :meth:`with_options` says
+    otherwise)."""
 
     def __init__(
-        self, trust: float = 0.0, root_solve: int = 0, leaf_cards: int = 0, reuse: bool = False
+        self,
+        trust: float = 0.0,
+        root_solve: int = 0,
+        leaf_cards: int = 0,
+        reuse: bool = False,
+        exploration: float = EXPLORATION,
     ) -> None:
         self.trust = trust
         self.root_solve = root_solve
         self.leaf_cards = leaf_cards
         self.reuse = reuse
+        self.exploration = exploration
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
-        return HipparchusPosition(view, self.trust, self.root_solve, self.leaf_cards, self.reuse)
+        return HipparchusPosition(
+            view, self.trust, self.root_solve, self.leaf_cards, self.reuse, self.exploration
+        )
 
     def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
         """A copy with these options, for A/B matches: ``inference`` (a float in [0, 1), the
@@ -243,13 +271,14 @@ class HipparchusAdapter:
         ``leaf_cards`` (an int from 0 to 28, the most cards of a leaf the search solves; 0 is
         the default, :data:`.engine_solver.SOLVE_CARDS`); ``reuse`` (0 or 1: whether a search
         continues the tree of the seat's last decision, where the caller keeps one, a
-        :class:`~hipparchusd.engine.analysis.TreeMemory`; 0 is off).
+        :class:`~hipparchusd.engine.analysis.TreeMemory`; 0 is off); ``exploration`` (a
+        float in (0, 10], UCB1's constant).
 
         Raises:
             ValueError: an unknown option or a bad value.
         """
         trust, root_solve, leaf_cards = self.trust, self.root_solve, self.leaf_cards
-        reuse = self.reuse
+        reuse, exploration = self.reuse, self.exploration
         for key, value in options.items():
             if key == "inference":
                 trust = float(value)
@@ -263,9 +292,11 @@ class HipparchusAdapter:
                 if value not in ("0", "1"):
                     raise ValueError(f"reuse must be 0 or 1, not {value!r}")
                 reuse = value == "1"
+            elif key == "exploration":
+                exploration = _exploration_option(value)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
-        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse)
+        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse, exploration)
 
 
 ADAPTER = HipparchusAdapter()

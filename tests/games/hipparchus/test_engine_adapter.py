@@ -9,6 +9,7 @@ import pytest
 from hipparchus_positions import hidden_twin, random_position
 
 from hipparchusd.engine.analysis import analyze
+from hipparchusd.engine.position import EXPLORATION
 from hipparchusd.engine.types import Analysis, Level
 from hipparchusd.games.hipparchus.engine import ADAPTER, HipparchusPosition, match_chance
 from hipparchusd.games.hipparchus.notation import format_play
@@ -82,3 +83,31 @@ def test_analyze_refuses_what_it_cannot_search() -> None:
     with pytest.raises(ValueError, match="interval"):
         analyze(ADAPTER, game.view_data(seat), level, seed=0, interval_ms=0)
     assert isinstance(HipparchusPosition(game.view_data(seat)), HipparchusPosition)
+
+
+def test_the_exploration_option_sets_ucb1s_constant() -> None:
+    """``exploration`` (an A/B option, issue 29) reaches the tuning, is the engine's constant
+    when not given, and is refused, saying why, outside (0, 10]."""
+    game, seat = random_position(31, 4)
+    view = game.view_data(seat)
+    assert ADAPTER.position(view).tuning().exploration == EXPLORATION
+    wider = ADAPTER.with_options({"exploration": "1.2"})
+    assert wider.position(view).tuning().exploration == 1.2
+    assert wider.with_options({"reuse": "1"}).position(view).tuning().exploration == 1.2
+    for bad in ("0", "-1", "11", "nan", "wide"):
+        with pytest.raises(ValueError, match=r"exploration must be in \(0, 10\]"):
+            ADAPTER.with_options({"exploration": bad})
+
+
+def test_the_exploration_constant_changes_the_search() -> None:
+    """A far smaller constant spends the root's visits on fewer moves: the same view, seed
+    and playouts give a more concentrated root (the most visited move's share grows)."""
+    game, seat = random_position(32, 0)
+    view = game.view_data(seat)
+    level = Level.parse("ismcts:600")
+    shares = []
+    for constant in ("0.05", "3"):
+        adapter = ADAPTER.with_options({"exploration": constant})
+        moves = analyze(adapter, view, level, seed=5).moves
+        shares.append(max(m.visits for m in moves) / sum(m.visits for m in moves))
+    assert shares[0] > shares[1]
