@@ -334,9 +334,13 @@ def main() -> None:
                     cpu[version].append(float(out.split()[0]) / args.cpu_count * 1e6)
             best = {version: min(times) for version, times in cpu.items()}
             median = {version: statistics.median(times) for version, times in cpu.items()}
-            ratio = counts["old"] / counts["new"] if counts["new"] else 0.0
+            if args.no_callgrind:  # nothing counted: dashes, not a ratio of zeros
+                counted = f"{'-':>11} {'-':>11} {'-':>6}"
+            else:
+                ratio = counts["old"] / counts["new"]
+                counted = f"{counts['old']:>11,.0f} {counts['new']:>11,.0f} {ratio:>5.2f}x"
             print(
-                f"{name:<20} {counts['old']:>11,.0f} {counts['new']:>11,.0f} {ratio:>5.2f}x   "
+                f"{name:<20} {counted}   "
                 f"{best['old']:>7.1f}us {best['new']:>7.1f}us {best['old'] / best['new']:>5.2f}x"
                 f"  (median {median['old']:.1f} / {median['new']:.1f} us)",
                 flush=True,
