@@ -147,7 +147,7 @@ view.exact100=false
 presence=here,here,here
 # Refusals say why and change nothing.
 a> play g1 E1,E2,E3
-? illegal-move pass exactly 4 cards
+? illegal-move pass exactly 4 cards, in one word, their names joined by commas
 a> play g1 E1,E2,E3,J1
 ? illegal-move you do not hold J1
 a> play g1 E1,E1,E2,E3

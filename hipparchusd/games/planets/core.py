@@ -491,7 +491,10 @@ def pass_cards(hand: Hand, seat: int, cards: Sequence[int], offsets: tuple[int, 
     if passes[seat] is not None:
         raise IllegalPlay("you have already passed this hand")
     if len(cards) != len(offsets):
-        raise IllegalPlay(f"pass exactly {counted(len(offsets), 'card')}")
+        # The syntax too: a newcomer who reads "pick 3 ..." tends to try one card, or words.
+        # No example names a card: a refusal must not seem to tell of any seat's cards.
+        size = counted(len(offsets), "card")
+        raise IllegalPlay(f"pass exactly {size}, in one word, their names joined by commas")
     held = hands[seat]
     given = 0
     for card in cards:

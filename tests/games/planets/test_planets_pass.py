@@ -161,7 +161,7 @@ def test_p12_venus_1_may_be_passed_and_its_new_holder_leads() -> None:
     [
         ("V1,JS", "pass exactly 3 cards"),
         ("V1,JS,M7,E1", "pass exactly 3 cards"),
-        ("V1", "pass exactly 3 cards"),
+        ("V1", "pass exactly 3 cards, in one word, their names joined by commas$"),
         ("-", "pass exactly 3 cards"),
         ("V1,JS,J1", "you do not hold J1"),
         ("V1,JS,v1", "V1 is named twice"),
