@@ -80,7 +80,7 @@ class LevelScreen(ModalScreen[str | None]):
                 ),
                 id="levels",
             )
-            yield Static("[dim]weakest first · Enter seats it · Esc: no opponent[/]")
+            yield Static("[dim]weakest first · Enter or its number seats it · Esc: no opponent[/]")
 
     def on_mount(self) -> None:
         """The cursor on the level chosen last (the strongest at first)."""
