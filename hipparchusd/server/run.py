@@ -10,13 +10,14 @@ begins the shutdown, the one after stops at once. SIGHUP reloads the configurati
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import importlib.util
 import logging
 import resource
 import signal
 import socket
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -233,23 +234,48 @@ async def open_listeners(
         return listeners, web_listeners or (), metrics_listeners or ()
     bound: list[trio.abc.Listener[Any]] = []
     try:
-        if settings.reuse_port == "on":
-            listeners = await shared_port_listeners(settings.port, settings.host)
-        else:
-            listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
+        with _naming(settings.host, settings.port, "--port"):
+            if settings.reuse_port == "on":
+                listeners = await shared_port_listeners(settings.port, settings.host)
+            else:
+                listeners = await trio.open_tcp_listeners(settings.port, host=settings.host)
         bound += listeners
         if web_listeners is None and settings.ws_port is not None:
-            web_listeners = await trio.open_tcp_listeners(settings.ws_port, host=settings.ws_host)
+            with _naming(settings.ws_host, settings.ws_port, "--ws-port"):
+                web_listeners = await trio.open_tcp_listeners(
+                    settings.ws_port, host=settings.ws_host
+                )
             bound += web_listeners
         if metrics_listeners is None and settings.metrics_port is not None:
-            metrics_listeners = await trio.open_tcp_listeners(
-                settings.metrics_port, host=settings.metrics_host
-            )
+            with _naming(settings.metrics_host, settings.metrics_port, "--metrics-port"):
+                metrics_listeners = await trio.open_tcp_listeners(
+                    settings.metrics_port, host=settings.metrics_host
+                )
     except BaseException:
         for listener in bound:
             await trio.aclose_forcefully(listener)
         raise
     return listeners, web_listeners or (), metrics_listeners or ()
+
+
+@contextlib.contextmanager
+def _naming(host: str, port: int, option: str) -> Iterator[None]:
+    """Turn a bind's "address already in use" into what a person can act on: which address,
+    and the option that moves it (the OS's own words name neither).
+
+    Raises:
+        OSError: the bind's error, with that message when the address is in use.
+    """
+    try:
+        yield
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        raise OSError(
+            error.errno,
+            f"{host} port {port} is in use, perhaps by another hipparchusd; "
+            f"{option} gives another (0: any free port)",
+        ) from error
 
 
 async def shared_port_listeners(port: int, host: str) -> list[trio.SocketListener]:

@@ -128,6 +128,9 @@ def test_the_address_in_use_is_a_clear_error(daemon: Any) -> None:
         timeout=20,
     )
     assert result.returncode == 1 and "cannot serve" in result.stderr
+    # Which address, and the option that moves it: the OS's "Address already in use" names neither.
+    assert f"127.0.0.1 port {daemon.port} is in use" in result.stderr
+    assert "--port gives another" in result.stderr
 
 
 async def test_shutdown_lets_a_request_in_flight_finish(daemon: Any) -> None:
