@@ -11,8 +11,9 @@ engine.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
@@ -220,19 +221,20 @@ def _cards_option(key: str, value: str) -> int:
     return cards
 
 
-def _exploration_option(value: str) -> float:
-    """The ``exploration`` option: UCB1's constant, a finite float in (0, 10].
+def _float_option(key: str, value: str, bounds: str, within: Callable[[float], bool]) -> float:
+    """An engine option that is a float ``within`` its ``bounds`` (as the message writes
+    them, ``[0, 1)``); nan is never within.
 
     Raises:
-        ValueError: not such a float; the message names the option.
+        ValueError: not such a float; the message names the option and its bounds.
     """
     try:
-        exploration = float(value)
+        number = float(value)
     except ValueError:
-        raise ValueError(f"exploration must be in (0, 10], not {value!r}") from None
-    if not 0.0 < exploration <= 10.0:  # also refuses nan
-        raise ValueError(f"exploration must be in (0, 10], not {value!r}")
-    return exploration
+        number = math.nan
+    if math.isnan(number) or not within(number):
+        raise ValueError(f"{key} must be in {bounds}, not {value!r}")
+    return number
 
 
 class HipparchusAdapter:
@@ -281,9 +283,7 @@ class HipparchusAdapter:
         reuse, exploration = self.reuse, self.exploration
         for key, value in options.items():
             if key == "inference":
-                trust = float(value)
-                if not 0.0 <= trust < 1.0:
-                    raise ValueError(f"inference must be in [0, 1), not {value!r}")
+                trust = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
             elif key == "root_solve":
                 root_solve = _cards_option(key, value)
             elif key == "leaf_cards":
@@ -293,7 +293,7 @@ class HipparchusAdapter:
                     raise ValueError(f"reuse must be 0 or 1, not {value!r}")
                 reuse = value == "1"
             elif key == "exploration":
-                exploration = _exploration_option(value)
+                exploration = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
         return HipparchusAdapter(trust, root_solve, leaf_cards, reuse, exploration)

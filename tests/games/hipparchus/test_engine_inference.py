@@ -103,7 +103,8 @@ def test_the_adapter_option_is_off_by_default() -> None:
     assert ADAPTER.with_options({"inference": "0.6"}).trust == 0.6
     with pytest.raises(ValueError, match="unknown engine option"):
         ADAPTER.with_options({"trust": "0.6"})
-    with pytest.raises(ValueError, match="inference"):
-        ADAPTER.with_options({"inference": "1.5"})
+    for bad in ("1.5", "-0.1", "nan", "high"):  # a word too: the option's words, not float()'s
+        with pytest.raises(ValueError, match=r"inference must be in \[0, 1\), not"):
+            ADAPTER.with_options({"inference": bad})
     with pytest.raises(ValueError, match="trust"):
         HipparchusInformation(game.view(0), -0.1)
