@@ -73,3 +73,22 @@ async def won_shown(tmp_path: Path, watching: bool) -> None:
                     for index, letter in enumerate(SUIT_LETTERS)
                 )
                 assert any(row.endswith(counts) for row in rows), (cell, counts, rows)
+
+
+def test_the_title_says_what_the_round_wins_are_at_80_columns(tmp_path: Path) -> None:
+    asyncio.run(title_shown(tmp_path))
+
+
+async def title_shown(tmp_path: Path) -> None:
+    """The title row, as drawn at 80x24, ends with the round wins and what they are for
+    (H12: the first to win two rounds takes the match). Before, "(two win the match)" was
+    cut at "(two win"."""
+    with thread_daemon(after(7)) as daemon:
+        app = PlayApp(viewer(daemon.port, tmp_path, False))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await game_screen(pilot, app)
+            await wait_for(pilot, lambda: screen.view is not None, what="the view")
+            await pilot.pause()
+            title = screen.query_one("#title", Static)
+            row = app.screen._compositor.render_strips()[title.region.y].text
+            assert row.rstrip().endswith("you 0 - 0 bot-heuristic, first to 2 rounds"), row

@@ -13,6 +13,7 @@ from ....play.game_screen import GameScreen, seat_header
 from ....play.phrases import plural, verb_s
 from ....play.table import Line, Panel, header_line
 from ....play.widgets import ChoiceBar, ResultScreen
+from ..core import ROUNDS_TO_WIN
 from .follow import HIPPARCHUS_SUITS, SUIT_LETTERS, follow, round_lines, trick_reason, without_play
 from .look import HipparchusLook, clump_letter, clumps, hand_text, play_labels
 
@@ -172,9 +173,11 @@ class HipparchusScreen(GameScreen):
         if view:
             wins = view.get("round_wins") or [0, 0]
             text.append(f"  ·  round {view.get('round_number')}")
+            # Short enough for 80 columns with the usual names ("round wins: ... (two win the
+            # match)" was cut there, losing the very words that say what the numbers are).
             text.append(
-                f"  ·  round wins: {self.label(0)} {wins[0]} - {wins[1]} {self.label(1)}"
-                " (two win the match)"
+                f"  ·  {self.label(0)} {wins[0]} - {wins[1]} {self.label(1)},"
+                f" first to {ROUNDS_TO_WIN} rounds"
             )
             if view.get("fixed_deal"):
                 text.append("  ·  fixed deal", "yellow")
