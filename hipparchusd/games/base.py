@@ -555,13 +555,14 @@ class GameKind:
         """One line per option, for ``help new``."""
         return [option.usage for option in self.options]
 
-    def check_options(self, options: Mapping[str, str]) -> None:
-        """Refuse unknown option keys and empty values.
+    def check_options(self, options: Mapping[str, str], also: Sequence[str] = ()) -> None:
+        """Refuse unknown option keys and empty values; ``also`` are keys the caller takes
+        besides the kind's own (the lobby's time options), known too.
 
         Raises:
             BadOption: naming the key (cut to 40 characters) and the known ones.
         """
-        known = [option.key for option in self.options]
+        known = [option.key for option in self.options] + list(also)
         for key, value in options.items():
             if key not in known:
                 raise BadOption(

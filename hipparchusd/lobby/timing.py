@@ -17,7 +17,14 @@ from typing import Final
 
 import attrs
 
-from ..clocks import Clocks, TimeRules, decision_budget, format_duration, split_options
+from ..clocks import (
+    TIME_KEYS,
+    Clocks,
+    TimeRules,
+    decision_budget,
+    format_duration,
+    split_options,
+)
 from ..clocks.control import ABSENCE_TIMED_MS, ABSENCE_UNTIMED_MS, FIRST_MOVE_MS
 from ..engine.types import Level, within
 from ..games.base import BadOption, Event, GameKind, GameOver, Option, Outcome, ServedGame
@@ -82,8 +89,10 @@ def time_rules(kind: GameKind, options: Mapping[str, str]) -> tuple[TimeRules, d
     options left for the kind itself.
 
     Raises:
-        BadOption: a time option is refused (the message says why).
+        BadOption: a key neither the kind's nor a time option (the message names them all),
+            or a time option is refused (the message says why).
     """
+    kind.check_options(options, also=TIME_KEYS)
     try:
         return split_options(options, timeout=kind.timeout, on_absence=kind.on_absence)
     except ValueError as error:

@@ -98,3 +98,16 @@ def test_an_unknown_options_key_is_echoed_cut_by_every_command() -> None:
         assert refused is not None and refused.error is not None
         assert refused.error.message.startswith("unknown option 'kkk"), line
         assert len(refused.error.message) < 100, line
+
+
+def test_an_unknown_new_option_names_every_option_new_takes() -> None:
+    """``new``'s refusal of a key lists the kind's options and the time options alike: each is
+    one ``new`` takes (``help new`` lists both), and a list without ``clock`` misleads."""
+    d = Driver()
+    refused = d.fail("ann", "new planets seats=4", ErrorCode.BAD_OPTION).response
+    assert refused is not None and refused.error is not None
+    assert refused.error.message == (
+        "unknown option 'seats' for planets (known: players, galaxies, dealer, seed, deal,"
+        " exact100, clock, timeout, absence, first_move)"
+    )
+    d.ok("ann", "new planets players=3 clock=5m+3s")  # and the time options still work
