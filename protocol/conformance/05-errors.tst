@@ -22,7 +22,7 @@ a> new chess
 a> new hipparchus leader=2
 ? bad-option leader must be 0, 1 or random, not '2'
 a> new hipparchus colour=red
-? bad-option unknown option 'colour' for hipparchus (known: leader, seed, deal)
+? bad-option unknown option 'colour' for hipparchus (known: leader, seed, deal, clock, timeout, absence, first_move)
 a> new hipparchus deal=SSS/MMM/EE
 ? bad-option bad deal: 'SSS/MMM/EE': seat 0's hand has 3 cards, not 14
 a> state g9
