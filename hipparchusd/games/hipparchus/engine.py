@@ -88,7 +88,6 @@ class HipparchusPosition(Position):
         leaf_cards: int = 0,
         reuse: bool = False,
         exploration: float = EXPLORATION,
-        modeled: bool = False,
     ) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
@@ -118,9 +117,6 @@ class HipparchusPosition(Position):
         self.reuse = reuse
         #: UCB1's constant for this decision's tree (:class:`~hipparchusd.engine.position.Tuning`).
         self.exploration = exploration
-        #: Whether the search's opponent follows as the rule-based player would
-        #: (:class:`.engine_state.HipparchusState`'s ``modeled``).
-        self.modeled = modeled
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -186,7 +182,6 @@ class HipparchusPosition(Position):
         """What the seat knows, for the search."""
         if self._information is None:
             self._information = HipparchusInformation(self.view, self.trust)
-            self._information.modeled = self.modeled
             if self.root_solved:  # every world's position is worth solving
                 self._information.solver.cards = core.HAND_SIZE * 2
             elif self.leaf_cards:
@@ -249,8 +244,7 @@ class HipparchusAdapter:
     ``leaf_cards`` the most cards of a leaf the search solves (0: the default,
     :data:`.engine_solver.SOLVE_CARDS`); ``exploration`` UCB1's constant (the engine's
     :data:`~hipparchusd.engine.position.EXPLORATION` unless :meth:`with_options` says
-    otherwise); ``modeled`` whether the search's opponent follows as the rule-based player
-    would (off)."""
+    otherwise)."""
 
     def __init__(
         self,
@@ -259,25 +253,17 @@ class HipparchusAdapter:
         leaf_cards: int = 0,
         reuse: bool = False,
         exploration: float = EXPLORATION,
-        modeled: bool = False,
     ) -> None:
         self.trust = trust
         self.root_solve = root_solve
         self.leaf_cards = leaf_cards
         self.reuse = reuse
         self.exploration = exploration
-        self.modeled = modeled
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
         return HipparchusPosition(
-            view,
-            self.trust,
-            self.root_solve,
-            self.leaf_cards,
-            self.reuse,
-            self.exploration,
-            self.modeled,
+            view, self.trust, self.root_solve, self.leaf_cards, self.reuse, self.exploration
         )
 
     def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
@@ -288,14 +274,13 @@ class HipparchusAdapter:
         the default, :data:`.engine_solver.SOLVE_CARDS`); ``reuse`` (0 or 1: whether a search
         continues the tree of the seat's last decision, where the caller keeps one, a
         :class:`~hipparchusd.engine.analysis.TreeMemory`; 0 is off); ``exploration`` (a
-        float in (0, 10], UCB1's constant); ``model_follows`` (0 or 1: whether the search's
-        opponent follows as the rule-based player would; 0 is off).
+        float in (0, 10], UCB1's constant).
 
         Raises:
             ValueError: an unknown option or a bad value.
         """
         trust, root_solve, leaf_cards = self.trust, self.root_solve, self.leaf_cards
-        reuse, exploration, modeled = self.reuse, self.exploration, self.modeled
+        reuse, exploration = self.reuse, self.exploration
         for key, value in options.items():
             if key == "inference":
                 trust = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
@@ -307,15 +292,11 @@ class HipparchusAdapter:
                 if value not in ("0", "1"):
                     raise ValueError(f"reuse must be 0 or 1, not {value!r}")
                 reuse = value == "1"
-            elif key == "model_follows":
-                if value not in ("0", "1"):
-                    raise ValueError(f"model_follows must be 0 or 1, not {value!r}")
-                modeled = value == "1"
             elif key == "exploration":
                 exploration = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
-        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse, exploration, modeled)
+        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse, exploration)
 
 
 ADAPTER = HipparchusAdapter()

@@ -128,9 +128,6 @@ class HipparchusInformation:
         # One exact solver for every world of this search: worlds that agree late in the
         # round share their solved positions.
         self.solver = Solver()
-        #: Whether the determinizations' opponent follows as the model does
-        #: (:class:`.engine_state.HipparchusState`'s ``modeled``).
-        self.modeled = False
 
     @property
     def observer(self) -> int:
@@ -255,8 +252,5 @@ class HipparchusInformation:
         else:
             lead, legal = 0, core.lead_moves(hands[leader])
         return HipparchusState(
-            self._observer,
-            (hands, self.won, leader, lead, self.last, 0, legal),
-            self.solver,
-            self.modeled,
+            self._observer, (hands, self.won, leader, lead, self.last, 0, legal), self.solver
         )

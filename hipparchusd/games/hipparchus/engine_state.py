@@ -8,7 +8,6 @@ import random
 from collections.abc import Hashable
 
 from . import core
-from .engine_heuristic import best_follow
 from .engine_solver import Solver
 
 
@@ -20,25 +19,12 @@ class HipparchusState:
     suit`` (its own hand is known, so the key names the play exactly); the opponent's by its
     public form ``count << 2 | suit`` (:func:`.core.public`), what the seat sees of them
     (RULINGS H13), one of the matching moves being made at random.
-
-    With ``modeled`` (issue 29, an A/B option) the opponent's follows are the model's: its one
-    key when it follows is the rule-based follow (:func:`.engine_heuristic.best_follow`, its
-    hand in this world, the won counts and the lead: what a follower sees, H7-H8), as
-    planets' modeled seats play their policy's card, rather than a choice of the tree's; its
-    leads stay the tree's.
     """
 
-    __slots__ = ("_options", "modeled", "observer", "round", "solver", "winner")
+    __slots__ = ("_options", "observer", "round", "solver", "winner")
 
-    def __init__(
-        self,
-        observer: int,
-        round_: core.Round,
-        solver: Solver | None = None,
-        modeled: bool = False,
-    ) -> None:
+    def __init__(self, observer: int, round_: core.Round, solver: Solver | None = None) -> None:
         self.observer = observer
-        self.modeled = modeled
         self.round = round_
         #: The exact solver of :meth:`solve`, whose table the worlds of one search share.
         self.solver = solver if solver is not None else Solver()
@@ -49,7 +35,7 @@ class HipparchusState:
     def copy(self) -> HipparchusState:
         """An independent copy (the round is immutable: copying costs nothing)
         (:class:`hipparchusd.engine.position.Copyable`)."""
-        return HipparchusState(self.observer, self.round, self.solver, self.modeled)
+        return HipparchusState(self.observer, self.round, self.solver)
 
     def solve(self, nodes: int) -> tuple[float, float] | None:
         """Each seat's reward with perfect play from here in this world
@@ -71,13 +57,6 @@ class HipparchusState:
         if core.to_move(self.round) == self.observer:
             self._options = {move: [move] for move in legal}
             return list(legal)
-        round_ = self.round
-        if self.modeled and round_[3]:  # the opponent follows, as the model does
-            leader = round_[2]
-            move = best_follow(round_[0][1 - leader], round_[1], leader, round_[3])
-            assert move is not None, "a round that waits for a follow has one (H6)"
-            self._options = {move & 15: [move]}
-            return [move & 15]
         options: dict[int, list[int]] = {}
         for move in legal:
             key = move & 15  # core.public(), inlined: keys() runs at every node of the tree

@@ -4,8 +4,6 @@ is refused."""
 
 from __future__ import annotations
 
-import random
-
 import attrs
 import pytest
 from hipparchus_positions import hidden_twin, random_position
@@ -13,9 +11,7 @@ from hipparchus_positions import hidden_twin, random_position
 from hipparchusd.engine.analysis import analyze
 from hipparchusd.engine.position import EXPLORATION
 from hipparchusd.engine.types import Analysis, Level
-from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import ADAPTER, HipparchusPosition, match_chance
-from hipparchusd.games.hipparchus.engine_heuristic import best_follow
 from hipparchusd.games.hipparchus.notation import format_play
 from hipparchusd.jsondata import JSON
 
@@ -115,35 +111,3 @@ def test_the_exploration_constant_changes_the_search() -> None:
         moves = analyze(adapter, view, level, seed=5).moves
         shares.append(max(m.visits for m in moves) / sum(m.visits for m in moves))
     assert shares[0] > shares[1]
-
-
-def test_model_follows_gives_the_opponent_the_rule_based_follow() -> None:
-    """With ``model_follows=1`` a determinization's opponent, to follow, has one key: the
-    public form of the rule-based follow (``best_follow`` of its hand in that world), and
-    that follow is what is played; its leads, and the seat's own moves, are the tree's."""
-    adapter = ADAPTER.with_options({"model_follows": "1"})
-    first, to_move = random_position(33, 0)
-    assert not ADAPTER.position(first.view_data(to_move)).modeled
-    rng = random.Random(7)
-    followed = 0
-    for seed in range(40, 60):
-        game, seat = random_position(seed, 2 * (seed % 5))
-        information = adapter.position(game.view_data(seat)).information_set()
-        world = information.determinize(rng)
-        while world.to_move() == seat:  # the seat's own moves: every legal one is a key
-            keys = world.keys()
-            assert keys == list(world.round[6])
-            world.play(keys[0], rng)
-        if world.to_move() != 1 - seat or not world.round[3]:
-            continue  # the round ended, or the opponent leads: the tree's choice
-        leader, lead = world.round[2], world.round[3]
-        hand = world.round[0][1 - leader]
-        model = best_follow(hand, world.round[1], leader, lead)
-        assert model is not None
-        assert world.keys() == [model & 15]
-        world.play(model & 15, rng)
-        assert world.round[0][1 - leader] == core.remove(hand, model)
-        followed += 1
-    assert followed >= 5
-    with pytest.raises(ValueError, match="model_follows must be 0 or 1"):
-        ADAPTER.with_options({"model_follows": "yes"})
