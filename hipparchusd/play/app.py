@@ -274,6 +274,16 @@ class PlayApp(App[int]):
             self.connection = await Connection.open(
                 options.host, options.port, self.dispatch, self.closed
             )
+        except ConnectionRefusedError as error:
+            # Nothing listens there: the newcomer's usual case is a daemon not started yet.
+            port = "" if options.port == DEFAULT_PORT else f" --port {options.port}"
+            self.finish(
+                f"hipparchus-play: cannot talk to {self.where}: {error}\n"
+                f"Is hipparchusd running there? Start it with: hipparchusd{port}"
+                " (or give the --host and --port of one that runs)",
+                1,
+            )
+            return
         except (OSError, ClientError) as error:
             self.finish(f"hipparchus-play: cannot talk to {self.where}: {error}", 1)
             return

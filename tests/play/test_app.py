@@ -8,6 +8,7 @@ the kind a new game takes by default, a dropped connection, and the screen each 
 from __future__ import annotations
 
 import asyncio
+import socket
 import stat
 from pathlib import Path
 from typing import Any
@@ -303,3 +304,21 @@ async def dropped(tmp_path: Path) -> None:
             assert [s.game for s in SeatStore(tmp_path).load()] == [screen.seating.game]
         finally:
             daemon.stop()
+
+
+def test_no_daemon_at_the_address_says_how_to_start_one(tmp_path: Path) -> None:
+    asyncio.run(no_daemon(tmp_path))
+
+
+async def no_daemon(tmp_path: Path) -> None:
+    """A refused connection (nothing listens: the daemon not started yet) exits with status 1
+    and says how to start one on that port, as well as the OS's reason."""
+    with socket.socket() as probe:  # a port that was free a moment ago, now closed again
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = PlayApp(Options(port=port, data_dir=tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.return_code is not None, what="the exit")
+    assert app.return_code == 1
+    assert f"cannot talk to 127.0.0.1:{port}" in app.exit_message
+    assert f"Start it with: hipparchusd --port {port} " in app.exit_message
