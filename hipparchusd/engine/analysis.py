@@ -156,7 +156,8 @@ def _search_position(
         )
         return _analysis(position, result)
     tuning = position.tuning()
-    lineage = position.lineage() if tuning.reuse and not tuning.shared_worlds else None
+    keeps = tuning.reuse and not (tuning.shared_worlds or tuning.multi_observer)
+    lineage = position.lineage() if keeps else None
     tree = None
     if memory is not None and lineage is not None:
         tree = memory.take(position, tuning)

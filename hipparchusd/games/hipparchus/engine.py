@@ -71,24 +71,42 @@ LEAF_TUNING = Tuning(solve_nodes=LEAF_SOLVE_NODES)
 Lineage = tuple[int, int, tuple[int, int], tuple[int, ...], tuple[tuple[int, int], ...]]
 
 
+@attrs.frozen
+class SearchOptions:
+    """The Hipparchus search's A/B options (issue 29; the defaults are the ``ismcts``
+    level's), as :meth:`HipparchusAdapter.with_options` parses them.
+
+    ``trust``: the inference's (in [0, 1); 0 is off), weighing the determinizations by the
+    opponent's follows (:class:`.engine_information.HipparchusInformation`). ``root_solve``:
+    the most cards in both hands at which the root is solved world by world (0 to 28; 0 is
+    off). ``leaf_cards``: the most cards of a leaf the search solves (0 to 28; 0 is
+    :data:`.engine_solver.SOLVE_CARDS`). ``reuse``: whether a search continues the tree of
+    the seat's last decision. ``exploration``: UCB1's constant. ``multi_observer``: a tree
+    for each seat (MO-ISMCTS, :attr:`~hipparchusd.engine.position.Tuning.multi_observer`).
+    """
+
+    trust: float = 0.0
+    root_solve: int = 0
+    leaf_cards: int = 0
+    reuse: bool = False
+    exploration: float = EXPLORATION
+    multi_observer: bool = False
+
+
+#: The ``ismcts`` level's options.
+DEFAULT_OPTIONS = SearchOptions()
+
+
 class HipparchusPosition(Position):
-    """The decision of the seat whose view this is (it must move); ``trust`` > 0 weighs the
-    search's determinizations by the opponent's follows (:class:`HipparchusInformation`).
+    """The decision of the seat whose view this is (it must move), searched with
+    ``options``.
 
     Raises:
         ValueError: the view is not valid (naming the field), is a spectator's, or its seat
             need not move.
     """
 
-    def __init__(
-        self,
-        view_data: JSON,
-        trust: float = 0.0,
-        root_solve: int = 0,
-        leaf_cards: int = 0,
-        reuse: bool = False,
-        exploration: float = EXPLORATION,
-    ) -> None:
+    def __init__(self, view_data: JSON, options: SearchOptions = DEFAULT_OPTIONS) -> None:
         view = load_view(view_data)
         if view.seat is None or view.hand is None:
             raise ValueError("a spectator's view: the engine plays for a seat")
@@ -106,17 +124,10 @@ class HipparchusPosition(Position):
         if not self.legal:  # a valid view never waits for a move that cannot be made (H6)
             raise ValueError("the seat has no legal play")
         self._information: HipparchusInformation | None = None
-        self.trust = trust
+        self.options = options
         cards = hand.size + view.hand_sizes[1 - self.seat]
         #: Whether the root is solved world by world (see :meth:`tuning`).
-        self.root_solved = 0 < cards <= root_solve
-        #: The most cards of a leaf the search solves (0: :data:`.engine_solver.SOLVE_CARDS`).
-        self.leaf_cards = leaf_cards
-        #: Whether the search continues the tree of the seat's last decision (see
-        #: :meth:`path_from`).
-        self.reuse = reuse
-        #: UCB1's constant for this decision's tree (:class:`~hipparchusd.engine.position.Tuning`).
-        self.exploration = exploration
+        self.root_solved = 0 < cards <= options.root_solve
 
     def random_move(self, rng: random.Random) -> str:
         """A uniformly random legal play, in canonical notation."""
@@ -133,8 +144,14 @@ class HipparchusPosition(Position):
         root move still racing, the move winning the most worlds first."""
         if self.root_solved:
             return ROOT_TUNING
-        tuning = LEAF_TUNING if self.leaf_cards > SOLVE_CARDS else TUNING
-        return attrs.evolve(tuning, reuse=self.reuse, exploration=self.exploration)
+        options = self.options
+        tuning = LEAF_TUNING if options.leaf_cards > SOLVE_CARDS else TUNING
+        return attrs.evolve(
+            tuning,
+            reuse=options.reuse,
+            exploration=options.exploration,
+            multi_observer=options.multi_observer,
+        )
 
     def lineage(self) -> Lineage:
         """What the seat's next decision needs to tell whether it extends this one (see
@@ -181,11 +198,11 @@ class HipparchusPosition(Position):
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""
         if self._information is None:
-            self._information = HipparchusInformation(self.view, self.trust)
+            self._information = HipparchusInformation(self.view, self.options.trust)
             if self.root_solved:  # every world's position is worth solving
                 self._information.solver.cards = core.HAND_SIZE * 2
-            elif self.leaf_cards:
-                self._information.solver.cards = self.leaf_cards
+            elif self.options.leaf_cards:
+                self._information.solver.cards = self.options.leaf_cards
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
@@ -237,66 +254,58 @@ def _float_option(key: str, value: str, bounds: str, within: Callable[[float], b
     return number
 
 
+def _switch_option(key: str, value: str) -> bool:
+    """An engine option that is on (``1``) or off (``0``).
+
+    Raises:
+        ValueError: neither; the message names the option.
+    """
+    if value not in ("0", "1"):
+        raise ValueError(f"{key} must be 0 or 1, not {value!r}")
+    return value == "1"
+
+
 class HipparchusAdapter:
-    """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``). ``trust`` is the
-    inference's (issue 29; 0, off, unless :meth:`with_options` says otherwise); ``root_solve``
-    the most cards in both hands at which the root is solved world by world (0, off);
-    ``leaf_cards`` the most cards of a leaf the search solves (0: the default,
-    :data:`.engine_solver.SOLVE_CARDS`); ``exploration`` UCB1's constant (the engine's
-    :data:`~hipparchusd.engine.position.EXPLORATION` unless :meth:`with_options` says
+    """The engine's Hipparchus adapter (the Hipparchus kind's ``engine``), its searches
+    made with ``options`` (the ``ismcts`` level's unless :meth:`with_options` says
     otherwise)."""
 
-    def __init__(
-        self,
-        trust: float = 0.0,
-        root_solve: int = 0,
-        leaf_cards: int = 0,
-        reuse: bool = False,
-        exploration: float = EXPLORATION,
-    ) -> None:
-        self.trust = trust
-        self.root_solve = root_solve
-        self.leaf_cards = leaf_cards
-        self.reuse = reuse
-        self.exploration = exploration
+    def __init__(self, options: SearchOptions = DEFAULT_OPTIONS) -> None:
+        self.options = options
 
     def position(self, view: JSON) -> HipparchusPosition:
         """See :class:`HipparchusPosition`."""
-        return HipparchusPosition(
-            view, self.trust, self.root_solve, self.leaf_cards, self.reuse, self.exploration
-        )
+        return HipparchusPosition(view, self.options)
 
     def with_options(self, options: dict[str, str]) -> HipparchusAdapter:
-        """A copy with these options, for A/B matches: ``inference`` (a float in [0, 1), the
-        inference's ``trust``; 0 is off); ``root_solve`` (an int from 0 to 28, the cards in
-        both hands at most for the root to be solved world by world; 0 is off);
-        ``leaf_cards`` (an int from 0 to 28, the most cards of a leaf the search solves; 0 is
-        the default, :data:`.engine_solver.SOLVE_CARDS`); ``reuse`` (0 or 1: whether a search
-        continues the tree of the seat's last decision, where the caller keeps one, a
-        :class:`~hipparchusd.engine.analysis.TreeMemory`; 0 is off); ``exploration`` (a
-        float in (0, 10], UCB1's constant).
+        """A copy with these options (:class:`SearchOptions`), for A/B matches:
+        ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
+        ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
+        where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
+        ``exploration`` (a float in (0, 10]); ``multi_observer`` (0 or 1).
 
         Raises:
-            ValueError: an unknown option or a bad value.
+            ValueError: an unknown option or a bad value (the message names the option).
         """
-        trust, root_solve, leaf_cards = self.trust, self.root_solve, self.leaf_cards
-        reuse, exploration = self.reuse, self.exploration
+        found = self.options
         for key, value in options.items():
             if key == "inference":
                 trust = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
+                found = attrs.evolve(found, trust=trust)
             elif key == "root_solve":
-                root_solve = _cards_option(key, value)
+                found = attrs.evolve(found, root_solve=_cards_option(key, value))
             elif key == "leaf_cards":
-                leaf_cards = _cards_option(key, value)
+                found = attrs.evolve(found, leaf_cards=_cards_option(key, value))
             elif key == "reuse":
-                if value not in ("0", "1"):
-                    raise ValueError(f"reuse must be 0 or 1, not {value!r}")
-                reuse = value == "1"
+                found = attrs.evolve(found, reuse=_switch_option(key, value))
+            elif key == "multi_observer":
+                found = attrs.evolve(found, multi_observer=_switch_option(key, value))
             elif key == "exploration":
-                exploration = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
+                constant = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
+                found = attrs.evolve(found, exploration=constant)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
-        return HipparchusAdapter(trust, root_solve, leaf_cards, reuse, exploration)
+        return HipparchusAdapter(found)
 
 
 ADAPTER = HipparchusAdapter()

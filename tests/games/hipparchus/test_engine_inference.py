@@ -99,8 +99,8 @@ def test_inference_worlds_agree_with_the_view(seed: int, moves: int) -> None:
 def test_the_adapter_option_is_off_by_default() -> None:
     """``inference`` is an adapter option for A/B matches, 0 (off) unless given."""
     game = _after_off_suit_follow()
-    assert ADAPTER.trust == 0.0
-    assert ADAPTER.with_options({"inference": "0.6"}).trust == 0.6
+    assert ADAPTER.options.trust == 0.0
+    assert ADAPTER.with_options({"inference": "0.6"}).options.trust == 0.6
     with pytest.raises(ValueError, match="unknown engine option"):
         ADAPTER.with_options({"trust": "0.6"})
     for bad in ("1.5", "-0.1", "nan", "high"):  # a word too: the option's words, not float()'s
