@@ -64,6 +64,10 @@ ROOT_TUNING = Tuning(shared_worlds=True, solve_nodes=ROOT_SOLVE_NODES)
 #: cards a solve from scratch takes 95 at the median and 1,656 at most of 300 deals.
 LEAF_SOLVE_NODES = 5000
 LEAF_TUNING = Tuning(solve_nodes=LEAF_SOLVE_NODES)
+#: The search with shared worlds at the root (the adapter's ``shared_root`` option): every
+#: sampled world played for each root move still racing, with the same random numbers, and
+#: the tree searched below each move, leaves solved as :data:`TUNING`'s.
+SHARED_ROOT_TUNING = Tuning(shared_worlds=True, solve_nodes=SOLVE_NODES)
 
 
 #: A Hipparchus decision's lineage (:meth:`HipparchusPosition.lineage`): seat, round number,
@@ -83,6 +87,7 @@ class SearchOptions:
     :data:`.engine_solver.SOLVE_CARDS`). ``reuse``: whether a search continues the tree of
     the seat's last decision. ``exploration``: UCB1's constant. ``multi_observer``: a tree
     for each seat (MO-ISMCTS, :attr:`~hipparchusd.engine.position.Tuning.multi_observer`).
+    ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
     """
 
     trust: float = 0.0
@@ -91,6 +96,7 @@ class SearchOptions:
     reuse: bool = False
     exploration: float = EXPLORATION
     multi_observer: bool = False
+    shared_root: bool = False
 
 
 #: The ``ismcts`` level's options.
@@ -145,6 +151,8 @@ class HipparchusPosition(Position):
         if self.root_solved:
             return ROOT_TUNING
         options = self.options
+        if options.shared_root:
+            return attrs.evolve(SHARED_ROOT_TUNING, exploration=options.exploration)
         tuning = LEAF_TUNING if options.leaf_cards > SOLVE_CARDS else TUNING
         return attrs.evolve(
             tuning,
@@ -282,7 +290,8 @@ class HipparchusAdapter:
         ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
-        ``exploration`` (a float in (0, 10]); ``multi_observer`` (0 or 1).
+        ``exploration`` (a float in (0, 10]); ``multi_observer`` and ``shared_root`` (0 or
+        1).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -300,6 +309,8 @@ class HipparchusAdapter:
                 found = attrs.evolve(found, reuse=_switch_option(key, value))
             elif key == "multi_observer":
                 found = attrs.evolve(found, multi_observer=_switch_option(key, value))
+            elif key == "shared_root":
+                found = attrs.evolve(found, shared_root=_switch_option(key, value))
             elif key == "exploration":
                 constant = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
                 found = attrs.evolve(found, exploration=constant)
