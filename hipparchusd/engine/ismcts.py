@@ -142,16 +142,17 @@ def _solved(state: Determinization, nodes: int) -> Sequence[float] | None:
 
 
 def _iterate(
-    root: _Node, state: Determinization, rng: random.Random, tuning: Tuning
+    root: _Node, state: Determinization, rng: random.Random, tuning: Tuning, observer: int
 ) -> Callable[[int], float]:
-    """One SO-ISMCTS iteration on ``state`` below ``root``: select, expand, simulate (an exact
-    value where the game gives one within the tuning's nodes, else a playout), back up.
-    Returns the rewards by seat of the iteration's end."""
+    """One SO-ISMCTS iteration on ``state`` below ``root`` (``observer``'s tree): select,
+    expand, simulate (an exact value where the game gives one within the tuning's nodes,
+    else a playout), back up. Returns the rewards by seat of the iteration's end."""
     node = root
     path: list[_Node] = []
     log = math.log
     sqrt = math.sqrt
-    exploration = tuning.exploration
+    own = tuning.exploration
+    others = own if tuning.opponent_exploration is None else tuning.opponent_exploration
     while True:
         player = state.to_move()
         if player < 0:
@@ -177,6 +178,7 @@ def _iterate(
             break
         best: _Node | None = None
         best_score = -1.0
+        exploration = own if player == observer else others
         for key in keys:
             child = children[key]
             score = child.total / child.visits + exploration * sqrt(
@@ -322,7 +324,7 @@ class _Race:
                 if values is not None:
                     reward = values[observer]
                 elif self.tuning.tree:
-                    reward = _iterate(child, state, stream, self.tuning)(observer)
+                    reward = _iterate(child, state, stream, self.tuning, observer)(observer)
                 else:
                     state.playout(stream)
                     reward = state.reward(observer)
@@ -454,7 +456,7 @@ def search(
                 seat_root.visits += 1
             done += 1
         else:
-            _iterate(root, information.determinize(rng), rng, tuning)
+            _iterate(root, information.determinize(rng), rng, tuning, information.observer)
             root.visits += 1
             done += 1
         if playouts is not None and done >= playouts:

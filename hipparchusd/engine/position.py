@@ -121,7 +121,9 @@ EXPLORATION = 0.7
 class Tuning:
     """How the search runs for a game (the defaults are the paper's SO-ISMCTS).
 
-    ``exploration`` is UCB1's constant. With ``shared_worlds`` the root plays each world for
+    ``exploration`` is UCB1's constant; ``opponent_exploration``, where given, is the
+    constant of the other seats' choices in the searching seat's tree (smaller: greedier,
+    a harder opponent to play against). With ``shared_worlds`` the root plays each world for
     every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move leaves the
     race when, after at least ``race_after`` worlds, its mean paired difference from the best
     move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
@@ -139,6 +141,7 @@ class Tuning:
     """
 
     exploration: float = EXPLORATION
+    opponent_exploration: float | None = None
     shared_worlds: bool = False
     race_z: float = 2.0
     race_after: int = 8

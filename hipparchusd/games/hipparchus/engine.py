@@ -88,6 +88,8 @@ class SearchOptions:
     the seat's last decision. ``exploration``: UCB1's constant. ``multi_observer``: a tree
     for each seat (MO-ISMCTS, :attr:`~hipparchusd.engine.position.Tuning.multi_observer`).
     ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
+    ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
+    ``exploration``).
     """
 
     trust: float = 0.0
@@ -97,6 +99,7 @@ class SearchOptions:
     exploration: float = EXPLORATION
     multi_observer: bool = False
     shared_root: bool = False
+    opponent_exploration: float | None = None
 
 
 #: The ``ismcts`` level's options.
@@ -152,12 +155,17 @@ class HipparchusPosition(Position):
             return ROOT_TUNING
         options = self.options
         if options.shared_root:
-            return attrs.evolve(SHARED_ROOT_TUNING, exploration=options.exploration)
+            return attrs.evolve(
+                SHARED_ROOT_TUNING,
+                exploration=options.exploration,
+                opponent_exploration=options.opponent_exploration,
+            )
         tuning = LEAF_TUNING if options.leaf_cards > SOLVE_CARDS else TUNING
         return attrs.evolve(
             tuning,
             reuse=options.reuse,
             exploration=options.exploration,
+            opponent_exploration=options.opponent_exploration,
             multi_observer=options.multi_observer,
         )
 
@@ -262,6 +270,15 @@ def _float_option(key: str, value: str, bounds: str, within: Callable[[float], b
     return number
 
 
+def _constant_option(key: str, value: str) -> float:
+    """An engine option that is a UCB1 constant, a float in (0, 10].
+
+    Raises:
+        ValueError: not such a float; the message names the option and its bounds.
+    """
+    return _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
+
+
 def _switch_option(key: str, value: str) -> bool:
     """An engine option that is on (``1``) or off (``0``).
 
@@ -290,8 +307,8 @@ class HipparchusAdapter:
         ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
-        ``exploration`` (a float in (0, 10]); ``multi_observer`` and ``shared_root`` (0 or
-        1).
+        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``multi_observer``
+        and ``shared_root`` (0 or 1).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -312,8 +329,9 @@ class HipparchusAdapter:
             elif key == "shared_root":
                 found = attrs.evolve(found, shared_root=_switch_option(key, value))
             elif key == "exploration":
-                constant = _float_option(key, value, "(0, 10]", lambda x: 0.0 < x <= 10.0)
-                found = attrs.evolve(found, exploration=constant)
+                found = attrs.evolve(found, exploration=_constant_option(key, value))
+            elif key == "opponent_exploration":
+                found = attrs.evolve(found, opponent_exploration=_constant_option(key, value))
             else:
                 raise ValueError(f"unknown engine option {key!r}")
         return HipparchusAdapter(found)

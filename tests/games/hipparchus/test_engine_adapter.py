@@ -128,6 +128,26 @@ def test_the_multi_observer_option_gives_each_seat_a_tree() -> None:
     assert sum(m.visits for m in analysis.moves) == analysis.playouts == 400
 
 
+def test_the_shared_root_option_races_the_root_moves_over_shared_worlds() -> None:
+    """``shared_root`` (an A/B option, issue 29) gives the search shared worlds at the root
+    with the tree and the leaf solver below (off when not given), keeps the exploration
+    constant given with it, and is refused, saying why, unless 0 or 1; searched, every root
+    move is played on the same first worlds (the race's first check is after 8)."""
+    game, seat = random_position(34, 2)
+    view = game.view_data(seat)
+    assert not ADAPTER.position(view).tuning().shared_worlds
+    shared = ADAPTER.with_options({"shared_root": "1", "exploration": "0.9"})
+    tuning = shared.position(view).tuning()
+    assert tuning.shared_worlds and tuning.tree and tuning.solve_nodes > 0
+    assert tuning.exploration == 0.9
+    with pytest.raises(ValueError, match="shared_root must be 0 or 1"):
+        ADAPTER.with_options({"shared_root": "2"})
+    legal = {format_play(p) for p in game.legal_moves(seat)}
+    analysis = analyze(shared, view, Level.parse(f"ismcts:{8 * len(legal)}"), seed=3)
+    assert {m.move for m in analysis.moves} == legal
+    assert {m.visits for m in analysis.moves} == {8}
+
+
 def test_the_exploration_constant_changes_the_search() -> None:
     """A far smaller constant spends the root's visits on fewer moves: the same view, seed
     and playouts give a more concentrated root (the most visited move's share grows)."""
