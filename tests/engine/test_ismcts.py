@@ -70,3 +70,21 @@ def test_the_solver_values_the_leaves_it_can_reach() -> None:
 def test_worlds_need_shared_worlds() -> None:
     with pytest.raises(ValueError, match="shared worlds"):
         search(NimInformation(3, 0), random.Random(1), worlds=5)
+
+
+def test_the_opponents_constant_makes_its_choices_greedier() -> None:
+    """``opponent_exploration`` applies to the other seat's choices alone. At a pile of 3
+    seat 0 loses whatever it takes; after it takes 1 the opponent wins by taking the 2 left
+    and loses by taking 1. A far smaller constant for the opponent leaves its losing reply
+    fewer visits there, while seat 0's root keeps the usual constant and both its (losing)
+    moves keep a fair share of the iterations."""
+    wasted = []
+    for constant in (0.05, 3.0):
+        tuning = Tuning(opponent_exploration=constant)
+        result = search(NimInformation(3, 0), random.Random(8), playouts=3000, tuning=tuning)
+        assert result.tree is not None
+        assert min(edge.visits for edge in result.edges) > 600
+        losing, winning = (result.tree.subtree([1, take]) for take in (1, 2))
+        assert losing is not None and winning is not None
+        wasted.append(losing.visits / (losing.visits + winning.visits))
+    assert wasted[0] < 0.01 < wasted[1]

@@ -109,6 +109,12 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
     for bad in ("0", "-1", "11", "nan", "wide"):
         with pytest.raises(ValueError, match=r"exploration must be in \(0, 10\]"):
             ADAPTER.with_options({"exploration": bad})
+    # The opponent's constant (off: None, the same as the seat's) is set apart from it.
+    assert ADAPTER.position(view).tuning().opponent_exploration is None
+    greedy = wider.with_options({"opponent_exploration": "0.3"}).position(view).tuning()
+    assert (greedy.exploration, greedy.opponent_exploration) == (1.2, 0.3)
+    with pytest.raises(ValueError, match=r"opponent_exploration must be in \(0, 10\]"):
+        ADAPTER.with_options({"opponent_exploration": "0"})
 
 
 def test_the_multi_observer_option_gives_each_seat_a_tree() -> None:
