@@ -156,8 +156,7 @@ def _search_position(
         )
         return _analysis(position, result)
     tuning = position.tuning()
-    keeps = tuning.reuse and not (tuning.shared_worlds or tuning.multi_observer)
-    lineage = position.lineage() if keeps else None
+    lineage = position.lineage() if tuning.reuse and not tuning.shared_worlds else None
     tree = None
     if memory is not None and lineage is not None:
         tree = memory.take(position, tuning)

@@ -35,14 +35,6 @@ Issue 29 adds what moved strength in Skat, Bridge and Hearts programs, each a ga
   since (:meth:`Tree.subtree`, the keys as the seat observes them): its node is the new
   information set's, so its statistics are the new root's to add to.
 
-- *A tree for every seat* (:attr:`Tuning.multi_observer`; the paper's MO-ISMCTS, its
-  algorithm 4): in the single tree, an opponent chooses by statistics kept for what the
-  searching seat sees of its moves, so it chooses the public part of its move (in Hipparchus
-  the count and suit) as if it did not know its hand, and the rest (where in its hand) at
-  random. With a tree for each seat, keyed by the moves as that seat observes them, each
-  seat chooses its own moves by its own statistics and the others' trees see only what their
-  seats see.
-
 The games give the information sets and determinizations searched
 (:mod:`hipparchusd.engine.position`); this module knows no game.
 """
@@ -56,15 +48,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
-from .position import (
-    PAPER,
-    Determinization,
-    InformationSet,
-    MultiObserved,
-    Solvable,
-    Tuning,
-    copier,
-)
+from .position import PAPER, Determinization, InformationSet, Solvable, Tuning, copier
 
 __all__ = ["Edge", "SearchResult", "Tree", "Tuning", "search"]
 
@@ -200,73 +184,6 @@ def _iterate(
     for node in path:
         node.visits += 1
         node.total += reward(node.player)
-    return reward
-
-
-def _iterate_multi(
-    roots: list[_Node], state: MultiObserved, rng: random.Random, tuning: Tuning
-) -> Callable[[int], float]:
-    """One MO-ISMCTS iteration (Cowling, Powley and Whitehouse, algorithm 4) on ``state``
-    below ``roots`` (a tree for each seat): the seat to move selects in its own tree (UCB1
-    with availability counts, over its moves legal in this world) or expands it; every tree
-    then descends by the move as its seat observes it (:meth:`MultiObserved.seen_as`). The
-    simulation and the back-up are :func:`_iterate`'s, each tree's path its own. Returns the
-    rewards by seat of the iteration's end."""
-    nodes = list(roots)
-    paths: list[list[_Node]] = [[] for _ in roots]
-    log = math.log
-    sqrt = math.sqrt
-    exploration = tuning.exploration
-    seen_as = state.seen_as
-    while True:
-        player = state.to_move()
-        if player < 0:
-            break
-        moves = state.own_keys()
-        children = nodes[player].children
-        untried = []
-        for move in moves:
-            child = children.get(move)
-            if child is None:
-                untried.append(move)
-            else:
-                child.available += 1
-        expanded = bool(untried)
-        if expanded:
-            chosen = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-        else:
-            best_score = -1.0
-            chosen = moves[0]
-            for move in moves:
-                child = children[move]
-                score = child.total / child.visits + exploration * sqrt(
-                    log(child.available) / child.visits
-                )
-                if score > best_score:
-                    chosen, best_score = move, score
-        for seat, node in enumerate(nodes):
-            key = chosen if seat == player else seen_as(chosen, seat)
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = _Node(key, player)
-                if seat == player:
-                    child.available = 1
-            nodes[seat] = child
-            paths[seat].append(child)
-        state.play_own(chosen)
-        if expanded:
-            break
-    reward: Callable[[int], float] = state.reward
-    if state.to_move() >= 0:
-        values = _solved(state, tuning.solve_nodes)
-        if values is None:
-            state.playout(rng)
-        else:
-            reward = values.__getitem__
-    for path in paths:
-        for node in path:
-            node.visits += 1
-            node.total += reward(node.player)
     return reward
 
 
@@ -406,9 +323,7 @@ def search(
     ``tree`` (without shared worlds) is a kept tree whose root is this information set's
     node (:meth:`Tree.subtree` of an earlier search's, the moves since played): the search
     adds its iterations to that node's statistics instead of starting from none, and the
-    result's ``reused`` counts those it started with. With shared worlds, or with a tree for
-    every seat (``tuning.multi_observer``), it is ignored; with the latter the moves reported
-    are the searching seat's tree's, as above.
+    result's ``reused`` counts those it started with. With shared worlds it is ignored.
 
     Deterministic for a given information set, ``rng`` state, ``playouts`` and kept tree
     when there is no deadline and ``should_stop`` never answers true.
@@ -416,8 +331,6 @@ def search(
     Raises:
         ValueError: none of ``playouts``, ``worlds``, ``deadline`` and ``cpu_deadline`` is
             given, or ``worlds`` without shared worlds.
-        TypeError: ``tuning.multi_observer`` for a game whose determinizations are not
-            :class:`~.position.MultiObserved`.
     """
     if playouts is None and worlds is None and deadline is None and cpu_deadline is None:
         raise ValueError("a search needs a playout budget, a deadline or a CPU deadline")
@@ -428,13 +341,9 @@ def search(
     if started is None:
         started = clock()
     race = None
-    # With a tree for every seat (and no shared worlds), the searching seat's is roots[observer].
-    roots: list[_Node] = []
     if tuning.shared_worlds:
         root = _Node(None, -1)
         race = _Race(information, root, tuning)
-    elif tuning.multi_observer:
-        root = _Node(None, -1)
     else:
         root = _Node(None, -1) if tree is None else tree._root
     reused = root.visits
@@ -444,17 +353,6 @@ def search(
     while True:
         if race is not None:
             done += race.play_world(rng)
-        elif tuning.multi_observer:
-            state = information.determinize(rng)
-            if not isinstance(state, MultiObserved):
-                raise TypeError("a tree for every seat needs a MultiObserved determinization")
-            if not roots:
-                roots = [_Node(None, -1) for _ in range(state.seats)]
-                roots[information.observer] = root
-            _iterate_multi(roots, state, rng, tuning)
-            for seat_root in roots:
-                seat_root.visits += 1
-            done += 1
         else:
             _iterate(root, information.determinize(rng), rng, tuning, information.observer)
             root.visits += 1

@@ -72,33 +72,6 @@ class Solvable(Protocol):
         ...
 
 
-@runtime_checkable
-class MultiObserved(Determinization, Protocol):
-    """A determinization whose moves every seat observes as it does (optional: for the
-    multiple-observer search, :attr:`Tuning.multi_observer`). Each seat's tree keys a move
-    as that seat sees it: the mover's own key names the move exactly; another seat's names
-    only what it sees of it (in Hipparchus, the count and suit, not the hand position)."""
-
-    @property
-    def seats(self) -> int:
-        """The number of seats, each with its own tree (seats 0 to ``seats - 1``)."""
-        ...
-
-    def own_keys(self) -> Sequence[Hashable]:
-        """The legal moves of the seat to move, keyed as that seat observes them (each key
-        one move), in a deterministic order (never empty unless the game is over)."""
-        ...
-
-    def seen_as(self, key: Hashable, seat: int) -> Hashable:
-        """How ``seat`` observes the move that the seat to move keys ``key`` (one of
-        :meth:`own_keys`): ``key`` itself for the mover."""
-        ...
-
-    def play_own(self, key: Hashable) -> None:
-        """Make the move that the seat to move keys ``key`` (one of :meth:`own_keys`)."""
-        ...
-
-
 class InformationSet(Protocol):
     """What the searching seat knows."""
 
@@ -134,10 +107,6 @@ class Tuning:
     With ``reuse`` (and no shared worlds) a search continues the tree an earlier search of
     the same seat left, where the game says the new decision's information extends the
     earlier one's (:meth:`Position.path_from`; :class:`~.analysis.TreeMemory` keeps them).
-    With ``multi_observer`` (and no shared worlds, for a :class:`MultiObserved`
-    determinization) every seat has its own tree of the moves as it observes them, and each
-    seat chooses its moves in its own (MO-ISMCTS): the opponent then chooses the move it
-    makes, not only what the searching seat sees of it.
     """
 
     exploration: float = EXPLORATION
@@ -148,7 +117,6 @@ class Tuning:
     solve_nodes: int = 0
     tree: bool = True
     reuse: bool = False
-    multi_observer: bool = False
 
 
 #: The paper's search: a world per iteration, UCB1 at the root, playouts only.

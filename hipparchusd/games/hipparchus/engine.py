@@ -85,8 +85,7 @@ class SearchOptions:
     the most cards in both hands at which the root is solved world by world (0 to 28; 0 is
     off). ``leaf_cards``: the most cards of a leaf the search solves (0 to 28; 0 is
     :data:`.engine_solver.SOLVE_CARDS`). ``reuse``: whether a search continues the tree of
-    the seat's last decision. ``exploration``: UCB1's constant. ``multi_observer``: a tree
-    for each seat (MO-ISMCTS, :attr:`~hipparchusd.engine.position.Tuning.multi_observer`).
+    the seat's last decision. ``exploration``: UCB1's constant.
     ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
     ``exploration``).
@@ -97,7 +96,6 @@ class SearchOptions:
     leaf_cards: int = 0
     reuse: bool = False
     exploration: float = EXPLORATION
-    multi_observer: bool = False
     shared_root: bool = False
     opponent_exploration: float | None = None
 
@@ -166,7 +164,6 @@ class HipparchusPosition(Position):
             reuse=options.reuse,
             exploration=options.exploration,
             opponent_exploration=options.opponent_exploration,
-            multi_observer=options.multi_observer,
         )
 
     def lineage(self) -> Lineage:
@@ -307,8 +304,8 @@ class HipparchusAdapter:
         ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
-        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``multi_observer``
-        and ``shared_root`` (0 or 1).
+        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``shared_root`` (0
+        or 1).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -324,8 +321,6 @@ class HipparchusAdapter:
                 found = attrs.evolve(found, leaf_cards=_cards_option(key, value))
             elif key == "reuse":
                 found = attrs.evolve(found, reuse=_switch_option(key, value))
-            elif key == "multi_observer":
-                found = attrs.evolve(found, multi_observer=_switch_option(key, value))
             elif key == "shared_root":
                 found = attrs.evolve(found, shared_root=_switch_option(key, value))
             elif key == "exploration":

@@ -18,9 +18,7 @@ class HipparchusState:
     The searching seat's moves are keyed by the core's move, ``position << 4 | count << 2 |
     suit`` (its own hand is known, so the key names the play exactly); the opponent's by its
     public form ``count << 2 | suit`` (:func:`.core.public`), what the seat sees of them
-    (RULINGS H13), one of the matching moves being made at random. For a tree of every seat
-    (:class:`hipparchusd.engine.position.MultiObserved`) each seat keys its own moves by the
-    core's move and the other's by their public form.
+    (RULINGS H13), one of the matching moves being made at random.
     """
 
     __slots__ = ("_options", "observer", "round", "solver", "winner")
@@ -77,29 +75,6 @@ class HipparchusState:
         matching = self._options[key]
         move = matching[rng.randrange(len(matching))] if len(matching) > 1 else matching[0]
         after = self.round = core.play(self.round, move)
-        if not after[6]:  # over (H6, H9)
-            self.winner = core.round_winner(after[1], after[4])[0]
-
-    @property
-    def seats(self) -> int:
-        """Two (:class:`hipparchusd.engine.position.MultiObserved`)."""
-        return 2
-
-    def own_keys(self) -> tuple[int, ...]:
-        """The legal moves of the seat to move as it observes them: the core's moves, its
-        hand being its own (:class:`hipparchusd.engine.position.MultiObserved`)."""
-        return self.round[6]
-
-    def seen_as(self, key: Hashable, seat: int) -> int:
-        """How ``seat`` observes the mover's move ``key`` (a core move): the move itself for
-        the mover, its public form ``count << 2 | suit`` for the other (RULINGS H13)."""
-        assert isinstance(key, int)
-        return key if seat == core.to_move(self.round) else key & 15
-
-    def play_own(self, key: Hashable) -> None:
-        """Make the core's move ``key``, one of :meth:`own_keys`."""
-        assert isinstance(key, int)
-        after = self.round = core.play(self.round, key)
         if not after[6]:  # over (H6, H9)
             self.winner = core.round_winner(after[1], after[4])[0]
 

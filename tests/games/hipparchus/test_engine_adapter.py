@@ -25,17 +25,17 @@ def _comparable(analysis: Analysis) -> Analysis:
     return attrs.evolve(analysis, elapsed_ms=0.0)
 
 
-MULTI = ADAPTER.with_options({"multi_observer": "1"})
+SHARED_ROOT = ADAPTER.with_options({"shared_root": "1"})
 
 
-@pytest.mark.parametrize("adapter", [ADAPTER, MULTI], ids=["one-tree", "tree-per-seat"])
+@pytest.mark.parametrize("adapter", [ADAPTER, SHARED_ROOT], ids=["default", "shared-root"])
 @pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 12), (4, 19), (5, 24)])
 def test_the_search_sees_only_its_seats_information(
     adapter: HipparchusAdapter, seed: int, moves: int
 ) -> None:
     """Two games that differ only in cards the seat cannot see (the opponent's hand and its
     order, the face-down cards), searched with the same seed and playouts, answer the same,
-    also with a tree for each seat (whose opponent's tree is built from sampled hands)."""
+    also with shared worlds at the root (whose worlds are dealt once for every root move)."""
     game, seat, twin = hidden_twin(seed, moves)
     level = Level.parse("ismcts:300")
     assert twin.view_data(seat) == game.view_data(seat)
@@ -115,23 +115,6 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
     assert (greedy.exploration, greedy.opponent_exploration) == (1.2, 0.3)
     with pytest.raises(ValueError, match=r"opponent_exploration must be in \(0, 10\]"):
         ADAPTER.with_options({"opponent_exploration": "0"})
-
-
-def test_the_multi_observer_option_gives_each_seat_a_tree() -> None:
-    """``multi_observer`` (an A/B option, issue 29) reaches the tuning, off when not given;
-    a value other than 0 or 1 is refused, saying why; searched, it plays every root move of
-    the seat, keyed as the single tree keys them."""
-    game, seat = random_position(33, 6)
-    view = game.view_data(seat)
-    assert not ADAPTER.position(view).tuning().multi_observer
-    assert MULTI.position(view).tuning().multi_observer
-    assert not MULTI.with_options({"multi_observer": "0"}).position(view).tuning().multi_observer
-    with pytest.raises(ValueError, match="multi_observer must be 0 or 1"):
-        ADAPTER.with_options({"multi_observer": "yes"})
-    legal = {format_play(p) for p in game.legal_moves(seat)}
-    analysis = analyze(MULTI, view, Level.parse("ismcts:400"), seed=3)
-    assert {m.move for m in analysis.moves} == legal
-    assert sum(m.visits for m in analysis.moves) == analysis.playouts == 400
 
 
 def test_the_shared_root_option_races_the_root_moves_over_shared_worlds() -> None:
