@@ -107,14 +107,17 @@ class Command:
         handler: Handler,
         target: Target = Target.NOTHING,
         names: Target | None = None,
+        hint: str = "",
     ) -> Command:
-        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`), acting on
-        ``target`` and naming ``names`` (by default ``target``).
+        """The command whose grammar its ``usage`` line writes (:meth:`Syntax.of`, with
+        ``hint`` for a request with too many arguments), acting on ``target`` and naming
+        ``names`` (by default ``target``).
 
         Raises:
             ValueError: ``usage`` does not follow the grammar.
         """
-        return cls(Syntax.of(usage), summary, handler, target, target if names is None else names)
+        syntax = Syntax.of(usage, hint)
+        return cls(syntax, summary, handler, target, target if names is None else names)
 
     @property
     def name(self) -> str:
@@ -438,6 +441,8 @@ COMMANDS: Mapping[str, Command] = _table(
         "make a move: one word in the game's notation",
         Lobby._cmd_play,
         _GAME,
+        # What `legal` answers for a choice (`pick 3 E1 E5 ...`) is no move to paste.
+        hint="a move is one word: a choice's items are joined by ',' (play g1 E1,E5,VS)",
     ),
     Command.of("resign <game>", "resign the game", Lobby._cmd_resign, _GAME),
     Command.of(

@@ -40,7 +40,10 @@ class Syntax:
 
     ``name`` is the command word; a request gives between ``min_args`` and ``max_args``
     arguments; ``options`` says whether ``key=value`` words are options (which keys the
-    command knows is its handler's to check). Make one with :meth:`of`.
+    command knows is its handler's to check); ``hint``, where not empty, follows the usage
+    in the message refusing a request with too many arguments, for a mistake the usage line
+    alone does not explain (``play g1 pick 3 ...``: a move is one word). Make one with
+    :meth:`of`.
     """
 
     usage: str
@@ -48,10 +51,11 @@ class Syntax:
     min_args: int
     max_args: int
     options: bool
+    hint: str = ""
 
     @classmethod
-    def of(cls, usage: str) -> Syntax:
-        """The syntax that ``usage`` writes.
+    def of(cls, usage: str, hint: str = "") -> Syntax:
+        """The syntax that ``usage`` writes, with ``hint`` for too many arguments.
 
         Raises:
             ValueError: ``usage`` does not follow the grammar, e.g. a required argument after
@@ -76,7 +80,7 @@ class Syntax:
                 optional += 1
             else:
                 raise ValueError(f"{usage!r}: {part!r} is no argument or option")
-        return cls(usage, name, required, required + optional, options > 0)
+        return cls(usage, name, required, required + optional, options > 0, hint)
 
     def split(self, words: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         """A request's argument ``words`` as (arguments, options by key). Which option keys
@@ -93,8 +97,13 @@ class Syntax:
             # Every word is an argument (most requests, ``legal`` and ``play`` among them).
             args, options = list(words), {}
         if not self.min_args <= len(args) <= self.max_args:
-            few = "few" if len(args) < self.min_args else "many"
-            raise ProtocolError(ErrorCode.SYNTAX, f"too {few} arguments; usage: {self.usage}")
+            if len(args) < self.min_args:
+                message = f"too few arguments; usage: {self.usage}"
+            else:
+                message = f"too many arguments; usage: {self.usage}"
+                if self.hint:
+                    message += f"; {self.hint}"
+            raise ProtocolError(ErrorCode.SYNTAX, message)
         return args, options
 
 

@@ -13,6 +13,8 @@ a> join
 ? syntax too few arguments; usage: join <game> [<seat>] [name=<name>]
 a> state g1 extra
 ? syntax too many arguments; usage: state <game>
+a> play g1 pick 3 E1 E5 VS
+? syntax too many arguments; usage: play <game> <move>; a move is one word: a choice's items are joined by ',' (play g1 E1,E5,VS)
 a> format yaml
 ? syntax format is text or json
 a> help frobnicate

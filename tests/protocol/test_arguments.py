@@ -92,6 +92,20 @@ def test_bad_words_are_refused_with_why(
     assert (caught.value.code, caught.value.message) == (code, message)
 
 
+def test_too_many_arguments_add_the_commands_hint_after_its_usage() -> None:
+    # A newcomer pastes `legal`'s `pick 3 E1 E5 VS` after `play g1`: the usage line alone
+    # does not say that a move is one word; too few arguments need no hint.
+    syntax = Syntax.of("play <game> <move>", hint="a move is one word")
+    with pytest.raises(ProtocolError) as caught:
+        syntax.split(("g1", "pick", "3", "E1"))
+    assert caught.value.message == (
+        "too many arguments; usage: play <game> <move>; a move is one word"
+    )
+    with pytest.raises(ProtocolError) as caught:
+        syntax.split(("g1",))
+    assert caught.value.message == "too few arguments; usage: play <game> <move>"
+
+
 def test_an_options_echo_is_cut() -> None:
     # No error repeats a client's long word whole (issue 16).
     with pytest.raises(ProtocolError) as caught:
