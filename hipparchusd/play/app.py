@@ -37,7 +37,8 @@ from .seats import SavedSeat, SeatStore
 from .widgets import ConfirmScreen, Look
 
 CSS = """
-#title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
+/* Two rows where one is too narrow: the parts at its end (fixed deal, watching) matter. */
+#title { height: auto; max-height: 2; background: $primary-darken-2; color: $text; padding: 0 1; }
 #main { height: 1fr; }
 #play-area { width: 3fr; padding: 0 1; overflow-y: auto; }
 /* The table takes what the status, the hand and the moves leave (23 rows at most), so that

@@ -92,3 +92,30 @@ async def title_shown(tmp_path: Path) -> None:
             title = screen.query_one("#title", Static)
             row = app.screen._compositor.render_strips()[title.region.y].text
             assert row.rstrip().endswith("you 0 - 0 bot-heuristic, first to 2 rounds"), row
+
+
+def test_a_spectator_title_that_does_not_fit_80_columns_takes_a_second_row(
+    tmp_path: Path,
+) -> None:
+    asyncio.run(spectator_title_shown(tmp_path))
+
+
+async def spectator_title_shown(tmp_path: Path) -> None:
+    """A spectator's title of a fixed deal (seed 3), ``... ann 0 - 0 bot-heuristic, first to
+    2 rounds  ·  fixed deal  ·  watching``, is wider than 80 columns: it wraps, so that
+    ``watching``, the word that says why there is no hand, is drawn. Before, the title had
+    one row and what followed the round wins was cut off."""
+    with thread_daemon(after(7)) as daemon:
+        app = PlayApp(viewer(daemon.port, tmp_path, True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await game_screen(pilot, app)
+            await wait_for(pilot, lambda: screen.view is not None, what="the view")
+            await pilot.pause()
+            title = screen.query_one("#title", Static)
+            strips = app.screen._compositor.render_strips()
+            rows = [strip.text.strip() for strip in strips[title.region.y : title.region.bottom]]
+            assert len(rows) == 2, rows
+            assert rows == [
+                "Hipparchus  game g1  ·  round 1  ·  ann 0 - 0 bot-heuristic, first to 2 rounds",
+                "·  fixed deal  ·  watching",
+            ]
