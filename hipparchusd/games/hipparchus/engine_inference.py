@@ -12,6 +12,11 @@ weighed. The hands before each follow are those of the history that
 :class:`.engine_history.HistoryCheck` found (one witness: a hand has few others, and they
 differ only in where the played clumps sat). Only the seat's view is used: its plays seen, the
 won counts before each trick, the hand being weighed.
+
+A second model (:func:`random_likelihood`) is the ``random`` level's: every legal move alike,
+leads and follows. Its weight is the chance itself that such a player made the plays seen, not
+a ratio within the hand, so that a hand of many legal moves, under which the plays seen were
+less likely, weighs less than one of few (the first model's uniform part cancels that).
 """
 
 from __future__ import annotations
@@ -52,3 +57,24 @@ def hand_weight(
         if model & 15 != (count << 2 | suit):
             weight *= spread / (trust + spread)
     return weight
+
+
+def random_likelihood(
+    witness: Sequence[tuple[int, ...]], seen: Sequence[tuple[int, int, int, int]]
+) -> float:
+    """The chance (0..1] that a player choosing uniformly among its legal moves (the
+    ``random`` level; a move is a count and a place in the hand, H2) made the ``seen`` plays
+    of the round (count, suit, then the lead's count and suit for a follow, ``-1`` as the
+    lead's suit for a lead) from the hands of ``witness`` (as :func:`hand_weight` takes it):
+    the product over the plays of the share of the legal moves (H4 for a lead, H5 for a
+    follow) of the public form seen (H13)."""
+    likelihood = 1.0
+    for index, (count, suit, lead_count, lead_suit) in enumerate(seen):
+        hand = core.hand_of(witness[index])
+        if lead_suit < 0:
+            legal = core.lead_moves(hand)
+        else:
+            legal = core.follow_moves(hand, lead_count << 2 | lead_suit)
+        form = count << 2 | suit
+        likelihood *= sum(1 for move in legal if move & 15 == form) / len(legal)
+    return likelihood

@@ -11,6 +11,7 @@ from hipparchus_positions import cards, random_position, suits, twin_of
 from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import ADAPTER
 from hipparchusd.games.hipparchus.engine_heuristic import best_follow
+from hipparchusd.games.hipparchus.engine_inference import random_likelihood
 from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.hipparchus.model import Deal, Hand
@@ -80,14 +81,55 @@ def test_inference_moves_the_worlds_toward_hands_that_explain_the_follow() -> No
     assert shares[1] > 0.95
 
 
+def test_the_uniform_model_weighs_the_share_of_legal_moves_of_the_form_seen() -> None:
+    """Seat 1's hand SESEMSEMEMSESM against a lead of one Sun: its Suns are lone, of the
+    lead's count, so H5 leaves every play of another suit, its nine lone Earths and Moons
+    (H2); one Earth, what it played, is 5 of the 9. A lead from SSMMMM: one move for the
+    pair of Suns, three for the four Moons (1, 2 or 3 of them): 2 Moons is 1 of 4. Over two
+    plays the chances multiply: 2 Moons led from MMMMSSSS (1 of 6 moves), then 2 Suns on
+    one Sun from MMSSSS (H5: 2 or 3 Suns, 1 of 2)."""
+    follow = (1, 2, 1, 0)  # one Earth on one Sun
+    assert random_likelihood([suits("SESEMSEMEMSESM")], [follow]) == pytest.approx(5 / 9)
+    lead = (2, 1, 0, -1)  # two Moons, led
+    assert random_likelihood([suits("SSMMMM")], [lead]) == pytest.approx(1 / 4)
+    hands = [suits("MMMMSSSS"), suits("MMSSSS"), suits("MMSS")]
+    assert random_likelihood(hands, [lead, (2, 0, 1, 0)]) == pytest.approx(1 / 6 * 1 / 2)
+
+
+def test_uniform_inference_draws_the_hands_as_the_posterior_weighs_them() -> None:
+    """After the Earth on the Sun, the uniform model's worlds are the posterior's: a hand
+    drawn in proportion to the chance ``L`` that a random player made the play seen. So the
+    mean ``L`` of its worlds is the posterior mean of ``L``, which hands drawn without the
+    model give as sum(L^2) / sum(L) (importance weights); the plain draws' mean is lower."""
+    view = _after_off_suit_follow().view(0)
+    chances = []
+    for seed, uniform in ((1, False), (2, True)):
+        information = HipparchusInformation(view, uniform=uniform)
+        rng = random.Random(seed)
+        drawn = []
+        for _ in range(2000):
+            witness = information.check.history(information.opponent_cards(rng))
+            assert witness is not None
+            drawn.append(random_likelihood(witness, information.check.seen))
+        chances.append(drawn)
+    prior, weighed = chances
+    posterior_mean = sum(c * c for c in prior) / sum(prior)
+    assert posterior_mean - sum(prior) / len(prior) > 0.02
+    assert sum(weighed) / len(weighed) == pytest.approx(posterior_mean, abs=0.015)
+
+
+@pytest.mark.parametrize("model", ["trust", "uniform"])
 @pytest.mark.parametrize(("seed", "moves"), [(s, m) for s in range(6) for m in (6, 13, 20, 27)])
-def test_inference_worlds_agree_with_the_view(seed: int, moves: int) -> None:
+def test_inference_worlds_agree_with_the_view(seed: int, moves: int, model: str) -> None:
     """With the inference on every sampled opponent hand still has a history the rules accept
     that gives the seat exactly its view (the inference only reweighs hands that fit)."""
     game, seat = random_position(seed, moves)
     view = game.view(seat)
-    information = HipparchusInformation(view, 0.8)
-    assert information.trust == 0.8  # the won counts before each trick added up: it is on
+    if model == "trust":
+        information = HipparchusInformation(view, 0.8)
+        assert information.trust == 0.8  # the won counts before each trick added up: it is on
+    else:
+        information = HipparchusInformation(view, uniform=True)
     rng = random.Random(seed)
     for _ in range(4):
         opponent = information.opponent_cards(rng)
@@ -108,3 +150,9 @@ def test_the_adapter_option_is_off_by_default() -> None:
             ADAPTER.with_options({"inference": bad})
     with pytest.raises(ValueError, match="trust"):
         HipparchusInformation(game.view(0), -0.1)
+    assert not ADAPTER.options.uniform
+    assert ADAPTER.with_options({"uniform_inference": "1"}).options.uniform
+    with pytest.raises(ValueError, match="one at a time"):
+        ADAPTER.with_options({"uniform_inference": "1", "inference": "0.5"})
+    with pytest.raises(ValueError, match="not both"):
+        HipparchusInformation(game.view(0), 0.5, uniform=True)
