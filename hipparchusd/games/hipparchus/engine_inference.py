@@ -14,9 +14,11 @@ differ only in where the played clumps sat). Only the seat's view is used: its p
 won counts before each trick, the hand being weighed.
 
 A second model (:func:`random_likelihood`) is the ``random`` level's: every legal move alike,
-leads and follows. Its weight is the chance itself that such a player made the plays seen, not
-a ratio within the hand, so that a hand of many legal moves, under which the plays seen were
-less likely, weighs less than one of few (the first model's uniform part cancels that).
+leads and follows. Its weight is the chance itself that such a player made the plays seen and
+holds the hand, summed over the hand's histories, not a ratio within one history's hands: a
+hand of many legal moves, under which the plays seen were less likely, weighs less than one of
+few (the first model's uniform part cancels that), and one that more dealt hands lead to
+weighs more (the sampler's draws, uniform over the hands that fit, count neither).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 
 from . import core
 from .engine_heuristic import best_follow
+from .engine_history import Seen, predecessors
 
 #: One of the opponent's plays as the model weighs it: ``None`` for a lead (not weighed), else
 #: (the won counts before the trick, the leader, the lead as a move in public form).
@@ -59,22 +62,44 @@ def hand_weight(
     return weight
 
 
-def random_likelihood(
-    witness: Sequence[tuple[int, ...]], seen: Sequence[tuple[int, int, int, int]]
-) -> float:
-    """The chance (0..1] that a player choosing uniformly among its legal moves (the
-    ``random`` level; a move is a count and a place in the hand, H2) made the ``seen`` plays
-    of the round (count, suit, then the lead's count and suit for a follow, ``-1`` as the
-    lead's suit for a lead) from the hands of ``witness`` (as :func:`hand_weight` takes it):
-    the product over the plays of the share of the legal moves (H4 for a lead, H5 for a
-    follow) of the public form seen (H13)."""
-    likelihood = 1.0
-    for index, (count, suit, lead_count, lead_suit) in enumerate(seen):
-        hand = core.hand_of(witness[index])
-        if lead_suit < 0:
-            legal = core.lead_moves(hand)
-        else:
-            legal = core.follow_moves(hand, lead_count << 2 | lead_suit)
-        form = count << 2 | suit
-        likelihood *= sum(1 for move in legal if move & 15 == form) / len(legal)
-    return likelihood
+#: Predecessor steps one :func:`random_likelihood` may take; beyond them the histories not yet
+#: summed are left out (the sum is then a lower bound).
+LIKELIHOOD_STEPS = 2_000
+
+
+def random_likelihood(cards: tuple[int, ...], seen: Sequence[Seen]) -> float:
+    """How likely a player choosing uniformly among its legal moves (the ``random`` level; a
+    move is a count and a clump of the hand, H2) makes the ``seen`` plays of the round
+    (:data:`.engine_history.Seen`) and holds ``cards`` (left to right) after them, up to a
+    factor the same for every hand: the sum, over every history that leads from a hand it
+    could have been dealt to ``cards`` (:func:`.engine_history.predecessors`), of the
+    product over its plays of 1 / the number of legal moves then (H4 for a lead, H5 for a
+    follow). Every dealt order being equally likely, this is the posterior weight of
+    ``cards`` among the hands that fit, for such a player; hands that many dealt hands lead
+    to weigh more. Within :data:`LIKELIHOOD_STEPS` steps (then a lower bound)."""
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+    steps = 0
+
+    def total(after: tuple[int, ...], depth: int) -> float:
+        nonlocal steps
+        if depth < 0:
+            return 1.0
+        found = memo.get((depth, after))
+        if found is not None:
+            return found
+        _, _, lead_count, lead_suit = play = seen[depth]
+        value = 0.0
+        for before in predecessors(after, play):
+            steps += 1
+            if steps > LIKELIHOOD_STEPS:
+                break
+            hand = core.hand_of(before)
+            if lead_suit < 0:
+                moves = len(core.lead_moves(hand))
+            else:
+                moves = len(core.follow_moves(hand, lead_count << 2 | lead_suit))
+            value += total(before, depth - 1) / moves
+        memo[(depth, after)] = value
+        return value
+
+    return total(cards, len(seen) - 1)

@@ -67,10 +67,10 @@ class HipparchusInformation:
     :data:`INFERENCE_TRIES` turned down, the next that fits is kept); listed, its weight
     multiplies its draw's. Every hand drawn still fits the view.
 
-    With ``uniform`` (instead of ``trust``) the weight is the chance that a uniformly random
-    player made the opponent's plays, leads included
-    (:func:`.engine_inference.random_likelihood`); a hand drawn is kept with probability its
-    weight over the greatest weight of the hands drawn so far.
+    With ``uniform`` (instead of ``trust``) the weight is how likely a uniformly random
+    player makes the opponent's plays, leads included, and holds the hand, over all its
+    histories (:func:`.engine_inference.random_likelihood`); a hand drawn is kept with
+    probability its weight over the greatest weight of the hands drawn so far.
 
     Raises:
         ValueError: ``trust`` is not in [0, 1), or both ``trust`` and ``uniform`` are given;
@@ -177,11 +177,11 @@ class HipparchusInformation:
             return 1.0
         found = self._weights.get(hand)
         if found is None:
-            witness = self.check.history(hand)
-            assert witness is not None, "a hand that fits has a history"
             if self.uniform:
-                found = random_likelihood(witness, self.check.seen)
+                found = random_likelihood(hand, self.check.seen)
             else:
+                witness = self.check.history(hand)
+                assert witness is not None, "a hand that fits has a history"
                 found = hand_weight(witness, self.check.seen, self._contexts, self.trust)
             self._weights[hand] = found
         return found
