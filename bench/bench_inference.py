@@ -2,11 +2,10 @@
 iterations per CPU second with and without it, and how close its sampled opponent hands come
 to the real one. Not a test: it prints figures.
 
-Positions: every decision of seeded matches whose both seats play the ``--players`` level
-(``heuristic``, the first model's own opponent model, or ``random``, the uniform model's:
-the accuracy figure is each model's best case), taken after the round's first two tricks so
-that there are plays to weigh. For each ``--model`` (a trust, 0 being the engine without
-inference, or ``uniform``, the ``uniform_inference`` option):
+Positions: every decision of seeded matches whose both seats play the ``heuristic`` level
+(the inference's own opponent model: the accuracy figure is its best case), taken after the
+round's first two tricks so that there are follows to weigh. For each ``--trust`` (0 is the
+engine without inference):
 
 - iterations per CPU second: ``ismcts:100cpu`` searches of each position, total playouts over
   total CPU seconds of the searching thread;
@@ -14,14 +13,13 @@ inference, or ``uniform``, the ``uniform_inference`` option):
   over suits of |sampled - real| opponent cards (the real hand is read for scoring only; the
   sampler sees the seat's view alone), averaged over positions, with a 95% interval over
   positions;
-- weights (a model on): the inference's mean weight of the real opponent hand, against that of
+- weights (trust > 0): the inference's mean weight of the real opponent hand, against that of
   hands drawn without inference (how well the follows single out the real hand: 1 against 1
   would say nothing).
 
 Usage::
 
-    python bench/bench_inference.py [--matches 6] [--model 0 0.7 uniform] [--worlds 200]
-        [--players heuristic]
+    python bench/bench_inference.py [--matches 6] [--trust 0 0.7] [--worlds 200]
 """
 
 from __future__ import annotations
@@ -40,11 +38,11 @@ from hipparchusd.games.hipparchus.engine_information import HipparchusInformatio
 from hipparchusd.games.hipparchus.game import HipparchusGame
 
 
-def positions(matches: int, players: str) -> list[tuple[Any, tuple[int, ...]]]:
+def positions(matches: int) -> list[tuple[Any, tuple[int, ...]]]:
     """Each (view JSON, the opponent's real hand, cards left to right) of the seeded
-    matches of two ``players`` (a level word)."""
+    matches."""
     found: list[tuple[Any, tuple[int, ...]]] = []
-    heuristic = Level.parse(players)
+    heuristic = Level.parse("heuristic")
     for seed in range(matches):
         game = HipparchusGame(seed=seed, first_leader=seed % 2)
         game.start()
@@ -65,33 +63,29 @@ def main(argv: list[str] | None = None) -> int:
     """Print the figures (see the module)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=6)
-    parser.add_argument("--model", nargs="+", default=["0", "0.7", "uniform"])
-    parser.add_argument("--players", choices=["heuristic", "random"], default="heuristic")
+    parser.add_argument("--trust", type=float, nargs="+", default=[0.0, 0.7])
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--searches", type=int, default=60, help="positions searched")
     args = parser.parse_args(argv)
-    found = positions(args.matches, args.players)
-    print(f"{len(found)} positions from {args.matches} {args.players} matches")
+    found = positions(args.matches)
+    print(f"{len(found)} positions from {args.matches} heuristic matches")
     level = Level.parse("ismcts:100cpu")
     step = max(1, len(found) // args.searches)
-    for model in args.model:
-        uniform = model == "uniform"
-        trust = 0.0 if uniform else float(model)
-        options = {"uniform_inference": "1"} if uniform else {"inference": model}
-        adapter = ADAPTER.with_options(options)
+    for trust in args.trust:
+        adapter = ADAPTER.with_options({"inference": str(trust)})
         errors = []
         real_weights: list[float] = []
         drawn_weights: list[float] = []
         for index, (view, real) in enumerate(found):
             seen = adapter.position(view).view
-            information = HipparchusInformation(seen, trust, uniform)
+            information = HipparchusInformation(seen, trust)
             rng = random.Random(index)
             total = 0
             for _ in range(args.worlds):
                 hand = information.opponent_cards(rng)
                 total += sum(abs(hand.count(suit) - real.count(suit)) for suit in range(3))
             errors.append(total / args.worlds)
-            if (trust or uniform) and information.check.history(real) is not None:
+            if trust and information.check.history(real) is not None:
                 real_weights.append(information.weight(real))
                 plain = HipparchusInformation(seen)
                 drawn = [plain.opponent_cards(rng) for _ in range(50)]
@@ -104,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         mean = statistics.fmean(errors)
         half = 1.96 * statistics.stdev(errors) / math.sqrt(len(errors))
         print(
-            f"{'uniform' if uniform else f'trust {trust:.2f}'}: "
-            f"{playouts / cpu:,.0f} iterations per CPU second "
+            f"trust {trust:.2f}: {playouts / cpu:,.0f} iterations per CPU second "
             f"({len(found[::step])} searches), suit error {mean:.3f} "
             f"[{mean - half:.3f}-{mean + half:.3f}] cards over {len(errors)} positions"
         )

@@ -88,8 +88,7 @@ class SearchOptions:
     the seat's last decision. ``exploration``: UCB1's constant.
     ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
-    ``exploration``). ``uniform``: the determinizations weighed by the chance that a uniformly
-    random opponent made its plays (the other model of the inference; not with ``trust``).
+    ``exploration``).
     """
 
     trust: float = 0.0
@@ -99,7 +98,6 @@ class SearchOptions:
     exploration: float = EXPLORATION
     shared_root: bool = False
     opponent_exploration: float | None = None
-    uniform: bool = False
 
 
 #: The ``ismcts`` level's options.
@@ -213,9 +211,7 @@ class HipparchusPosition(Position):
     def information_set(self) -> HipparchusInformation:
         """What the seat knows, for the search."""
         if self._information is None:
-            self._information = HipparchusInformation(
-                self.view, self.options.trust, self.options.uniform
-            )
+            self._information = HipparchusInformation(self.view, self.options.trust)
             if self.root_solved:  # every world's position is worth solving
                 self._information.solver.cards = core.HAND_SIZE * 2
             elif self.options.leaf_cards:
@@ -308,8 +304,8 @@ class HipparchusAdapter:
         ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
-        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``shared_root`` and
-        ``uniform_inference`` (0 or 1; the latter not with ``inference``).
+        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``shared_root`` (0
+        or 1).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -331,12 +327,8 @@ class HipparchusAdapter:
                 found = attrs.evolve(found, exploration=_constant_option(key, value))
             elif key == "opponent_exploration":
                 found = attrs.evolve(found, opponent_exploration=_constant_option(key, value))
-            elif key == "uniform_inference":
-                found = attrs.evolve(found, uniform=_switch_option(key, value))
             else:
                 raise ValueError(f"unknown engine option {key!r}")
-        if found.trust and found.uniform:
-            raise ValueError("inference and uniform_inference are two models: one at a time")
         return HipparchusAdapter(found)
 
 

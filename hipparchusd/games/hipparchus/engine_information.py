@@ -10,7 +10,7 @@ import random
 
 from . import core
 from .engine_history import MAX_HISTORY_BUDGET, HistoryCheck, Seen
-from .engine_inference import Context, hand_weight, random_likelihood
+from .engine_inference import Context, hand_weight
 from .engine_solver import Solver
 from .engine_state import HipparchusState
 from .model import FACE_DOWN_SIZE
@@ -66,22 +66,11 @@ class HipparchusInformation:
     drawn at random, it is kept with probability its weight (after
     :data:`INFERENCE_TRIES` turned down, the next that fits is kept); listed, its weight
     multiplies its draw's. Every hand drawn still fits the view.
-
-    With ``uniform`` (instead of ``trust``) the weight is how likely a uniformly random
-    player makes the opponent's plays, leads included, and holds the hand, over all its
-    histories (:func:`.engine_inference.random_likelihood`); a hand drawn is kept with
-    probability its weight over the greatest weight of the hands drawn so far.
-
-    Raises:
-        ValueError: ``trust`` is not in [0, 1), or both ``trust`` and ``uniform`` are given;
-            the view's cards do not add up to the deck.
     """
 
-    def __init__(self, view: View, trust: float = 0.0, uniform: bool = False) -> None:
+    def __init__(self, view: View, trust: float = 0.0) -> None:
         if not 0.0 <= trust < 1.0:
             raise ValueError(f"trust must be in [0, 1), not {trust!r}")
-        if trust and uniform:
-            raise ValueError("one model of the opponent: trust or uniform, not both")
         assert view.seat is not None and view.hand is not None
         me = view.seat
         self._observer = me
@@ -128,10 +117,6 @@ class HipparchusInformation:
         self.check = HistoryCheck(tuple(seen))
         # The inference needs the won counts before each trick: they must add up to the view's.
         self.trust = trust if tuple(before) == self.won else 0.0
-        self.uniform = uniform
-        # The acceptance's bound: 1 for the first model (a hand that explains every follow
-        # weighs 1); for the uniform one, the greatest weight met so far.
-        self._bound = 1.0 if self.trust else 0.0
         self._contexts = tuple(contexts)
         self._weights: dict[tuple[int, ...], float] = {}
         self._listed: tuple[list[tuple[int, ...]], list[float]] | None = None
@@ -157,12 +142,10 @@ class HipparchusInformation:
             ValueError: no hand agrees with what the seat saw (the view is impossible).
         """
         hand = self._fitting(rng)
-        if not (self.trust or self.uniform) or self._listed is not None:
+        if not self.trust or self._listed is not None:
             return hand
         for _ in range(INFERENCE_TRIES):
-            weight = self.weight(hand)
-            self._bound = max(self._bound, weight)
-            if rng.random() * self._bound < weight:
+            if rng.random() < self.weight(hand):
                 return hand
             hand = self._fitting(rng)
             if self._listed is not None:
@@ -170,19 +153,15 @@ class HipparchusInformation:
         return hand
 
     def weight(self, hand: tuple[int, ...]) -> float:
-        """The inference's weight of an opponent hand that fits the view (1 with neither
-        model): :func:`.engine_inference.hand_weight` of its history, or with ``uniform``
-        :func:`.engine_inference.random_likelihood`."""
-        if not (self.trust or self.uniform):
+        """The inference's weight of an opponent hand that fits the view (1 with ``trust``
+        0): :func:`.engine_inference.hand_weight` of its history."""
+        if not self.trust:
             return 1.0
         found = self._weights.get(hand)
         if found is None:
-            if self.uniform:
-                found = random_likelihood(hand, self.check.seen)
-            else:
-                witness = self.check.history(hand)
-                assert witness is not None, "a hand that fits has a history"
-                found = hand_weight(witness, self.check.seen, self._contexts, self.trust)
+            witness = self.check.history(hand)
+            assert witness is not None, "a hand that fits has a history"
+            found = hand_weight(witness, self.check.seen, self._contexts, self.trust)
             self._weights[hand] = found
         return found
 

@@ -11,7 +11,6 @@ from hipparchus_positions import cards, random_position, suits, twin_of
 from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import ADAPTER
 from hipparchusd.games.hipparchus.engine_heuristic import best_follow
-from hipparchusd.games.hipparchus.engine_inference import random_likelihood
 from hipparchusd.games.hipparchus.engine_information import HipparchusInformation
 from hipparchusd.games.hipparchus.game import HipparchusGame
 from hipparchusd.games.hipparchus.model import Deal, Hand
@@ -81,57 +80,14 @@ def test_inference_moves_the_worlds_toward_hands_that_explain_the_follow() -> No
     assert shares[1] > 0.95
 
 
-def test_the_uniform_model_sums_every_history_of_the_hand() -> None:
-    """Worked by hand from H2, H4 and H5. One Earth on one Sun, leaving SM: it was dealt ESM,
-    SEM or SME, each with two legal follows (its lone Sun is of the lead's count, so one
-    Earth or one Moon): 3 x 1/2. Leaving SS: only SES (ESS and SSE hold two Suns, which H5
-    makes it play), whose one legal follow is the Earth: 1. Two Moons led, leaving MMS: from
-    MMMMS (a clump of four gives 1, 2 or 3, and the Sun: 4 moves) or MMSMM (3 moves): 1/4 +
-    1/3. Both plays, leaving S: ES or SE before the Earth (one legal follow each), each from
-    three hands before the lead of three moves each: 2 x 3 x 1/3."""
-    earth_on_sun = (1, 2, 1, 0)
-    two_moons_led = (2, 1, 0, -1)
-    assert random_likelihood(tuple(suits("SM")), [earth_on_sun]) == pytest.approx(3 / 2)
-    assert random_likelihood(tuple(suits("SS")), [earth_on_sun]) == pytest.approx(1)
-    assert random_likelihood(tuple(suits("MMS")), [two_moons_led]) == pytest.approx(7 / 12)
-    both = [two_moons_led, earth_on_sun]
-    assert random_likelihood(tuple(suits("S")), both) == pytest.approx(2)
-
-
-def test_uniform_inference_draws_the_hands_as_the_posterior_weighs_them() -> None:
-    """After the Earth on the Sun, the uniform model's worlds are the posterior's: a hand
-    drawn in proportion to the chance ``L`` that a random player made the play seen. So the
-    mean ``L`` of its worlds is the posterior mean of ``L``, which hands drawn without the
-    model give as sum(L^2) / sum(L) (importance weights); the plain draws' mean is lower."""
-    view = _after_off_suit_follow().view(0)
-    chances = []
-    for seed, uniform in ((1, False), (2, True)):
-        information = HipparchusInformation(view, uniform=uniform)
-        rng = random.Random(seed)
-        drawn = []
-        for _ in range(6000):
-            hand = information.opponent_cards(rng)
-            drawn.append(random_likelihood(hand, information.check.seen))
-        chances.append(drawn)
-    prior, weighed = chances
-    posterior_mean = sum(c * c for c in prior) / sum(prior)
-    # The weights run from 0.1 to 2.1, so the estimate of the posterior mean is a noisy one.
-    assert posterior_mean - sum(prior) / len(prior) > 0.2
-    assert sum(weighed) / len(weighed) == pytest.approx(posterior_mean, abs=0.03)
-
-
-@pytest.mark.parametrize("model", ["trust", "uniform"])
 @pytest.mark.parametrize(("seed", "moves"), [(s, m) for s in range(6) for m in (6, 13, 20, 27)])
-def test_inference_worlds_agree_with_the_view(seed: int, moves: int, model: str) -> None:
+def test_inference_worlds_agree_with_the_view(seed: int, moves: int) -> None:
     """With the inference on every sampled opponent hand still has a history the rules accept
     that gives the seat exactly its view (the inference only reweighs hands that fit)."""
     game, seat = random_position(seed, moves)
     view = game.view(seat)
-    if model == "trust":
-        information = HipparchusInformation(view, 0.8)
-        assert information.trust == 0.8  # the won counts before each trick added up: it is on
-    else:
-        information = HipparchusInformation(view, uniform=True)
+    information = HipparchusInformation(view, 0.8)
+    assert information.trust == 0.8  # the won counts before each trick added up: it is on
     rng = random.Random(seed)
     for _ in range(4):
         opponent = information.opponent_cards(rng)
@@ -152,9 +108,3 @@ def test_the_adapter_option_is_off_by_default() -> None:
             ADAPTER.with_options({"inference": bad})
     with pytest.raises(ValueError, match="trust"):
         HipparchusInformation(game.view(0), -0.1)
-    assert not ADAPTER.options.uniform
-    assert ADAPTER.with_options({"uniform_inference": "1"}).options.uniform
-    with pytest.raises(ValueError, match="one at a time"):
-        ADAPTER.with_options({"uniform_inference": "1", "inference": "0.5"})
-    with pytest.raises(ValueError, match="not both"):
-        HipparchusInformation(game.view(0), 0.5, uniform=True)
