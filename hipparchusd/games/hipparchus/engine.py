@@ -25,6 +25,7 @@ from .codec import load_view
 from .engine_heuristic import heuristic_play
 from .engine_information import HipparchusInformation
 from .engine_solver import SOLVE_CARDS
+from .engine_state import RANDOM_PLAYOUT, Playout
 from .model import Play, Suit, play_of
 from .notation import format_play
 from .rules import ROUNDS_TO_WIN
@@ -88,7 +89,8 @@ class SearchOptions:
     the seat's last decision. ``exploration``: UCB1's constant.
     ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
-    ``exploration``).
+    ``exploration``). ``playout``: how the worlds play on from the leaves
+    (:class:`.engine_state.Playout`).
     """
 
     trust: float = 0.0
@@ -98,6 +100,7 @@ class SearchOptions:
     exploration: float = EXPLORATION
     shared_root: bool = False
     opponent_exploration: float | None = None
+    playout: Playout = RANDOM_PLAYOUT
 
 
 #: The ``ismcts`` level's options.
@@ -216,6 +219,7 @@ class HipparchusPosition(Position):
                 self._information.solver.cards = core.HAND_SIZE * 2
             elif self.options.leaf_cards:
                 self._information.solver.cards = self.options.leaf_cards
+            self._information.playout = self.options.playout
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
@@ -234,6 +238,21 @@ class HipparchusPosition(Position):
         return MoveStats(move, 0, 0.5, match_chance(self.view.round_wins, self.seat, 0.5))
 
 
+def _int_option(key: str, value: str, most: int) -> int:
+    """An engine option that is an int from 0 to ``most``.
+
+    Raises:
+        ValueError: not such an int; the message names the option and its bounds.
+    """
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{key} must be in 0..{most}, not {value!r}") from None
+    if not 0 <= number <= most:
+        raise ValueError(f"{key} must be in 0..{most}, not {value!r}")
+    return number
+
+
 def _cards_option(key: str, value: str) -> int:
     """An engine option counting the cards in both hands: an int from 0 to 28 (two hands of
     :data:`.core.HAND_SIZE`).
@@ -241,14 +260,16 @@ def _cards_option(key: str, value: str) -> int:
     Raises:
         ValueError: not such an int; the message names the option.
     """
-    most = 2 * core.HAND_SIZE
-    try:
-        cards = int(value)
-    except ValueError:
-        raise ValueError(f"{key} must be in 0..{most}, not {value!r}") from None
-    if not 0 <= cards <= most:
-        raise ValueError(f"{key} must be in 0..{most}, not {value!r}")
-    return cards
+    return _int_option(key, value, 2 * core.HAND_SIZE)
+
+
+def _nodes_option(key: str, value: str) -> int:
+    """An engine option that is a solver's node budget: an int from 0 to 100000.
+
+    Raises:
+        ValueError: not such an int; the message names the option.
+    """
+    return _int_option(key, value, 100_000)
 
 
 def _float_option(key: str, value: str, bounds: str, within: Callable[[float], bool]) -> float:
@@ -305,7 +326,9 @@ class HipparchusAdapter:
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
         ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``shared_root`` (0
-        or 1).
+        or 1); ``playout_follows`` (a float in [0, 1]: the chance that a playout's follow is
+        the rule-based one) and ``playout_solve`` (an int from 0 to 100000: the positions a
+        playout's exact finish may take, 0 for none) (:class:`.engine_state.Playout`).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -327,6 +350,13 @@ class HipparchusAdapter:
                 found = attrs.evolve(found, exploration=_constant_option(key, value))
             elif key == "opponent_exploration":
                 found = attrs.evolve(found, opponent_exploration=_constant_option(key, value))
+            elif key == "playout_follows":
+                follows = _float_option(key, value, "[0, 1]", lambda x: 0.0 <= x <= 1.0)
+                playout = attrs.evolve(found.playout, follows=follows)
+                found = attrs.evolve(found, playout=playout)
+            elif key == "playout_solve":
+                playout = attrs.evolve(found.playout, solve_nodes=_nodes_option(key, value))
+                found = attrs.evolve(found, playout=playout)
             else:
                 raise ValueError(f"unknown engine option {key!r}")
         return HipparchusAdapter(found)

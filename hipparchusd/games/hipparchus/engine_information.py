@@ -12,7 +12,7 @@ from . import core
 from .engine_history import MAX_HISTORY_BUDGET, HistoryCheck, Seen
 from .engine_inference import Context, hand_weight
 from .engine_solver import Solver
-from .engine_state import HipparchusState
+from .engine_state import RANDOM_PLAYOUT, HipparchusState
 from .model import FACE_DOWN_SIZE
 from .views import View
 
@@ -128,6 +128,8 @@ class HipparchusInformation:
         # One exact solver for every world of this search: worlds that agree late in the
         # round share their solved positions.
         self.solver = Solver()
+        #: How the worlds play on from the search's leaves.
+        self.playout = RANDOM_PLAYOUT
 
     @property
     def observer(self) -> int:
@@ -252,5 +254,8 @@ class HipparchusInformation:
         else:
             lead, legal = 0, core.lead_moves(hands[leader])
         return HipparchusState(
-            self._observer, (hands, self.won, leader, lead, self.last, 0, legal), self.solver
+            self._observer,
+            (hands, self.won, leader, lead, self.last, 0, legal),
+            self.solver,
+            self.playout,
         )

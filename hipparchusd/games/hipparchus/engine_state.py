@@ -7,8 +7,32 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import attrs
+
 from . import core
+from .engine_heuristic import best_follow
 from .engine_solver import Solver
+
+
+@attrs.frozen
+class Playout:
+    """How a determinization plays on from a leaf (issue 29's A/B options; the default is the
+    uniformly random playout).
+
+    ``follows``: the chance in [0, 1] that a follow is the rule-based player's
+    (:func:`.engine_heuristic.best_follow`, the best score lead after the trick: RULINGS H7,
+    H8) rather than a uniformly random legal one; leads stay random. ``solve_nodes``: once
+    the hands are few enough for the world's solver (:attr:`.engine_solver.Solver.cards`),
+    the rest is solved exactly within this many positions (0: never), a random finish
+    beyond them.
+    """
+
+    follows: float = 0.0
+    solve_nodes: int = 0
+
+
+#: The search's default playout: uniformly random moves to the round's end.
+RANDOM_PLAYOUT = Playout()
 
 
 class HipparchusState:
@@ -21,13 +45,21 @@ class HipparchusState:
     (RULINGS H13), one of the matching moves being made at random.
     """
 
-    __slots__ = ("_options", "observer", "round", "solver", "winner")
+    __slots__ = ("_options", "observer", "playout_policy", "round", "solver", "winner")
 
-    def __init__(self, observer: int, round_: core.Round, solver: Solver | None = None) -> None:
+    def __init__(
+        self,
+        observer: int,
+        round_: core.Round,
+        solver: Solver | None = None,
+        playout: Playout = RANDOM_PLAYOUT,
+    ) -> None:
         self.observer = observer
         self.round = round_
         #: The exact solver of :meth:`solve`, whose table the worlds of one search share.
         self.solver = solver if solver is not None else Solver()
+        #: How :meth:`playout` plays.
+        self.playout_policy = playout
         self.winner = -1 if round_[6] else core.round_winner(round_[1], round_[4])[0]
         # keys() leaves the moves behind each key here for play(): key -> moves.
         self._options: dict[int, list[int]] = {}
@@ -35,7 +67,7 @@ class HipparchusState:
     def copy(self) -> HipparchusState:
         """An independent copy (the round is immutable: copying costs nothing)
         (:class:`hipparchusd.engine.position.Copyable`)."""
-        return HipparchusState(self.observer, self.round, self.solver)
+        return HipparchusState(self.observer, self.round, self.solver, self.playout_policy)
 
     def solve(self, nodes: int) -> tuple[float, float] | None:
         """Each seat's reward with perfect play from here in this world
@@ -79,8 +111,28 @@ class HipparchusState:
             self.winner = core.round_winner(after[1], after[4])[0]
 
     def playout(self, rng: random.Random) -> None:
-        """Finish the round with uniformly random legal moves (:func:`.core.random_finish`)."""
-        self.winner = core.random_finish(self.round, rng.random)
+        """Finish the round as :attr:`playout_policy` says: by default with uniformly random
+        legal moves (:func:`.core.random_finish`)."""
+        policy = self.playout_policy
+        if not policy.follows and not policy.solve_nodes:
+            self.winner = core.random_finish(self.round, rng.random)
+            return
+        round_ = self.round
+        greed = policy.follows
+        while round_[6]:
+            if policy.solve_nodes:
+                winner = self.solver.winner(round_, policy.solve_nodes)
+                if winner is not None:
+                    self.winner = winner
+                    return
+            hands, won, leader, lead, _, _, legal = round_
+            if lead and greed and rng.random() < greed:
+                move = best_follow(hands[1 - leader], won, leader, lead)
+                assert move is not None  # a trick in progress has a legal follow (H6)
+            else:
+                move = legal[rng.randrange(len(legal))]
+            round_ = core.play(round_, move)
+        self.winner = core.round_winner(round_[1], round_[4])[0]
 
     def reward(self, seat: int) -> float:
         """1 if ``seat`` won the round, else 0. (A share of score margin in the reward was
