@@ -137,6 +137,7 @@ def _iterate(
     sqrt = math.sqrt
     own = tuning.exploration
     others = own if tuning.opponent_exploration is None else tuning.opponent_exploration
+    error = tuning.opponent_error
     while True:
         player = state.to_move()
         if player < 0:
@@ -160,6 +161,13 @@ def _iterate(
             state.play(key, rng)
             path.append(child)
             break
+        if player != observer and error and rng.random() < error:
+            # The opponent errs: any legal move, whatever the statistics say.
+            erred = children[keys[rng.randrange(len(keys))]]
+            state.play(erred.key, rng)
+            path.append(erred)
+            node = erred
+            continue
         best: _Node | None = None
         best_score = -1.0
         exploration = own if player == observer else others

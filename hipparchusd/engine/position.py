@@ -96,7 +96,10 @@ class Tuning:
 
     ``exploration`` is UCB1's constant; ``opponent_exploration``, where given, is the
     constant of the other seats' choices in the searching seat's tree (smaller: greedier,
-    a harder opponent to play against). With ``shared_worlds`` the root plays each world for
+    a harder opponent to play against); ``opponent_error`` is the chance that one of their
+    choices there (once every legal move has a node) is a uniformly random legal move
+    instead: an opponent that errs, whose replies the values then average over. With
+    ``shared_worlds`` the root plays each world for
     every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move leaves the
     race when, after at least ``race_after`` worlds, its mean paired difference from the best
     move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
@@ -111,6 +114,7 @@ class Tuning:
 
     exploration: float = EXPLORATION
     opponent_exploration: float | None = None
+    opponent_error: float = 0.0
     shared_worlds: bool = False
     race_z: float = 2.0
     race_after: int = 8

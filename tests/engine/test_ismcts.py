@@ -88,3 +88,23 @@ def test_the_opponents_constant_makes_its_choices_greedier() -> None:
         assert losing is not None and winning is not None
         wasted.append(losing.visits / (losing.visits + winning.visits))
     assert wasted[0] < 0.01 < wasted[1]
+
+
+def test_an_opponent_that_errs_is_searched_as_one() -> None:
+    """``opponent_error`` e makes the other seat's choices in the tree uniformly random with
+    chance e. At a pile of 3 seat 0's take of 1 loses to the reply of 2 and wins after the
+    reply of 1 (the last take wins): against a greedy opponent it is worth about 0, against
+    one that errs half the time about e / 2 = 0.25, and the losing reply then keeps about a
+    quarter of the visits below it; the take of 2 leaves a single reply and stays lost."""
+    values = {}
+    for error in (0.0, 0.5):
+        tuning = Tuning(opponent_exploration=0.05, opponent_error=error)
+        result = search(NimInformation(3, 0), random.Random(8), playouts=4000, tuning=tuning)
+        edges = {edge.key: edge for edge in result.edges}
+        assert edges[2].mean == 0.0
+        assert result.tree is not None
+        losing, winning = (result.tree.subtree([1, take]) for take in (1, 2))
+        assert losing is not None and winning is not None
+        values[error] = (edges[1].mean, losing.visits / (losing.visits + winning.visits))
+    assert values[0.0][0] < 0.02 and values[0.0][1] < 0.02
+    assert 0.2 < values[0.5][0] < 0.3 and 0.2 < values[0.5][1] < 0.3

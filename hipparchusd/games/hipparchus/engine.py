@@ -89,7 +89,9 @@ class SearchOptions:
     the seat's last decision. ``exploration``: UCB1's constant.
     ``shared_root``: shared worlds at the root (:data:`SHARED_ROOT_TUNING`).
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
-    ``exploration``). ``playout``: how the worlds play on from the leaves
+    ``exploration``). ``opponent_error``: the chance that an opponent's choice in the tree is
+    a random legal one (:attr:`~hipparchusd.engine.position.Tuning.opponent_error`; 0 is
+    off). ``playout``: how the worlds play on from the leaves
     (:class:`.engine_state.Playout`).
     """
 
@@ -100,6 +102,7 @@ class SearchOptions:
     exploration: float = EXPLORATION
     shared_root: bool = False
     opponent_exploration: float | None = None
+    opponent_error: float = 0.0
     playout: Playout = RANDOM_PLAYOUT
 
 
@@ -160,6 +163,7 @@ class HipparchusPosition(Position):
                 SHARED_ROOT_TUNING,
                 exploration=options.exploration,
                 opponent_exploration=options.opponent_exploration,
+                opponent_error=options.opponent_error,
             )
         tuning = LEAF_TUNING if options.leaf_cards > SOLVE_CARDS else TUNING
         return attrs.evolve(
@@ -167,6 +171,7 @@ class HipparchusPosition(Position):
             reuse=options.reuse,
             exploration=options.exploration,
             opponent_exploration=options.opponent_exploration,
+            opponent_error=options.opponent_error,
         )
 
     def lineage(self) -> Lineage:
@@ -325,10 +330,11 @@ class HipparchusAdapter:
         ``inference`` (a float in [0, 1), the inference's ``trust``); ``root_solve`` and
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
-        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``shared_root`` (0
-        or 1); ``playout_follows`` (a float in [0, 1]: the chance that a playout's follow is
-        the rule-based one) and ``playout_solve`` (an int from 0 to 100000: the positions a
-        playout's exact finish may take, 0 for none) (:class:`.engine_state.Playout`).
+        ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``opponent_error`` (a
+        float in [0, 1)); ``shared_root`` (0 or 1); ``playout_follows`` (a float in [0, 1]:
+        the chance that a playout's follow is the rule-based one) and ``playout_solve`` (an
+        int from 0 to 100000: the positions a playout's exact finish may take, 0 for none)
+        (:class:`.engine_state.Playout`).
 
         Raises:
             ValueError: an unknown option or a bad value (the message names the option).
@@ -350,6 +356,9 @@ class HipparchusAdapter:
                 found = attrs.evolve(found, exploration=_constant_option(key, value))
             elif key == "opponent_exploration":
                 found = attrs.evolve(found, opponent_exploration=_constant_option(key, value))
+            elif key == "opponent_error":
+                error = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
+                found = attrs.evolve(found, opponent_error=error)
             elif key == "playout_follows":
                 follows = _float_option(key, value, "[0, 1]", lambda x: 0.0 <= x <= 1.0)
                 playout = attrs.evolve(found.playout, follows=follows)

@@ -115,6 +115,15 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
     assert (greedy.exploration, greedy.opponent_exploration) == (1.2, 0.3)
     with pytest.raises(ValueError, match=r"opponent_exploration must be in \(0, 10\]"):
         ADAPTER.with_options({"opponent_exploration": "0"})
+    # The opponent's chance to err in the tree (off: 0), in [0, 1).
+    assert ADAPTER.position(view).tuning().opponent_error == 0.0
+    erring = wider.with_options({"opponent_error": "0.2"}).position(view).tuning()
+    assert (erring.exploration, erring.opponent_error) == (1.2, 0.2)
+    shared = ADAPTER.with_options({"opponent_error": "0.2", "shared_root": "1"})
+    assert shared.position(view).tuning().opponent_error == 0.2
+    for bad in ("-0.1", "1", "nan", "often"):
+        with pytest.raises(ValueError, match=r"opponent_error must be in \[0, 1\)"):
+            ADAPTER.with_options({"opponent_error": bad})
 
 
 def test_the_shared_root_option_races_the_root_moves_over_shared_worlds() -> None:
