@@ -10,7 +10,8 @@ states key the opponent's moves fully (:class:`TrueState`: the opponent's hand i
 two plays of one public form are two moves), so the same SO-ISMCTS becomes a
 perfect-information MCTS of the true deal at the same tuning (the exact solver at leaves of
 at most :data:`~hipparchusd.games.hipparchus.engine_solver.SOLVE_CARDS` cards, within
-:data:`~hipparchusd.games.hipparchus.engine.SOLVE_NODES` positions). Before it searches, a
+:data:`~hipparchusd.games.hipparchus.engine.SOLVE_NODES` positions), with an opponent that
+never errs in the tree (:data:`CHEAT_TUNING`). Before it searches, a
 late position is solved exactly at the root (:func:`cheat_move`): a move that wins the round
 against every defence (RULINGS H2-H11) is played at once.
 """
@@ -20,12 +21,17 @@ from __future__ import annotations
 import random
 import time
 
+import attrs
+
 from hipparchusd.engine.ismcts import search
 from hipparchusd.games.hipparchus import core
 from hipparchusd.games.hipparchus.engine import TUNING
 from hipparchusd.games.hipparchus.engine_solver import Solver
 from hipparchusd.games.hipparchus.engine_state import HipparchusState
 
+#: The ``ismcts`` level's tuning as the ceiling was measured (docs/engine.md, "The ceiling"):
+#: the opponent in the tree never errs (``opponent_error`` 0; the level's is 0.2 since).
+CHEAT_TUNING = attrs.evolve(TUNING, opponent_error=0.0)
 #: Cards in both hands at most for the root to be solved exactly before the search.
 ROOT_CARDS = 20
 #: The positions one root move's solve may take (the solver's table is kept for the match,
@@ -127,7 +133,9 @@ class Cheater:
             if lost == len(legal):
                 self.lost += 1  # lost against best play: the search looks for the errors
         information = TrueInformation(seat, round_, self.leaf_solver)
-        result = search(information, random.Random(seed), cpu_deadline=deadline, tuning=TUNING)
+        result = search(
+            information, random.Random(seed), cpu_deadline=deadline, tuning=CHEAT_TUNING
+        )
         self.searched += 1
         self.iterations += result.playouts
         best = result.edges[0].key

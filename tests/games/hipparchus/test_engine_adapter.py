@@ -13,6 +13,7 @@ from hipparchusd.engine.position import EXPLORATION
 from hipparchusd.engine.types import Analysis, Level
 from hipparchusd.games.hipparchus.engine import (
     ADAPTER,
+    OPPONENT_ERROR,
     HipparchusAdapter,
     HipparchusPosition,
     match_chance,
@@ -115,8 +116,9 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
     assert (greedy.exploration, greedy.opponent_exploration) == (1.2, 0.3)
     with pytest.raises(ValueError, match=r"opponent_exploration must be in \(0, 10\]"):
         ADAPTER.with_options({"opponent_exploration": "0"})
-    # The opponent's chance to err in the tree (off: 0), in [0, 1).
-    assert ADAPTER.position(view).tuning().opponent_error == 0.0
+    # The opponent's chance to err in the tree (the level's OPPONENT_ERROR; 0 is off), in [0, 1).
+    assert ADAPTER.position(view).tuning().opponent_error == OPPONENT_ERROR == 0.2
+    assert ADAPTER.with_options({"opponent_error": "0"}).position(view).tuning().opponent_error == 0
     erring = wider.with_options({"opponent_error": "0.2"}).position(view).tuning()
     assert (erring.exploration, erring.opponent_error) == (1.2, 0.2)
     shared = ADAPTER.with_options({"opponent_error": "0.2", "shared_root": "1"})
