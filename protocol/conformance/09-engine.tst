@@ -36,25 +36,25 @@ a> genmove g1 99999999ms
 ? limit a search takes at most 10000ms here
 # The engine's move for alice's seat, only named.
 a> genmove g1 300 play=false
-= 1E@11
+= 1M@4
 # The analysis streams; interval=60000 keeps it to its final report, at the budget's end: an
 # info event per move, best first, then the summary.
 a> analyze g1 300 interval=60000
 = seat=0 budget=300
-a< * g1 5 info seat=0 order=1 move=1E@11 visits=63 value=0.6508 match=0.5754
-a< * g1 5 info seat=0 order=2 move=1M@2 visits=34 value=0.5588 match=0.5294
-a< * g1 5 info seat=0 order=3 move=3E@11 visits=33 value=0.6061 match=0.553
-a< * g1 5 info seat=0 order=4 move=1S@9 visits=28 value=0.5357 match=0.5179
-a< * g1 5 info seat=0 order=5 move=1S@1 visits=27 value=0.5185 match=0.5093
-a< * g1 5 info seat=0 order=6 move=1S@3 visits=27 value=0.5185 match=0.5093
-a< * g1 5 info seat=0 order=7 move=1M@4 visits=16 value=0.4375 match=0.4688
-a< * g1 5 info seat=0 order=8 move=1M@8 visits=15 value=0.4 match=0.45
-a< * g1 5 info seat=0 order=9 move=1M@6 visits=13 value=0.3846 match=0.4423
-a< * g1 5 info seat=0 order=10 move=1S@5 visits=13 value=0.3846 match=0.4423
-a< * g1 5 info seat=0 order=11 move=2E@11 visits=13 value=0.3846 match=0.4423
-a< * g1 5 info seat=0 order=12 move=1S@7 visits=12 value=0.3333 match=0.4167
-a< * g1 5 info seat=0 order=13 move=1M@10 visits=6 value=0.1667 match=0.3333
-a< * g1 5 analysis seat=0 best=1E@11 playouts=300 elapsed={e1} final=true reason=budget
+a< * g1 5 info seat=0 order=1 move=1M@4 visits=47 value=0.6383 match=0.5691
+a< * g1 5 info seat=0 order=2 move=1M@10 visits=44 value=0.6364 match=0.5682
+a< * g1 5 info seat=0 order=3 move=1M@2 visits=40 value=0.65 match=0.575
+a< * g1 5 info seat=0 order=4 move=1S@5 visits=24 value=0.5417 match=0.5208
+a< * g1 5 info seat=0 order=5 move=1S@7 visits=24 value=0.5417 match=0.5208
+a< * g1 5 info seat=0 order=6 move=1S@9 visits=21 value=0.5238 match=0.5119
+a< * g1 5 info seat=0 order=7 move=1S@3 visits=21 value=0.5238 match=0.5119
+a< * g1 5 info seat=0 order=8 move=1M@6 visits=19 value=0.4737 match=0.4868
+a< * g1 5 info seat=0 order=9 move=1M@8 visits=17 value=0.4706 match=0.4853
+a< * g1 5 info seat=0 order=10 move=3E@11 visits=17 value=0.4706 match=0.4853
+a< * g1 5 info seat=0 order=11 move=1S@1 visits=11 value=0.3636 match=0.4318
+a< * g1 5 info seat=0 order=12 move=2E@11 visits=9 value=0.3333 match=0.4167
+a< * g1 5 info seat=0 order=13 move=1E@11 visits=6 value=0.1667 match=0.3333
+a< * g1 5 analysis seat=0 best=1M@4 playouts=300 elapsed={e1} final=true reason=budget
 # stop ends a stream (any request does); this one had ended.
 a> stop
 =
@@ -64,39 +64,42 @@ a> genmove g1 200
 a< * g1 6 played seat=0 play=1M hand_size=13
 a< * g1 7 turn seat=1 lead=1M
 a< * g1 8 to-move seats=1
-a< * g1 9 played seat=1 play=2M hand_size=12
-a< * g1 10 trick number=1 trick.leader=0 trick.lead=1M trick.follow=2M trick.winner=1 won=0,0,0/0,3,0
+a< * g1 9 played seat=1 play=3M hand_size=11
+a< * g1 10 trick number=1 trick.leader=0 trick.lead=1M trick.follow=3M trick.winner=1 won=0,0,0/0,4,0
 a< * g1 11 turn seat=1 lead=-
 a< * g1 12 to-move seats=1
-a< * g1 13 played seat=1 play=1S hand_size=11
-a< * g1 14 turn seat=0 lead=1S
+a< * g1 13 played seat=1 play=2S hand_size=9
+a< * g1 14 turn seat=0 lead=2S
 a< * g1 15 to-move seats=0
 w< * g1 6 played seat=0 play=1M hand_size=13
 w< * g1 7 turn seat=1 lead=1M
 w< * g1 8 to-move seats=1
-w< * g1 9 played seat=1 play=2M hand_size=12
-w< * g1 10 trick number=1 trick.leader=0 trick.lead=1M trick.follow=2M trick.winner=1 won=0,0,0/0,3,0
+w< * g1 9 played seat=1 play=3M hand_size=11
+w< * g1 10 trick number=1 trick.leader=0 trick.lead=1M trick.follow=3M trick.winner=1 won=0,0,0/0,4,0
 w< * g1 11 turn seat=1 lead=-
 w< * g1 12 to-move seats=1
-w< * g1 13 played seat=1 play=1S hand_size=11
-w< * g1 14 turn seat=0 lead=1S
+w< * g1 13 played seat=1 play=2S hand_size=9
+w< * g1 14 turn seat=0 lead=2S
 w< * g1 15 to-move seats=0
 # Only a game whose every seat is the engine's is ended with end, and by its creator only.
 a> end g1
 ? not-seated g1 has a player's seat: only a game the engine alone plays is ended so
 w> end g1
 ? not-seated only the connection that created g1 may end it
-# In JSON mode each report is one object per line; only one move follows suit here.
+# In JSON mode each report is one object per line; three moves follow suit here (the lead is
+# 2 Suns, H5).
 a> format json
 = {"format": "json"}
 a> analyze g1 100 interval=60000
 = {"game": "g1", "seat": 0, "budget": "100"}
-a< * {"game": "g1", "seq": 15, "kind": "info", "data": {"seat": 0, "order": 1, "move": "2S@1", "visits": 100, "value": 0.51, "match": 0.505}}
-a< * {"game": "g1", "seq": 15, "kind": "analysis", "data": {"seat": 0, "best": "2S@1", "playouts": 100, "elapsed": {e2}, "final": true, "reason": "budget"}}
+a< * {"game": "g1", "seq": 15, "kind": "info", "data": {"seat": 0, "order": 1, "move": "1S@8", "visits": 60, "value": 0.45, "match": 0.475}}
+a< * {"game": "g1", "seq": 15, "kind": "info", "data": {"seat": 0, "order": 2, "move": "1S@4", "visits": 21, "value": 0.2857, "match": 0.3929}}
+a< * {"game": "g1", "seq": 15, "kind": "info", "data": {"seat": 0, "order": 3, "move": "1S@6", "visits": 19, "value": 0.2632, "match": 0.3816}}
+a< * {"game": "g1", "seq": 15, "kind": "analysis", "data": {"seat": 0, "best": "1S@8", "playouts": 100, "elapsed": {e2}, "final": true, "reason": "budget"}}
 a> stop
 = {}
 a> genmove g1 100 play=false
-= {"game": "g1", "move": "2S@1", "played": false, "visits": 100, "value": 0.51, "match": 0.505, "playouts": 100}
+= {"game": "g1", "move": "1S@8", "played": false, "visits": 60, "value": 0.45, "match": 0.475, "playouts": 100}
 # A game whose every seat is the engine's plays by itself (followed by nobody here).
 a> new hipparchus leader=0 seed=1
 = {"game": "g2"}
