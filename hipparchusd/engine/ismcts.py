@@ -30,6 +30,9 @@ Issue 29 adds what moved strength in Skat, Bridge and Hearts programs, each a ga
   :attr:`Tuning.solve_nodes` positions takes its perfect-information value instead of a
   playout; so does a root move's world, which makes the late moves perfect-information Monte
   Carlo (Ginsberg's GIB; Long et al., AAAI 2010) at no cost to the early ones.
+- *An opponent that errs* (:attr:`Tuning.opponent_error`): with that chance an opponent's
+  choice in the tree is any legal move rather than UCB1's, so that the values are those
+  against an opponent who does not always find its best reply.
 - *The tree kept between moves* (:attr:`Tuning.reuse`): a search may start from a
   :class:`Tree` that an earlier search of the same seat left, descended by the moves made
   since (:meth:`Tree.subtree`, the keys as the seat observes them): its node is the new

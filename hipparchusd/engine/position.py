@@ -94,15 +94,14 @@ EXPLORATION = 0.7
 class Tuning:
     """How the search runs for a game (the defaults are the paper's SO-ISMCTS).
 
-    ``exploration`` is UCB1's constant; ``opponent_exploration``, where given, is the
-    constant of the other seats' choices in the searching seat's tree (smaller: greedier,
-    a harder opponent to play against); ``opponent_error`` is the chance that one of their
-    choices there (once every legal move has a node) is a uniformly random legal move
-    instead: an opponent that errs, whose replies the values then average over. With
-    ``shared_worlds`` the root plays each world for
-    every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move leaves the
-    race when, after at least ``race_after`` worlds, its mean paired difference from the best
-    move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
+    ``exploration`` is UCB1's constant; ``opponent_exploration``, where given, is the constant
+    of the other seats' choices in the searching seat's tree (smaller: greedier, a harder
+    opponent to play against); ``opponent_error`` is the chance that one of their choices there
+    (once every legal move has a node) is a uniformly random legal move instead: an opponent
+    that errs, whose replies the values then average over. With ``shared_worlds`` the root plays
+    each world for every root move in the race (see :mod:`hipparchusd.engine.ismcts`); a move
+    leaves the race when, after at least ``race_after`` worlds, its mean paired difference from
+    the best move is more than ``race_z`` standard errors below zero (``race_z`` 0: no racing).
     ``solve_nodes`` > 0 asks a :class:`Solvable` determinization for its exact value, within
     that many positions, at every leaf and at every root move's world. Without ``tree`` (and
     with ``shared_worlds``) a root move's world is played out at once, with no tree below

@@ -99,8 +99,8 @@ class SearchOptions:
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
     ``exploration``). ``opponent_error``: the chance that an opponent's choice in the tree is
     a random legal one (:attr:`~hipparchusd.engine.position.Tuning.opponent_error`; 0 is
-    off, the level's is :data:`OPPONENT_ERROR`). ``playout``: how the worlds play on from the leaves
-    (:class:`.engine_state.Playout`).
+    off, the level's is :data:`OPPONENT_ERROR`). ``playout``: how the worlds play on from the
+    leaves (:class:`.engine_state.Playout`).
     """
 
     trust: float = 0.0

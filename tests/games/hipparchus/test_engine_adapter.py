@@ -119,10 +119,10 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
     # The opponent's chance to err in the tree (the level's OPPONENT_ERROR; 0 is off), in [0, 1).
     assert ADAPTER.position(view).tuning().opponent_error == OPPONENT_ERROR == 0.2
     assert ADAPTER.with_options({"opponent_error": "0"}).position(view).tuning().opponent_error == 0
-    erring = wider.with_options({"opponent_error": "0.2"}).position(view).tuning()
-    assert (erring.exploration, erring.opponent_error) == (1.2, 0.2)
-    shared = ADAPTER.with_options({"opponent_error": "0.2", "shared_root": "1"})
-    assert shared.position(view).tuning().opponent_error == 0.2
+    erring = wider.with_options({"opponent_error": "0.35"}).position(view).tuning()
+    assert (erring.exploration, erring.opponent_error) == (1.2, 0.35)
+    shared = ADAPTER.with_options({"opponent_error": "0.35", "shared_root": "1"})
+    assert shared.position(view).tuning().opponent_error == 0.35
     for bad in ("-0.1", "1", "nan", "often"):
         with pytest.raises(ValueError, match=r"opponent_error must be in \[0, 1\)"):
             ADAPTER.with_options({"opponent_error": bad})
