@@ -51,7 +51,7 @@ def match_chance(round_wins: tuple[int, int], seat: int, round_chance: float) ->
 #: The chance that the opponent's choice in the tree is a random legal move (the ``ismcts``
 #: level's; issue 29, docs/engine.md "Strength"): against ``random`` 97.1% of 1,200 matches
 #: against 95.7% without (paired +1.4 points [+0.0, +2.8]), against ``sampler:40cpu`` the
-#: same (-0.1 [-4.2, +4.0] over 800); at 0.3 and 0.5 (seed 1) no gain against ``random``
+#: same (-0.1 [-4.2, +4.0] over 800); at 0.1, 0.3 and 0.5 (seed 1) no gain against ``random``
 #: showed, so it is small if real.
 OPPONENT_ERROR = 0.2
 
