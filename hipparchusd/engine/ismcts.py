@@ -164,23 +164,20 @@ def _iterate(
             state.play(key, rng)
             path.append(child)
             break
+        best: _Node | None = None
         if player != observer and error and rng.random() < error:
             # The opponent errs: any legal move, whatever the statistics say.
-            erred = children[keys[rng.randrange(len(keys))]]
-            state.play(erred.key, rng)
-            path.append(erred)
-            node = erred
-            continue
-        best: _Node | None = None
-        best_score = -1.0
-        exploration = own if player == observer else others
-        for key in keys:
-            child = children[key]
-            score = child.total / child.visits + exploration * sqrt(
-                log(child.available) / child.visits
-            )
-            if score > best_score:
-                best, best_score = child, score
+            best = children[keys[rng.randrange(len(keys))]]
+        else:
+            best_score = -1.0
+            exploration = own if player == observer else others
+            for key in keys:
+                child = children[key]
+                score = child.total / child.visits + exploration * sqrt(
+                    log(child.available) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = child, score
         assert best is not None
         state.play(best.key, rng)
         path.append(best)
