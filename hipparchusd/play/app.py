@@ -480,11 +480,13 @@ class PlayApp(App[int]):
         while self.screen is not lobby:  # the game's screen and any dialog over it
             self.pop_screen()
         assert self.connection is not None
+        # Refused (the game ended meanwhile: nothing to stop), or the connection closed (the
+        # person quit meanwhile: the application says so as it closes), as the lobby's mount.
         if screen.seating.seat is None:
-            with contextlib.suppress(ServerError):  # the game ended meanwhile: nothing to stop
+            with contextlib.suppress(ClientError):
                 await self.connection.request("unwatch", screen.seating.game)
         lobby.say(message)
-        with contextlib.suppress(ServerError):
+        with contextlib.suppress(ClientError):
             await lobby.action_refresh(message)
 
     def forget_token(self) -> None:
