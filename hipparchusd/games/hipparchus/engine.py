@@ -100,7 +100,10 @@ class SearchOptions:
     ``opponent_exploration``: UCB1's constant for the opponent's choices in the tree (``None``:
     ``exploration``). ``opponent_error``: the chance that an opponent's choice in the tree is
     a random legal one (:attr:`~hipparchusd.engine.position.Tuning.opponent_error`; 0 is
-    off, the level's is :data:`OPPONENT_ERROR`). ``playout``: how the worlds play on from the
+    off, the level's is :data:`OPPONENT_ERROR`). ``leaf_error``: the same chance for the
+    leaves' exact solver, which then values a world the seat loses against every defence by
+    its chance against an opponent who errs that often (:meth:`.engine_solver.Solver.chance`;
+    0, a perfect opponent, is the level's). ``playout``: how the worlds play on from the
     leaves (:class:`.engine_state.Playout`).
     """
 
@@ -112,6 +115,7 @@ class SearchOptions:
     shared_root: bool = False
     opponent_exploration: float | None = None
     opponent_error: float = OPPONENT_ERROR
+    leaf_error: float = 0.0
     playout: Playout = RANDOM_PLAYOUT
 
 
@@ -234,6 +238,7 @@ class HipparchusPosition(Position):
             elif self.options.leaf_cards:
                 self._information.solver.cards = self.options.leaf_cards
             self._information.playout = self.options.playout
+            self._information.solver.error = self.options.leaf_error
         return self._information
 
     def stats(self, key: Hashable, visits: int, mean_reward: float) -> MoveStats:
@@ -340,7 +345,8 @@ class HipparchusAdapter:
         ``leaf_cards`` (ints from 0 to 28); ``reuse`` (0 or 1: continue the seat's last tree,
         where the caller keeps one, a :class:`~hipparchusd.engine.analysis.TreeMemory`);
         ``exploration`` and ``opponent_exploration`` (floats in (0, 10]); ``opponent_error`` (a
-        float in [0, 1)); ``shared_root`` (0 or 1); ``playout_follows`` (a float in [0, 1]:
+        float in [0, 1)); ``leaf_error`` (a float in [0, 1): the leaves' solver's erring
+        opponent); ``shared_root`` (0 or 1); ``playout_follows`` (a float in [0, 1]:
         the chance that a playout's follow is the rule-based one) and ``playout_solve`` (an
         int from 0 to 100000: the positions a playout's exact finish may take, 0 for none)
         (:class:`.engine_state.Playout`).
@@ -368,6 +374,9 @@ class HipparchusAdapter:
             elif key == "opponent_error":
                 error = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
                 found = attrs.evolve(found, opponent_error=error)
+            elif key == "leaf_error":
+                error = _float_option(key, value, "[0, 1)", lambda x: 0.0 <= x < 1.0)
+                found = attrs.evolve(found, leaf_error=error)
             elif key == "playout_follows":
                 follows = _float_option(key, value, "[0, 1]", lambda x: 0.0 <= x <= 1.0)
                 playout = attrs.evolve(found.playout, follows=follows)

@@ -38,11 +38,15 @@ class Solver:
     (:data:`SOLVE_CARDS` by default).
     """
 
-    __slots__ = ("_left", "cards", "table")
+    __slots__ = ("_left", "cards", "chances", "error", "table")
 
-    def __init__(self, cards: int = SOLVE_CARDS) -> None:
+    def __init__(self, cards: int = SOLVE_CARDS, error: float = 0.0) -> None:
         self.cards = cards
+        #: The chance that the seat's opponent errs, for :meth:`chance`.
+        self.error = error
         self.table: dict[tuple[object, ...], int] = {}
+        #: :meth:`chance`'s values by position, for the one seat its searches are for.
+        self.chances: dict[tuple[object, ...], float] = {}
         self._left = 0
 
     def winner(self, round_: core.Round, nodes: int) -> int | None:
@@ -65,6 +69,57 @@ class Solver:
             return self._solve(round_)
         except _OutOfNodes:
             return None
+
+    def chance(self, round_: core.Round, nodes: int, seat: int) -> float | None:
+        """``seat``'s chance to win ``round_`` when it plays its best and its opponent makes,
+        at each of its moves, its best move with probability 1 - :attr:`error` and a
+        uniformly random legal move otherwise (an expectimax on the round's winner, RULINGS
+        H2-H11); ``None`` beyond ``nodes`` positions not already in the tables, or with more
+        than :attr:`cards` cards in both hands.
+
+        A position the seat wins against every defence (:meth:`winner`) is worth 1 whatever
+        the opponent does, so only the positions it loses against a perfect opponent are
+        searched to the end. Every call on one solver must be for the same ``seat``.
+        """
+        if not round_[6]:
+            return 1.0 if core.round_winner(round_[1], round_[4])[0] == seat else 0.0
+        hands = round_[0]
+        if core.size_of(hands[0]) + core.size_of(hands[1]) > self.cards:
+            return None
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        if len(self.chances) > TABLE_LIMIT:
+            self.chances.clear()
+        self._left = nodes
+        try:
+            return self._chance(round_, seat)
+        except _OutOfNodes:
+            return None
+
+    def _chance(self, round_: core.Round, seat: int) -> float:
+        if not round_[6]:
+            return 1.0 if core.round_winner(round_[1], round_[4])[0] == seat else 0.0
+        if self._solve(round_) == seat:
+            return 1.0
+        key = round_[:5]
+        chances = self.chances
+        found = chances.get(key)
+        if found is not None:
+            return found
+        self._left -= 1
+        if self._left < 0:
+            raise _OutOfNodes
+        leader, lead = round_[2], round_[3]
+        mover = leader if not lead else 1 - leader
+        play = core.play
+        values = [self._chance(play(round_, move), seat) for move in round_[6]]
+        if mover == seat:
+            result = max(values)
+        else:
+            error = self.error
+            result = (1.0 - error) * min(values) + error * sum(values) / len(values)
+        chances[key] = result
+        return result
 
     def _solve(self, round_: core.Round) -> int:
         # What the rest of the round depends on (its legal moves follow from these).

@@ -73,8 +73,16 @@ class HipparchusState:
         """Each seat's reward with perfect play from here in this world
         (:class:`hipparchusd.engine.position.Solvable`), by :class:`.engine_solver.Solver`
         within ``nodes`` positions; ``None`` beyond them, or at once while the hands hold
-        more cards than the solver tries."""
-        winner = self.solver.winner(self.round, nodes)
+        more cards than the solver tries. With the solver's :attr:`~.engine_solver.Solver.error`
+        set, the searching seat's chance against an opponent who errs that often
+        (:meth:`.engine_solver.Solver.chance`) instead."""
+        solver = self.solver
+        if solver.error:
+            chance = solver.chance(self.round, nodes, self.observer)
+            if chance is None:
+                return None
+            return (chance, 1.0 - chance) if self.observer == 0 else (1.0 - chance, chance)
+        winner = solver.winner(self.round, nodes)
         if winner is None:
             return None
         return (1.0, 0.0) if winner == 0 else (0.0, 1.0)

@@ -128,6 +128,23 @@ def test_the_exploration_option_sets_ucb1s_constant() -> None:
             ADAPTER.with_options({"opponent_error": bad})
 
 
+def test_the_leaf_error_option_reaches_the_leaves_solver() -> None:
+    """``leaf_error`` (an A/B option, issue 29) sets the leaves' solver's erring opponent (off,
+    0, unless given) and is refused outside [0, 1), saying why; a search with it still
+    answers every legal play."""
+    game, seat = random_position(35, 8)
+    view = game.view_data(seat)
+    assert ADAPTER.position(view).information_set().solver.error == 0.0
+    erring = ADAPTER.with_options({"leaf_error": "0.25"})
+    assert erring.position(view).information_set().solver.error == 0.25
+    for bad in ("-0.1", "1", "nan", "often"):
+        with pytest.raises(ValueError, match=r"leaf_error must be in \[0, 1\)"):
+            ADAPTER.with_options({"leaf_error": bad})
+    legal = {format_play(p) for p in game.legal_moves(seat)}
+    analysis = analyze(erring, view, Level.parse("ismcts:300"), seed=5)
+    assert {m.move for m in analysis.moves} == legal
+
+
 def test_the_shared_root_option_races_the_root_moves_over_shared_worlds() -> None:
     """``shared_root`` (an A/B option, issue 29) gives the search shared worlds at the root
     with the tree and the leaf solver below (off when not given), keeps the exploration

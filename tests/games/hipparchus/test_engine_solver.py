@@ -101,6 +101,86 @@ def test_a_finished_round_gives_its_winner() -> None:
     assert Solver().winner(round_, 1) == core.round_winner(round_[1], round_[4])[0]
 
 
+def exhaustive_chance(round_: core.Round, seat: int, error: float) -> float:
+    """``seat``'s chance to win ``round_`` by plain expectimax over every legal move to the
+    round's end (no table, no shortcut through the winner): ``seat`` takes its best move; the
+    other seat its best with probability ``1 - error``, else any legal move alike."""
+    legal = round_[6]
+    if not legal:
+        return 1.0 if core.round_winner(round_[1], round_[4])[0] == seat else 0.0
+    values = [exhaustive_chance(core.play(round_, move), seat, error) for move in legal]
+    if core.to_move(round_) == seat:
+        return max(values)
+    return (1.0 - error) * min(values) + error * sum(values) / len(values)
+
+
+def test_the_chance_against_an_erring_opponent_is_the_exhaustive_expectimax() -> None:
+    """On late positions (8 cards or fewer) the solver's chance for either seat against an
+    opponent who errs one move in five (or half the time) is plain expectimax's; a won
+    position is worth 1, and some lost ones are worth more than 0 (the opponent may err)."""
+    compared = hopeful = 0
+    for number in range(150):
+        round_ = _late(95_000 + number, 8)
+        if not round_[6]:
+            continue
+        for seat in (0, 1):
+            for error in (0.2, 0.5):
+                expected = exhaustive_chance(round_, seat, error)
+                found = Solver(error=error).chance(round_, 1_000_000, seat)
+                assert found == pytest.approx(expected, abs=1e-12), (number, seat, error)
+                assert (found == 1.0) == (exhaustive_winner(round_) == seat)
+                hopeful += 0.0 < found < 1.0
+                compared += 1
+    assert compared > 400
+    assert hopeful > 20
+
+
+def test_a_perfect_opponent_leaves_the_winner() -> None:
+    """At error 0 the chance is the minimax winner's bit."""
+    for number in range(60):
+        round_ = _late(96_000 + number, 10)
+        if round_[6]:
+            winner = exhaustive_winner(round_)
+            assert Solver().chance(round_, 1_000_000, 0) == (1.0 if winner == 0 else 0.0)
+
+
+def test_the_chance_keeps_its_budget_and_card_limit() -> None:
+    """A lost position that needs more positions than the budget gives ``None``; more cards
+    than the solver tries give ``None`` at once, nothing searched."""
+    for number in range(100):
+        round_ = _late(97_000 + number, 12)
+        solver = Solver(error=0.2)
+        seat = core.to_move(round_)
+        solved = round_[6] and solver.chance(round_, 1_000_000, seat) is not None
+        if solved and len(solver.chances) > 5:
+            break
+    else:
+        pytest.fail("no lost late position needs more than five positions")
+    assert Solver(error=0.2).chance(round_, 3, seat) is None
+    far = Solver(cards=12, error=0.2)
+    assert far.chance(_late(97_500, 30), 1_000_000, 0) is None
+    assert not far.table and not far.chances
+
+
+def test_the_states_solve_gives_the_chance_with_an_erring_opponent() -> None:
+    """With the solver's error set, a determinization's solve() gives the searching seat's
+    expectimax chance and the other seat the rest."""
+    checked = 0
+    for number in range(40):
+        round_ = _late(98_000 + number, 8)
+        if not round_[6]:
+            continue
+        for observer in (0, 1):
+            state = HipparchusState(observer, round_, Solver(error=0.3))
+            values = state.solve(100_000)
+            assert values is not None
+            chance = exhaustive_chance(round_, observer, 0.3)
+            assert values[observer] == pytest.approx(chance)
+            assert values[1 - observer] == pytest.approx(1.0 - chance)
+            checked += 1
+    assert checked > 60
+
+
 def test_the_states_solve_gives_each_seats_reward() -> None:
     """A determinization's solve() is 1 for the winning seat, 0 for the other."""
     for number in range(20):
